@@ -1,0 +1,30 @@
+# Every dependency is a Debian 12 package. A missing one stops the configure step
+# with a message naming the package to install (scripts/setup.sh installs them all).
+
+function(seatorch_require_package cmake_name debian_package)
+  find_package(${cmake_name} ${ARGN} QUIET)
+  if(NOT ${cmake_name}_FOUND)
+    message(FATAL_ERROR
+      "seatorch needs ${cmake_name}: install the Debian package '${debian_package}' "
+      "(sudo apt-get install ${debian_package}), or run ./scripts/setup.sh")
+  endif()
+endfunction()
+
+seatorch_require_package(CLI11 libcli11-dev CONFIG)
+seatorch_require_package(fmt libfmt-dev CONFIG)
+seatorch_require_package(spdlog libspdlog-dev CONFIG)
+seatorch_require_package(nlohmann_json nlohmann-json3-dev CONFIG)
+seatorch_require_package(ZLIB zlib1g-dev)
+
+find_path(SEATORCH_STB_INCLUDE_DIR stb/stb_image.h)
+if(NOT SEATORCH_STB_INCLUDE_DIR)
+  message(FATAL_ERROR
+    "seatorch needs stb_image.h: install the Debian package 'libstb-dev' "
+    "(sudo apt-get install libstb-dev), or run ./scripts/setup.sh")
+endif()
+
+if(SEATORCH_BUILD_TESTS)
+  seatorch_require_package(Catch2 catch2 2 CONFIG)
+  # Catch2 v2 installs Catch.cmake (catch_discover_tests) beside its config file.
+  list(APPEND CMAKE_MODULE_PATH ${Catch2_DIR})
+endif()

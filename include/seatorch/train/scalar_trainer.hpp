@@ -1,0 +1,59 @@
+// Training loop for the scalar engine (seed milestones 4-6): mini-batch SGD on a Dataset.
+//
+// Per sample it builds the graph of (loss / batch), runs backward (parameter gradients
+// accumulate across the batch), then truncates the arena back to the parameters; so memory
+// is one sample's graph, however large the batch. Deliberately plain SGD: the optimizer
+// zoo (momentum, Adam) belongs to the tensor engine.
+#pragma once
+
+#include "seatorch/data/dataset.hpp"
+#include "seatorch/scalar/mlp.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace seatorch {
+
+struct ScalarTrainConfig {
+  std::vector<std::size_t> hidden;  // hidden-layer widths
+  scalar::Activation activation = scalar::Activation::kTanh;
+  std::size_t epochs = 1;
+  std::size_t batch = 0;            // samples per step; 0 = the whole training set
+  double lr = 0.1;
+  std::uint64_t seed = 0;
+};
+
+// A recipe known to work for the named data set (the CLI's defaults).
+ScalarTrainConfig default_scalar_config(std::string_view dataset);
+
+struct EpochReport {
+  std::size_t epoch = 0;          // 1-based
+  double loss = 0.0;              // mean training loss over the epoch
+  double train_accuracy = 0.0;    // in [0, 1], running: from the epoch's own forward passes
+  double seconds = 0.0;
+};
+
+struct ScalarTrainResult {
+  double final_loss = 0.0;        // the last epoch's mean loss
+  double train_accuracy = 0.0;    // of the final weights, on the whole training set
+  double test_accuracy = 0.0;
+  std::size_t steps = 0;          // optimizer steps
+  double seconds = 0.0;           // training time (evaluations excluded)
+  std::size_t nodes = 0;          // graph nodes built during training
+  std::size_t parameters = 0;
+  std::vector<EpochReport> history;
+};
+
+using EpochCallback = std::function<void(const EpochReport&)>;
+
+// Throws InputError when the configuration cannot work with the data (e.g. zero epochs).
+ScalarTrainResult train_scalar(const DataSplit& data, const ScalarTrainConfig& config,
+                               const EpochCallback& on_epoch = {});
+
+// Fraction of `data` that `model` classifies correctly (argmax of its outputs).
+double scalar_accuracy(const scalar::Mlp& model, scalar::ScalarGraph& graph, const Dataset& data);
+
+}  // namespace seatorch

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The README's test command (and CI's): installs what is missing, builds the Release and
+# the ASan+UBSan presets, and runs the whole suite on each with ctest. Exits non-zero on
+# the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh
+
+for preset in release asan; do
+  echo "== $preset: configure and build" >&2
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  echo "== $preset: test" >&2
+  ctest --preset "$preset"
+done

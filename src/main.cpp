@@ -1,0 +1,85 @@
+// seatorch's entry point: the root CLI11 app, global flags, logging, and the mapping from
+// errors to exit codes (1: bad input or usage, 2: internal error). Each subcommand lives
+// in src/cli/<name>.cpp and is listed once below.
+#include "cli/command.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/version.hpp"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+void setup_logging(int verbosity, bool quiet) {
+  // Logs and progress go to stderr so that stdout carries only results (--json).
+  auto logger = spdlog::stderr_color_mt("seatorch");
+  logger->set_pattern("%^[%l]%$ %v");
+  spdlog::set_default_logger(logger);
+  if (quiet) {
+    spdlog::set_level(spdlog::level::warn);
+  } else if (verbosity >= 2) {
+    spdlog::set_level(spdlog::level::trace);
+  } else if (verbosity == 1) {
+    spdlog::set_level(spdlog::level::debug);
+  } else {
+    spdlog::set_level(spdlog::level::info);
+  }
+}
+
+std::string command_path(const CLI::App& root) {
+  for (const CLI::App* sub : root.get_subcommands()) return "seatorch " + sub->get_name();
+  return "seatorch";
+}
+
+int run(int argc, char** argv) {
+  CLI::App root{"seatorch: train it yourself, down to the silicon.", "seatorch"};
+  root.set_version_flag("--version", std::string("seatorch ") + seatorch::kVersion);
+  int verbosity = 0;
+  bool quiet = false;
+  root.add_flag("-v,--verbose", verbosity, "More logging on stderr: -v debug, -vv trace");
+  root.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr");
+  root.require_subcommand(1);
+  root.fallthrough();  // global flags may also follow the subcommand: `seatorch train -v`
+
+  const std::vector<seatorch::cli::Command> commands{
+      seatorch::cli::register_train(root),
+  };
+
+  try {
+    root.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return root.exit(e);  // --help, --version
+    std::cerr << command_path(root) << ": error: " << e.what() << " (see '" << command_path(root)
+              << " --help')\n";
+    return 1;
+  }
+
+  setup_logging(verbosity, quiet);
+  for (const seatorch::cli::Command& command : commands) {
+    if (command.app->parsed()) return command.run();
+  }
+  return 1;  // unreachable: require_subcommand(1) guarantees one was parsed
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const seatorch::InputError& e) {
+    std::cerr << "seatorch: error: " << e.what() << '\n';
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "seatorch: internal error: " << e.what() << " (please report this)\n";
+    return 2;
+  } catch (...) {
+    std::cerr << "seatorch: internal error: unknown exception (please report this)\n";
+    return 2;
+  }
+}
