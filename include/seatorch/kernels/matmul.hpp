@@ -1,0 +1,51 @@
+// The one matmul entry point every float32 matrix product in seatorch goes through.
+//
+//   C = op(A) * op(B)          (accumulate = false)
+//   C = C + op(A) * op(B)      (accumulate = true)
+//
+// op(A) is m x k and op(B) is k x n. All matrices are row-major with unit column stride and
+// a row stride given in elements (lda, ldb, ldc), so a row-sliced view needs no copy. With
+// Transpose::kYes the operand is stored transposed: A as (k, m) with row stride lda, B as
+// (n, k) with row stride ldb. That covers the three forms training needs (A*B forward,
+// A^T*B and A*B^T backward) without materialising a transpose. k == 0 is allowed: C is
+// then zeroed (or left as is when accumulating).
+//
+// matmul() dispatches to the best kernel this CPU has (see kernel_names()); matmul_ref()
+// is the plain triple loop, the specification every fast kernel is tested against.
+// Deliberately not here: alpha/beta scaling beyond accumulate, non-unit column strides
+// (the tensor layer makes such views contiguous first), threading.
+#pragma once
+
+#include <cstddef>
+
+namespace seatorch::kernels {
+
+enum class Transpose : bool { kNo = false, kYes = true };
+
+struct MatmulShape {
+  std::size_t m = 0;
+  std::size_t n = 0;
+  std::size_t k = 0;
+};
+
+// The operands of one product. Pointers are not owned.
+struct MatmulArgs {
+  MatmulShape shape;
+  const float* a = nullptr;
+  std::size_t lda = 0;
+  Transpose ta = Transpose::kNo;
+  const float* b = nullptr;
+  std::size_t ldb = 0;
+  Transpose tb = Transpose::kNo;
+  float* c = nullptr;
+  std::size_t ldc = 0;
+  bool accumulate = false;
+};
+
+// The specification: a plain triple loop in float32, summing over k in increasing order.
+void matmul_ref(const MatmulArgs& args);
+
+// The dispatched kernel.
+void matmul(const MatmulArgs& args);
+
+}  // namespace seatorch::kernels

@@ -1,0 +1,68 @@
+// The quantized MLP and its integer-only reference inference: the golden model that the
+// SIMD int8 paths and the Mini NPU must match bit for bit (docs/QUANTIZATION.md).
+//
+// Activations are int8 everywhere. Input pixels are bytes p in [0, 255]; the first layer
+// sees q = p - 128, i.e. scale 1/255 and zero-point -128, so (q - z) = p exactly. Each layer
+// computes, for output j,
+//   acc_j = bias_j + sum_i (x_i - z_x) * (w_ji - z_w)          (exact, in int32)
+//   y_j   = requantize(acc_j, multiplier_j, shift_j, z_y, relu)  (fixed_point.hpp)
+// Per-tensor quantization has one (multiplier, shift) for all rows; per-channel has one
+// per row and z_w = 0. Both are stored per row so one code path serves both.
+// Deliberately not here: how the numbers were chosen (that is the quantizer's job) and
+// any fast path (those live in kernels and are tested against int8_forward_ref).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace seatorch::quant {
+
+struct Int8Layer {
+  std::size_t in = 0;
+  std::size_t out = 0;
+  std::vector<std::int8_t> weight;       // (out, in) row-major
+  std::vector<std::int32_t> bias;        // (out), at scale s_x * s_w[j]
+  std::vector<std::int32_t> multiplier;  // (out), each in [2^30, 2^31)
+  std::vector<std::int32_t> shift;       // (out), each in [0, 31]
+  std::int32_t input_zero_point = 0;     // z_x, in [-128, 127]
+  std::int32_t weight_zero_point = 0;    // z_w, in [-128, 127]; 0 when per-channel
+  std::int32_t output_zero_point = 0;    // z_y, in [-128, 127]
+  bool relu = false;
+
+  // Float scales, kept for reports and dequantization; never used by inference.
+  double input_scale = 0.0;
+  std::vector<double> weight_scale;      // (1) per-tensor or (out) per-channel
+  double output_scale = 0.0;
+};
+
+struct Int8Model {
+  std::vector<Int8Layer> layers;
+
+  [[nodiscard]] std::size_t inputs() const { return layers.empty() ? 0 : layers.front().in; }
+  [[nodiscard]] std::size_t outputs() const { return layers.empty() ? 0 : layers.back().out; }
+};
+
+// Per-layer intermediate values of one inference, for --dump-layers and NPU debugging.
+struct Int8LayerTrace {
+  std::vector<std::int32_t> accumulators;  // (out)
+  std::vector<std::int8_t> outputs;        // (out)
+};
+
+// The input layer's view of a byte pixel: p - 128.
+constexpr std::int8_t pixel_to_int8(std::uint8_t p) { return static_cast<std::int8_t>(p - 128); }
+
+// One layer, integer only: x (in) -> y (out); optionally also returns the accumulators.
+void int8_layer_ref(const Int8Layer& layer, std::span<const std::int8_t> x, std::span<std::int8_t> y,
+                    std::span<std::int32_t> accumulators = {});
+
+// The whole model on one image of bytes; returns the final layer's int8 logits (outputs()).
+// When `trace` is given it receives every layer's accumulators and outputs.
+std::vector<std::int8_t> int8_forward_ref(const Int8Model& model, std::span<const std::uint8_t> pixels,
+                                          std::vector<Int8LayerTrace>* trace = nullptr);
+
+// Index of the largest logit; the lowest index wins a tie (the NPU's argmax does the same).
+std::size_t argmax_int8(std::span<const std::int8_t> logits);
+
+}  // namespace seatorch::quant

@@ -1,0 +1,83 @@
+// The fixed-point primitives against exact rational arithmetic (long double / int64) and
+// gemmlowp's documented edge cases.
+#include "seatorch/quant/fixed_point.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/rng.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace q = seatorch::quant;
+
+namespace {
+
+// round(num / 2^bits), ties away from zero, in exact int64/int128-free arithmetic.
+std::int64_t round_div_pow2(std::int64_t num, int bits) {
+  const std::int64_t d = std::int64_t{1} << bits;
+  const std::int64_t mag = num >= 0 ? num : -num;
+  const std::int64_t r = (mag + d / 2) / d;
+  return num >= 0 ? r : -r;
+}
+
+}  // namespace
+
+TEST_CASE("srdhm is round(a*b/2^31) with ties away from zero", "[quant]") {
+  seatorch::Rng rng(11);
+  for (int i = 0; i < 100000; ++i) {
+    const auto a = static_cast<std::int32_t>(rng.next_u64());
+    const auto b = static_cast<std::int32_t>((rng.next_u64() >> 33) | (std::uint64_t{1} << 30));
+    const std::int64_t expected = round_div_pow2(std::int64_t{a} * b, 31);
+    INFO("a = " << a << ", b = " << b << ": srdhm " << q::srdhm(a, b) << ", exact " << expected);
+    REQUIRE(q::srdhm(a, b) == expected);
+  }
+  constexpr auto kMin = std::numeric_limits<std::int32_t>::min();
+  CHECK(q::srdhm(kMin, kMin) == std::numeric_limits<std::int32_t>::max());
+  CHECK(q::srdhm(1 << 30, 1 << 30) == 1 << 29);
+}
+
+TEST_CASE("rounding_rshift rounds half away from zero", "[quant]") {
+  CHECK(q::rounding_rshift(5, 1) == 3);    // 2.5 -> 3
+  CHECK(q::rounding_rshift(-5, 1) == -3);  // -2.5 -> -3
+  CHECK(q::rounding_rshift(7, 2) == 2);    // 1.75 -> 2
+  CHECK(q::rounding_rshift(-6, 2) == -2);  // -1.5 -> -2
+  CHECK(q::rounding_rshift(-5, 2) == -1);  // -1.25 -> -1
+  CHECK(q::rounding_rshift(123, 0) == 123);
+  seatorch::Rng rng(5);
+  for (int i = 0; i < 100000; ++i) {
+    const auto x = static_cast<std::int32_t>(rng.next_u64());
+    const int shift = static_cast<int>(rng.below(32));
+    INFO("x = " << x << ", shift = " << shift);
+    REQUIRE(q::rounding_rshift(x, shift) == round_div_pow2(x, shift));
+  }
+}
+
+TEST_CASE("requantize applies zero-point, saturation and ReLU as a clamp", "[quant]") {
+  const q::QuantizedMultiplier half = q::quantize_multiplier(0.5);
+  CHECK(half.multiplier == (1 << 30));
+  CHECK(half.shift == 0);
+  CHECK(q::requantize(100, half.multiplier, half.shift, 3, false) == 53);
+  CHECK(q::requantize(-100, half.multiplier, half.shift, 3, false) == -47);
+  CHECK(q::requantize(-100, half.multiplier, half.shift, 3, true) == 3);
+  CHECK(q::requantize(1000, half.multiplier, half.shift, 0, false) == 127);
+  CHECK(q::requantize(-1000, half.multiplier, half.shift, 0, false) == -128);
+}
+
+TEST_CASE("quantize_multiplier represents reals in (0,1) to 31 bits", "[quant]") {
+  seatorch::Rng rng(3);
+  for (int i = 0; i < 10000; ++i) {
+    const double real = std::pow(2.0, -rng.uniform(0.0, 30.0)) * 0.999;
+    const q::QuantizedMultiplier m = q::quantize_multiplier(real);
+    REQUIRE(m.multiplier >= (1 << 30));
+    REQUIRE(m.shift >= 0);
+    REQUIRE(m.shift <= 31);
+    const double represented = std::ldexp(static_cast<double>(m.multiplier), -31 - m.shift);
+    INFO("real " << real << " -> M " << m.multiplier << ", shift " << m.shift);
+    REQUIRE(std::abs(represented - real) <= std::ldexp(real, -30));
+  }
+  CHECK_THROWS_AS(q::quantize_multiplier(1.0), seatorch::InputError);
+  CHECK_THROWS_AS(q::quantize_multiplier(0.0), seatorch::InputError);
+  CHECK_THROWS_AS(q::quantize_multiplier(1e-12), seatorch::InputError);
+}
