@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Trains the same MLP with PyTorch and with seatorch, and prints seconds per epoch side by side.
+
+The model and recipe are identical on both sides: 784-128-10 (Linear, ReLU, Linear),
+batch 64, SGD with momentum 0.9, learning rate 0.1, one thread, one epoch over the 60,000
+MNIST training images (pixels scaled to [0, 1]). Only the training loop is timed on either
+side (data already in memory, evaluation excluded). Optional: needs Debian's python3-torch
+and python3-numpy; seatorch itself never imports PyTorch.
+
+Usage: scripts/compare-pytorch.py [--data-dir data/mnist] [--seatorch build/release/seatorch]
+"""
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import numpy as np
+    import torch
+except ImportError:
+    # Debian's python3-torch lives in the system interpreter; a pyenv/venv python3 may lack it.
+    if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+    sys.exit("compare-pytorch.py: needs PyTorch and NumPy: sudo apt-get install python3-torch python3-numpy")
+
+
+def read_idx(path):
+    """Reads an IDX file (raw or .gz) into a NumPy array."""
+    for candidate in (path, path + ".gz"):
+        if os.path.exists(candidate):
+            opener = gzip.open if candidate.endswith(".gz") else open
+            with opener(candidate, "rb") as f:
+                data = f.read()
+            break
+    else:
+        sys.exit(f"compare-pytorch.py: {path} not found; run scripts/fetch-data.sh mnist")
+    ndim = data[3]
+    dims = [int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(ndim)]
+    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
+
+
+def pytorch_epoch_seconds(data_dir, seed):
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    x = torch.from_numpy(read_idx(os.path.join(data_dir, "train-images-idx3-ubyte")).reshape(-1, 784).astype(np.float32) / 255.0)
+    y = torch.from_numpy(read_idx(os.path.join(data_dir, "train-labels-idx1-ubyte")).astype(np.int64))
+    model = torch.nn.Sequential(torch.nn.Linear(784, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    order = torch.randperm(x.shape[0])
+    start = time.perf_counter()
+    for begin in range(0, x.shape[0], 64):
+        idx = order[begin:begin + 64]
+        opt.zero_grad()
+        loss = loss_fn(model(x[idx]), y[idx])
+        loss.backward()
+        opt.step()
+    seconds = time.perf_counter() - start
+    tx = torch.from_numpy(read_idx(os.path.join(data_dir, "t10k-images-idx3-ubyte")).reshape(-1, 784).astype(np.float32) / 255.0)
+    ty = torch.from_numpy(read_idx(os.path.join(data_dir, "t10k-labels-idx1-ubyte")).astype(np.int64))
+    with torch.no_grad():
+        accuracy = (model(tx).argmax(1) == ty).float().mean().item()
+    return seconds, accuracy
+
+
+def seatorch_epoch_seconds(binary, data_dir, seed):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [binary, "--quiet", "train", "--dataset", "mnist", "--data-dir", data_dir,
+             "--hidden", "128", "--batch", "64", "--opt", "sgd", "--lr", "0.1", "--momentum", "0.9",
+             "--schedule", "constant", "--epochs", "1", "--seed", str(seed),
+             "--out", os.path.join(tmp, "model.safetensors"), "--json"],
+            check=True, capture_output=True, text=True).stdout
+    result = json.loads(out)
+    return result["train_seconds"], result["test_accuracy"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", default="data/mnist")
+    parser.add_argument("--seatorch", default="build/release/seatorch")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    torch_s, torch_acc = pytorch_epoch_seconds(args.data_dir, args.seed)
+    st_s, st_acc = seatorch_epoch_seconds(args.seatorch, args.data_dir, args.seed)
+    print("784-128-10, batch 64, SGD momentum 0.9, lr 0.1, 1 thread, 1 epoch of MNIST")
+    print(f"{'':10} {'s/epoch':>8} {'test acc':>9}")
+    print(f"{'PyTorch ' + torch.__version__.split('+')[0]:10} {torch_s:8.3f} {torch_acc:9.4f}")
+    print(f"{'seatorch':10} {st_s:8.3f} {st_acc:9.4f}")
+    print(f"seatorch / PyTorch time ratio: {st_s / torch_s:.2f}")
+
+
+if __name__ == "__main__":
+    main()
