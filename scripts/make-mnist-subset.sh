@@ -21,8 +21,7 @@ die() { echo "make-mnist-subset.sh: $*" >&2; exit 1; }
 
 # be32 N: N as 4 big-endian bytes (IDX header fields are big-endian u32).
 be32() {
-  printf "\\x$(printf %02x $(($1 >> 24 & 255)))\\x$(printf %02x $(($1 >> 16 & 255)))"
-  printf "\\x$(printf %02x $(($1 >> 8 & 255)))\\x$(printf %02x $(($1 & 255)))"
+  printf '%b' "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 >> 24 & 255)) $(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
 }
 
 # subset NAME COUNT: the first COUNT items of SRC/NAME into DST/NAME.gz.
