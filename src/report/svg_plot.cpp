@@ -183,11 +183,13 @@ constexpr double kMatrixTop = 56;
 constexpr double kMatrixBottom = 60;
 constexpr double kMatrixRight = 30;
 
-// White (share 0) to dark blue (share 1), linearly in sRGB.
+// White (share 0) to dark blue (share 1). The square root lifts small shares, so that a
+// 1% confusion is still visible next to a 98% diagonal.
+double intensity(double share) { return std::sqrt(share); }
+
 std::string shade(double share) {
-  const auto mix = [&](int from, int to) {
-    return static_cast<int>(std::lround(from + (to - from) * share));
-  };
+  const double t = intensity(share);
+  const auto mix = [&](int from, int to) { return static_cast<int>(std::lround(from + (to - from) * t)); };
   return fmt::format("#{:02x}{:02x}{:02x}", mix(0xff, 0x08), mix(0xff, 0x30), mix(0xff, 0x6b));
 }
 
@@ -270,7 +272,7 @@ std::string confusion_matrix_svg(std::span<const std::size_t> counts, std::size_
                      "<text class=\"count\" x=\"{8:.1f}\" y=\"{9:.1f}\" text-anchor=\"middle\" "
                      "font-size=\"{10:.1f}\" fill=\"{11}\">{6}</text>\n",
                      x, y, cell, shade(share), name(t), name(p), count, 100.0 * share,
-                     x + cell / 2, y + cell / 2 + font / 3, font, share > 0.5 ? "white" : "black");
+                     x + cell / 2, y + cell / 2 + font / 3, font, intensity(share) > 0.6 ? "white" : "black");
     }
   }
   for (std::size_t p = 0; p < classes; ++p) {

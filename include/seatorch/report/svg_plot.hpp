@@ -33,8 +33,9 @@ struct LineChart {
 std::string line_chart_svg(const LineChart& chart);
 
 // A classes x classes heatmap: counts (classes, classes), row = true class, column =
-// predicted class. Each cell shows its count; its shade is the count's share of its row
-// (so the diagonal reads as per-class accuracy whatever the class sizes). `class_names`
+// predicted class. Each cell shows its count; its shade grows with the count's share of
+// its row (so the diagonal reads as per-class accuracy whatever the class sizes), on a
+// square-root scale so that small confusions stay visible. `class_names`
 // labels the axes (empty: 0, 1, 2, ...). Throws std::invalid_argument when the sizes
 // disagree.
 std::string confusion_matrix_svg(std::span<const std::size_t> counts, std::size_t classes,
