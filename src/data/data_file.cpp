@@ -1,0 +1,129 @@
+// Whole-file reads with transparent, bounded gzip decompression (zlib's inflate).
+#include "seatorch/data/data_file.hpp"
+
+#include "seatorch/error.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <climits>
+#include <fstream>
+#include <system_error>
+
+namespace seatorch {
+namespace {
+
+// zlib counts in `uInt` (32 bits): input and output are handed over in pieces this large.
+constexpr std::size_t kZlibChunk = std::size_t{1} << 30;
+// The first output buffer; it doubles as needed, up to the limit (plus one byte, see below).
+constexpr std::size_t kInitialOutput = std::size_t{1} << 20;
+
+// Owns a z_stream set up for gzip decoding; inflateEnd runs on every exit path.
+class Inflater {
+ public:
+  explicit Inflater(std::string_view name) {
+    // 16 + MAX_WBITS: expect the gzip wrapper (header and CRC-32/length trailer, both checked).
+    if (inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) {
+      throw input_error("{}: cannot start gzip decompression (out of memory?)", name);
+    }
+  }
+  ~Inflater() { inflateEnd(&stream_); }
+  Inflater(const Inflater&) = delete;
+  Inflater& operator=(const Inflater&) = delete;
+  z_stream* get() { return &stream_; }
+
+ private:
+  z_stream stream_{};
+};
+
+}  // namespace
+
+bool is_gzip(std::span<const std::uint8_t> bytes) {
+  return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
+}
+
+std::string describe_bytes(std::size_t bytes) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  constexpr std::size_t kGiB = std::size_t{1} << 30;
+  if (bytes >= kGiB && bytes % kGiB == 0) return fmt::format("{} GiB", bytes / kGiB);
+  if (bytes >= kMiB && bytes % kMiB == 0) return fmt::format("{} MiB", bytes / kMiB);
+  return fmt::format("{} bytes", bytes);
+}
+
+std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::string_view name,
+                                 std::size_t max_bytes) {
+  Inflater inflater(name);
+  z_stream* z = inflater.get();
+  // The buffer may grow to max_bytes + 1: producing that last byte proves the content is
+  // over the limit, without trusting the size in the gzip trailer (it is only mod 2^32).
+  const std::size_t cap = max_bytes + 1;
+  std::vector<std::uint8_t> out(std::min(cap, kInitialOutput));
+  std::size_t in_pos = 0;
+  std::size_t out_pos = 0;
+  for (;;) {
+    if (out_pos == out.size()) out.resize(std::min(cap, out.size() * 2));
+    const std::size_t in_chunk = std::min(compressed.size() - in_pos, kZlibChunk);
+    const std::size_t out_chunk = std::min(out.size() - out_pos, kZlibChunk);
+    // zlib's API is not const-correct; inflate only reads next_in.
+    z->next_in = const_cast<Bytef*>(compressed.data() + in_pos);
+    z->avail_in = static_cast<uInt>(in_chunk);
+    z->next_out = out.data() + out_pos;
+    z->avail_out = static_cast<uInt>(out_chunk);
+    const int rc = inflate(z, Z_NO_FLUSH);
+    in_pos += in_chunk - z->avail_in;
+    out_pos += out_chunk - z->avail_out;
+    if (out_pos > max_bytes) {
+      throw input_error("{}: decompresses to more than {}, the limit for a data file", name,
+                        describe_bytes(max_bytes));
+    }
+    if (rc == Z_STREAM_END) {
+      if (in_pos == compressed.size()) break;
+      // RFC 1952 allows several members back to back (`cat a.gz b.gz`); anything else is junk.
+      if (!is_gzip(compressed.subspan(in_pos))) {
+        throw input_error("{}: {} unexpected bytes follow the gzip stream; re-download the file",
+                          name, compressed.size() - in_pos);
+      }
+      inflateReset(z);
+      continue;
+    }
+    if (rc == Z_BUF_ERROR && in_pos == compressed.size() && out_pos < out.size()) {
+      throw input_error("{}: the gzip stream ends early (truncated file after {} compressed bytes); "
+                        "re-download the file", name, compressed.size());
+    }
+    if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      throw input_error("{}: corrupt gzip data ({}); re-download the file", name,
+                        z->msg != nullptr ? z->msg : "inflate failed");
+    }
+  }
+  out.resize(out_pos);
+  out.shrink_to_fit();
+  return out;
+}
+
+std::vector<std::uint8_t> read_data_file(const std::filesystem::path& path, std::size_t max_bytes) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    throw input_error("{}: no such file", path.string());
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    throw input_error("{}: not a regular file; give the path of a data file", path.string());
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw input_error("{}: cannot read its size ({})", path.string(), ec.message());
+  if (size > max_bytes) {
+    throw input_error("{}: {} bytes is more than {}, the limit for a data file", path.string(),
+                      size, describe_bytes(max_bytes));
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw input_error("{}: cannot open it for reading (permissions?)", path.string());
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+  file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (static_cast<std::size_t>(file.gcount()) != bytes.size()) {
+    throw input_error("{}: could read only {} of its {} bytes", path.string(), file.gcount(), size);
+  }
+  if (is_gzip(bytes)) return gunzip(bytes, path.string(), max_bytes);
+  return bytes;
+}
+
+}  // namespace seatorch
