@@ -90,6 +90,12 @@ ScalarTrainResult train_scalar(const DataSplit& data, const ScalarTrainConfig& c
   const scalar::Mlp model(graph, sizes, config.activation, rng);
   const std::vector<scalar::Value> params = model.parameters();
   const std::size_t param_mark = graph.size();
+  if (!config.initial_parameters.empty()) {
+    if (config.initial_parameters.size() != params.size()) {
+      throw input_error("{} initial parameters for a model with {}", config.initial_parameters.size(), params.size());
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) params[i].set_data(config.initial_parameters[i]);
+  }
 
   const std::size_t batch = config.batch == 0 ? train.size() : std::min(config.batch, train.size());
   std::vector<std::size_t> order(train.size());
@@ -99,7 +105,7 @@ ScalarTrainResult train_scalar(const DataSplit& data, const ScalarTrainConfig& c
   result.parameters = params.size();
   for (std::size_t epoch = 1; epoch <= config.epochs; ++epoch) {
     const auto start = Clock::now();
-    if (batch < train.size()) rng.shuffle(std::span<std::size_t>(order));
+    if (config.shuffle && batch < train.size()) rng.shuffle(std::span<std::size_t>(order));
     double loss_sum = 0.0;
     std::size_t correct = 0;
     for (std::size_t begin = 0; begin < train.size(); begin += batch) {
@@ -127,6 +133,7 @@ ScalarTrainResult train_scalar(const DataSplit& data, const ScalarTrainConfig& c
     if (on_epoch) on_epoch(report);
   }
   result.final_loss = result.history.back().loss;
+  for (const scalar::Value& p : params) result.weights.push_back(p.data());
   result.train_accuracy = scalar_accuracy(model, graph, train);
   result.test_accuracy = scalar_accuracy(model, graph, data.test);
   spdlog::debug("scalar engine: {} nodes in {:.3f} s of training", result.nodes, result.seconds);

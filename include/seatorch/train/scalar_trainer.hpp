@@ -24,6 +24,9 @@ struct ScalarTrainConfig {
   std::size_t batch = 0;            // samples per step; 0 = the whole training set
   double lr = 0.1;
   std::uint64_t seed = 0;
+  bool shuffle = true;              // false: every epoch in the data set's order
+  // Starting weights in Mlp::parameters() order; empty: the seeded initialization.
+  std::vector<double> initial_parameters;
 };
 
 // A recipe known to work for the named data set (the CLI's defaults).
@@ -45,6 +48,7 @@ struct ScalarTrainResult {
   std::size_t nodes = 0;          // graph nodes built during training
   std::size_t parameters = 0;
   std::vector<EpochReport> history;
+  std::vector<double> weights;    // the trained parameters, in Mlp::parameters() order
 };
 
 using EpochCallback = std::function<void(const EpochReport&)>;

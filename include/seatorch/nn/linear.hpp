@@ -1,0 +1,28 @@
+// nn.Linear: y = x W^T + b, with PyTorch's default initialization.
+//
+// PyTorch initializes Linear with kaiming_uniform_(a = sqrt(5)) for the weight and a
+// uniform bias; both work out to U(-1/sqrt(in), 1/sqrt(in)). We draw the whole weight
+// matrix row by row, then the bias, from the caller's Rng, exactly as the scalar engine's
+// Layer does (src/scalar/mlp.cpp), so the two engines start from the same weights for the
+// same seed. Deliberately not here: other initializations (not needed for the MLP).
+#pragma once
+
+#include "seatorch/rng.hpp"
+#include "seatorch/tensor/tensor.hpp"
+
+#include <cstddef>
+
+namespace seatorch::nn {
+
+class Linear {
+ public:
+  Linear(std::size_t in, std::size_t out, Rng& rng);
+
+  // x (batch, in) -> (batch, out)
+  [[nodiscard]] tensor::Tensor forward(const tensor::Tensor& x) const;
+
+  tensor::Tensor weight;  // (out, in), requires grad
+  tensor::Tensor bias;    // (out), requires grad
+};
+
+}  // namespace seatorch::nn

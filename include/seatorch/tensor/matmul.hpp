@@ -1,0 +1,23 @@
+// Matrix products with autograd, all through the one kernel entry point
+// seatorch::kernels::matmul (kernels/matmul.hpp): forward A*B, backward with its transpose
+// flags (G*B^T and A^T*G) and its accumulate flag, so gradients land directly in the
+// gradient buffers and no transpose is ever materialised.
+//
+// Kernels: 2-D F32 operands in row-major (strides (ld, 1)) or column-major (strides (1, ld))
+// layout go to the kernel as they are; a transposed view is just the other flag. Any other
+// layout is made contiguous first (a recorded copy). Outputs are contiguous.
+// linear() is the fused y = x W^T + b of nn.Linear: the bias is written first and the
+// product accumulated onto it, and its backward needs no transposed copy of W.
+#pragma once
+
+#include "seatorch/tensor/tensor.hpp"
+
+namespace seatorch::tensor {
+
+// (m, k) x (k, n) -> (m, n)
+Tensor matmul(const Tensor& a, const Tensor& b);
+
+// x (batch, in), weight (out, in), bias (out) or undefined -> (batch, out)
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {});
+
+}  // namespace seatorch::tensor

@@ -1,0 +1,33 @@
+// Learning-rate schedules: constant, step decay and cosine annealing.
+//
+//   constant: lr
+//   step:     lr * gamma^floor(epoch / step_size)      (PyTorch StepLR stepped per epoch)
+//   cosine:   lr * (1 + cos(pi * t / T)) / 2            (CosineAnnealingLR to 0, per step)
+// where t is the 0-based index of the optimizer step and T the run's total steps, so the
+// first step uses the full rate and the rate reaches 0 at the end of the run.
+// Deliberately not here: warm-up and restarts.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace seatorch {
+
+enum class ScheduleKind { kConstant, kStep, kCosine };
+
+// "constant", "step", "cosine"; InputError otherwise.
+ScheduleKind parse_schedule(std::string_view name);
+std::string_view schedule_name(ScheduleKind kind);
+
+struct LrSchedule {
+  ScheduleKind kind = ScheduleKind::kConstant;
+  std::size_t step_size = 1;  // kStep: epochs between decays
+  double gamma = 0.1;         // kStep: the factor applied at each decay
+};
+
+// The learning rate of optimizer step `step` (0-based) in a run of `total_steps` steps with
+// `steps_per_epoch` steps per epoch.
+double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step,
+                    std::size_t steps_per_epoch, std::size_t total_steps);
+
+}  // namespace seatorch

@@ -1,0 +1,80 @@
+// Optimizers for the tensor engine: SGD (momentum, Nesterov, weight decay), Adam and AdamW,
+// with PyTorch's exact update formulas (torch.optim, single-tensor path, version 1.13).
+//
+//   SGD:   d = g + wd*p;  b = d on the first step, else b = mu*b + (1-dampening)*d;
+//          d = d + mu*b (Nesterov) or d = b (plain momentum);  p = p - lr*d
+//   Adam:  g = g + wd*p;  m = b1*m + (1-b1)*g;  v = b2*v + (1-b2)*g*g;
+//          p = p - (lr / (1-b1^t)) * m / (sqrt(v) / sqrt(1-b2^t) + eps)
+//   AdamW: p = p * (1 - lr*wd), then Adam without the wd*p term.
+//
+// Per-parameter state (momentum buffers, first and second moments) lives in contiguous
+// float vectors and is exposed as named buffers ("0.weight.momentum_buffer",
+// "0.weight.exp_avg", "0.weight.exp_avg_sq", and "step"), so a checkpoint can save it and
+// a resumed run can continue bit for bit. The update loops are plain contiguous loops over
+// the parameter, its gradient and its state, which the compiler vectorizes.
+// Deliberately not here: parameter groups, AMSGrad, maximize, gradient clipping.
+#pragma once
+
+#include "seatorch/nn/state_dict.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace seatorch {
+
+enum class OptimizerKind { kSgd, kAdam, kAdamW };
+
+// "sgd", "adam", "adamw"; InputError otherwise.
+OptimizerKind parse_optimizer(std::string_view name);
+std::string_view optimizer_name(OptimizerKind kind);
+
+struct OptimizerOptions {
+  OptimizerKind kind = OptimizerKind::kSgd;
+  double momentum = 0.0;      // SGD
+  double dampening = 0.0;     // SGD
+  bool nesterov = false;      // SGD; needs momentum > 0 and dampening 0
+  double beta1 = 0.9;         // Adam, AdamW
+  double beta2 = 0.999;       // Adam, AdamW
+  double eps = 1e-8;          // Adam, AdamW
+  double weight_decay = 0.0;  // SGD and Adam: L2 added to the gradient; AdamW: decoupled
+};
+
+class Optimizer {
+ public:
+  // Throws InputError for options PyTorch would reject (negative rates, Nesterov without
+  // momentum, betas outside [0, 1)).
+  Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions options);
+
+  // Drops every parameter's gradient (set to none), so the next backward writes fresh ones.
+  void zero_grad();
+  // One update of every parameter with a gradient, at learning rate `lr`. Parameters
+  // without a gradient are skipped, as in PyTorch.
+  void step(double lr);
+
+  [[nodiscard]] std::uint64_t steps() const { return steps_; }
+  [[nodiscard]] const OptimizerOptions& options() const { return options_; }
+
+  // The optimizer's state as named buffers (see the file comment for the names).
+  [[nodiscard]] nn::StateDict state() const;
+  // Restores a state() of an optimizer of the same kind over the same parameters.
+  void load_state(const nn::StateDict& state);
+
+ private:
+  struct Slot {
+    std::vector<float> first;   // (numel) SGD momentum buffer, or Adam's exp_avg
+    std::vector<float> second;  // (numel) Adam's exp_avg_sq; empty for SGD
+    bool started = false;       // SGD: the momentum buffer has been initialized
+  };
+
+  void sgd_step(const nn::Parameter& p, Slot& slot, float lr);
+  void adam_step(const nn::Parameter& p, Slot& slot, double lr);
+
+  std::vector<nn::Parameter> parameters_;
+  std::vector<Slot> slots_;  // (parameters)
+  OptimizerOptions options_;
+  std::uint64_t steps_ = 0;
+};
+
+}  // namespace seatorch

@@ -1,0 +1,104 @@
+// The tensor engine's training loop: mini-batch training of an MLP classifier on a
+// DataSplit with SGD/Adam/AdamW, a learning-rate schedule, dropout, a validation split,
+// per-step and per-epoch callbacks, and a per-epoch history.
+//
+// Determinism: one Rng(seed) draws the initial weights (in the scalar engine's order) and
+// then each epoch's shuffle; dropout masks come from a second Rng derived from the seed.
+// Everything runs on one thread in a fixed order, so the same data and configuration give
+// bit-identical weights. The training set is the first `limit` samples of data.train; the
+// last `validation` fraction of those is held out for validation (never trained on).
+// Deliberately not here: files (checkpoints, metrics, plots) and terminal output; the CLI
+// does those through the callbacks and the returned model.
+#pragma once
+
+#include "seatorch/data/dataset.hpp"
+#include "seatorch/nn/mlp.hpp"
+#include "seatorch/nn/state_dict.hpp"
+#include "seatorch/train/lr_schedule.hpp"
+#include "seatorch/train/optimizer.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace seatorch {
+
+struct TensorTrainConfig {
+  std::vector<std::size_t> hidden{256, 128};  // hidden-layer widths
+  std::size_t epochs = 10;
+  std::size_t batch = 128;          // samples per step; 0 = the whole training set
+  OptimizerKind optimizer = OptimizerKind::kAdam;
+  double lr = 1e-3;
+  double momentum = 0.9;            // SGD only
+  bool nesterov = false;            // SGD only
+  double weight_decay = 0.0;
+  LrSchedule schedule{ScheduleKind::kCosine};
+  double dropout = 0.0;             // after each hidden ReLU, in [0, 1)
+  std::uint64_t seed = 0;
+  std::size_t limit = 0;            // use the first N training samples; 0 = all
+  double validation = 0.0;          // fraction of the (limited) training set held out, in [0, 1)
+  std::size_t max_steps = 0;        // stop after this many optimizer steps; 0 = no limit
+  bool shuffle = true;              // false: every epoch in the files' order
+  bool evaluate_each_epoch = true;  // test (and validation) accuracy after every epoch
+  std::optional<nn::StateDict> initial_parameters;       // instead of the seeded init
+  std::optional<nn::StateDict> initial_optimizer_state;  // e.g. from a checkpoint
+};
+
+// The recommended recipe for a data set (the CLI's defaults).
+TensorTrainConfig default_tensor_config(std::string_view dataset);
+
+struct TensorStepReport {
+  std::size_t step = 0;             // 1-based, over the whole run
+  std::size_t epoch = 0;            // 1-based
+  std::size_t step_in_epoch = 0;    // 1-based
+  std::size_t steps_per_epoch = 0;
+  double loss = 0.0;                // this batch's mean loss
+  double lr = 0.0;                  // the rate this step used
+};
+
+struct TensorEpochReport {
+  std::size_t epoch = 0;                        // 1-based
+  std::size_t steps = 0;                        // optimizer steps in this epoch
+  double loss = 0.0;                            // mean training loss over the epoch's samples
+  double train_accuracy = 0.0;                  // running: from the epoch's own forward passes
+  std::optional<double> test_accuracy;          // when evaluated (evaluate_each_epoch)
+  std::optional<double> validation_accuracy;    // when a validation split is used
+  double lr = 0.0;                              // the last step's rate
+  double seconds = 0.0;                         // training time, evaluations excluded
+  double eval_seconds = 0.0;
+};
+
+struct TensorTrainCallbacks {
+  std::function<void(const TensorStepReport&)> on_step;
+  std::function<void(const TensorEpochReport&)> on_epoch;
+};
+
+struct TensorTrainResult {
+  double final_loss = 0.0;           // the last epoch's mean loss
+  double train_accuracy = 0.0;       // of the final weights on the training part
+  double test_accuracy = 0.0;        // of the final weights on data.test
+  std::optional<double> validation_accuracy;
+  std::size_t steps = 0;
+  std::size_t samples = 0;           // training samples processed (steps x batch, summed)
+  std::size_t train_size = 0;        // samples in the training part
+  std::size_t validation_size = 0;
+  double seconds = 0.0;              // training time, evaluations excluded
+  double us_per_sample = 0.0;        // seconds / samples, in microseconds
+  std::size_t parameters = 0;
+  std::vector<TensorEpochReport> history;
+};
+
+struct TensorTrainOutput {
+  nn::Mlp model;
+  TensorTrainResult result;
+  nn::StateDict optimizer_state;     // for checkpoints and resuming
+};
+
+// Throws InputError when the configuration cannot work with the data.
+TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& config,
+                               const TensorTrainCallbacks& callbacks = {});
+
+}  // namespace seatorch

@@ -1,0 +1,82 @@
+// The MLP: construction, forward, and the state-dict view of its parameters.
+#include "seatorch/nn/mlp.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/tensor/dropout.hpp"
+#include "seatorch/tensor/elementwise.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace seatorch::nn {
+namespace {
+
+std::vector<Linear> make_layers(std::span<const std::size_t> sizes, Rng& rng) {
+  if (sizes.size() < 2) throw input_error("an MLP needs at least an input and an output size");
+  for (std::size_t s : sizes) {
+    if (s == 0) throw input_error("MLP sizes must be positive, got {}", fmt::join(sizes, "-"));
+  }
+  std::vector<Linear> layers;
+  for (std::size_t l = 0; l + 1 < sizes.size(); ++l) layers.emplace_back(sizes[l], sizes[l + 1], rng);
+  return layers;
+}
+
+}  // namespace
+
+Mlp::Mlp(std::span<const std::size_t> sizes, double dropout, Rng& init_rng, std::uint64_t dropout_seed)
+    : sizes_(sizes.begin(), sizes.end()),
+      layers_(make_layers(sizes, init_rng)),
+      dropout_(dropout),
+      dropout_rng_(dropout_seed) {
+  if (!(dropout >= 0.0 && dropout < 1.0)) throw input_error("--dropout {} is outside [0, 1)", dropout);
+}
+
+tensor::Tensor Mlp::forward(const tensor::Tensor& x) {
+  tensor::Tensor h = x;
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    h = layers_[l].forward(h);
+    if (l + 1 == layers_.size()) break;
+    h = tensor::relu(h);
+    if (dropout_ > 0.0) h = tensor::dropout(h, dropout_, training_, dropout_rng_);
+  }
+  return h;
+}
+
+std::vector<Parameter> Mlp::parameters() const {
+  // nn.Sequential numbers every module: Linear, ReLU and (when used) Dropout.
+  const std::size_t stride = dropout_ > 0.0 ? 3 : 2;
+  std::vector<Parameter> params;
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    params.push_back({fmt::format("{}.weight", l * stride), layers_[l].weight});
+    params.push_back({fmt::format("{}.bias", l * stride), layers_[l].bias});
+  }
+  return params;
+}
+
+StateDict Mlp::state_dict() const {
+  StateDict state;
+  for (const Parameter& p : parameters()) state.push_back(to_buffer(p.name, p.tensor));
+  return state;
+}
+
+void Mlp::load_state_dict(const StateDict& state) {
+  const std::string owner = fmt::format("loading a {} MLP", architecture());
+  std::vector<std::string> names;
+  for (const Parameter& p : parameters()) names.push_back(p.name);
+  reject_unexpected(state, names, owner);
+  for (const Parameter& p : parameters()) {
+    const NamedBuffer* b = find_buffer(state, p.name);
+    if (b == nullptr) throw input_error("{}: tensor '{}' is missing", owner, p.name);
+    copy_into(*b, p.tensor, owner);
+  }
+}
+
+std::string Mlp::architecture() const { return fmt::format("{}", fmt::join(sizes_, "-")); }
+
+std::size_t Mlp::parameter_count() const {
+  std::size_t n = 0;
+  for (const Parameter& p : parameters()) n += p.tensor.numel();
+  return n;
+}
+
+}  // namespace seatorch::nn

@@ -1,0 +1,38 @@
+// Conversions between live tensors and named buffers, with checks that name the culprit.
+#include "seatorch/nn/state_dict.hpp"
+
+#include "seatorch/error.hpp"
+
+#include <algorithm>
+#include <fmt/ranges.h>
+
+namespace seatorch::nn {
+
+NamedBuffer to_buffer(std::string name, const tensor::Tensor& t) {
+  return NamedBuffer{std::move(name), std::vector<std::size_t>(t.shape().begin(), t.shape().end()), t.values()};
+}
+
+const NamedBuffer* find_buffer(const StateDict& state, std::string_view name) {
+  const auto it = std::find_if(state.begin(), state.end(), [&](const NamedBuffer& b) { return b.name == name; });
+  return it == state.end() ? nullptr : &*it;
+}
+
+void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string_view owner) {
+  const tensor::Shape shape{std::span<const std::size_t>(buffer.shape)};
+  if (!(shape == dst.shape()) || buffer.data.size() != dst.numel()) {
+    throw input_error("{}: '{}' has shape {} ({} values) but {} is expected; the checkpoint was "
+                      "made for another architecture", owner, buffer.name, shape.str(), buffer.data.size(),
+                      dst.shape().str());
+  }
+  std::copy(buffer.data.begin(), buffer.data.end(), dst.data<float>());
+}
+
+void reject_unexpected(const StateDict& state, const std::vector<std::string>& expected, std::string_view owner) {
+  for (const NamedBuffer& b : state) {
+    if (std::find(expected.begin(), expected.end(), b.name) == expected.end()) {
+      throw input_error("{}: unexpected tensor '{}'; expected only {}", owner, b.name, fmt::join(expected, ", "));
+    }
+  }
+}
+
+}  // namespace seatorch::nn

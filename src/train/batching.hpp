@@ -1,0 +1,32 @@
+// Copies chosen rows of a Dataset into batch tensors: features (rows, features) F32 and
+// labels (rows) I32. Private to the trainers and the evaluator.
+#pragma once
+
+#include "seatorch/data/dataset.hpp"
+#include "seatorch/tensor/tensor.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <span>
+
+namespace seatorch::detail {
+
+struct Batch {
+  tensor::Tensor x;  // (rows, features) F32
+  tensor::Tensor y;  // (rows) I32
+};
+
+inline Batch gather_batch(const Dataset& data, std::span<const std::size_t> rows) {
+  Batch b{tensor::Tensor::empty({rows.size(), data.features}),
+          tensor::Tensor::empty({rows.size()}, DType::kI32)};
+  float* x = b.x.data<float>();
+  std::int32_t* y = b.y.data<std::int32_t>();
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const std::span<const float> sample = data.sample(rows[r]);
+    std::copy(sample.begin(), sample.end(), x + r * data.features);
+    y[r] = data.y[rows[r]];
+  }
+  return b;
+}
+
+}  // namespace seatorch::detail

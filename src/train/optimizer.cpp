@@ -1,0 +1,195 @@
+// SGD, Adam and AdamW updates in PyTorch's float operation order, and their state as
+// named buffers.
+#include "seatorch/train/optimizer.hpp"
+
+#include "seatorch/error.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace seatorch {
+namespace {
+
+constexpr std::string_view kMomentum = "momentum_buffer";
+constexpr std::string_view kExpAvg = "exp_avg";
+constexpr std::string_view kExpAvgSq = "exp_avg_sq";
+constexpr std::string_view kStep = "step";
+
+bool is_adam(OptimizerKind kind) { return kind != OptimizerKind::kSgd; }
+
+void validate(const OptimizerOptions& o) {
+  if (o.momentum < 0.0) throw input_error("--momentum must be >= 0 (got {})", o.momentum);
+  if (o.weight_decay < 0.0) throw input_error("--weight-decay must be >= 0 (got {})", o.weight_decay);
+  if (o.nesterov && (o.momentum <= 0.0 || o.dampening != 0.0)) {
+    throw input_error("Nesterov momentum needs --momentum > 0 and no dampening");
+  }
+  if (!(o.beta1 >= 0.0 && o.beta1 < 1.0) || !(o.beta2 >= 0.0 && o.beta2 < 1.0)) {
+    throw input_error("Adam betas must be in [0, 1) (got {} and {})", o.beta1, o.beta2);
+  }
+  if (!(o.eps >= 0.0)) throw input_error("Adam eps must be >= 0 (got {})", o.eps);
+}
+
+std::string slot_name(const nn::Parameter& p, std::string_view what) { return fmt::format("{}.{}", p.name, what); }
+
+}  // namespace
+
+OptimizerKind parse_optimizer(std::string_view name) {
+  if (name == "sgd") return OptimizerKind::kSgd;
+  if (name == "adam") return OptimizerKind::kAdam;
+  if (name == "adamw") return OptimizerKind::kAdamW;
+  throw input_error("unknown optimizer '{}': use sgd, adam or adamw", name);
+}
+
+std::string_view optimizer_name(OptimizerKind kind) {
+  switch (kind) {
+    case OptimizerKind::kSgd:
+      return "sgd";
+    case OptimizerKind::kAdam:
+      return "adam";
+    case OptimizerKind::kAdamW:
+      return "adamw";
+  }
+  return "?";
+}
+
+Optimizer::Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions options)
+    : parameters_(std::move(parameters)), slots_(parameters_.size()), options_(options) {
+  validate(options_);
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const tensor::Tensor& t = parameters_[i].tensor;
+    if (!t.is_leaf() || !t.requires_grad() || !t.is_contiguous()) {
+      throw input_error("optimizer parameter '{}' must be a contiguous leaf that requires grad", parameters_[i].name);
+    }
+    const bool momentum = options_.kind == OptimizerKind::kSgd && options_.momentum != 0.0;
+    if (momentum || is_adam(options_.kind)) slots_[i].first.assign(t.numel(), 0.0f);
+    if (is_adam(options_.kind)) slots_[i].second.assign(t.numel(), 0.0f);
+  }
+}
+
+void Optimizer::zero_grad() {
+  for (const nn::Parameter& p : parameters_) p.tensor.zero_grad();
+}
+
+void Optimizer::step(double lr) {
+  if (!(lr >= 0.0)) throw input_error("learning rate must be >= 0 (got {})", lr);
+  ++steps_;
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    if (!parameters_[i].tensor.grad().defined()) continue;
+    if (is_adam(options_.kind)) {
+      adam_step(parameters_[i], slots_[i], lr);
+    } else {
+      sgd_step(parameters_[i], slots_[i], static_cast<float>(lr));
+    }
+  }
+}
+
+// PyTorch converts each Python-float coefficient to the tensor's dtype and computes
+// add(x, y, alpha) as x + alpha*y; each statement below is one of its tensor ops, applied
+// per element in one fused loop (same operations in the same order, so the same floats),
+// without touching the gradient. The loop-invariant branches are unswitched by the compiler.
+void Optimizer::sgd_step(const nn::Parameter& param, Slot& slot, float lr) {
+  const std::size_t n = param.tensor.numel();
+  float* p = param.tensor.data<float>();
+  const float* g = param.tensor.grad().data<float>();
+  float* b = slot.first.data();
+  const auto wd = static_cast<float>(options_.weight_decay);
+  const auto mu = static_cast<float>(options_.momentum);
+  const auto keep = static_cast<float>(1.0 - options_.dampening);
+  const bool decay = wd != 0.0f;
+  const bool momentum = mu != 0.0f;
+  const bool first = !slot.started;
+  const bool nesterov = options_.nesterov;
+  const float neg_lr = -lr;
+  for (std::size_t i = 0; i < n; ++i) {
+    float d = decay ? g[i] + wd * p[i] : g[i];
+    if (momentum) {
+      b[i] = first ? d : b[i] * mu + keep * d;
+      d = nesterov ? d + mu * b[i] : b[i];
+    }
+    p[i] = p[i] + neg_lr * d;
+  }
+  slot.started = slot.started || momentum;
+}
+
+void Optimizer::adam_step(const nn::Parameter& param, Slot& slot, double lr) {
+  const std::size_t n = param.tensor.numel();
+  float* p = param.tensor.data<float>();
+  const float* g = param.tensor.grad().data<float>();
+  float* m = slot.first.data();
+  float* v = slot.second.data();
+  const auto wd = static_cast<float>(options_.weight_decay);
+  const bool decoupled = options_.kind == OptimizerKind::kAdamW && wd != 0.0f;
+  const bool l2 = options_.kind == OptimizerKind::kAdam && wd != 0.0f;
+  const auto shrink = static_cast<float>(1.0 - lr * options_.weight_decay);
+  const auto b1 = static_cast<float>(options_.beta1);
+  const auto b2 = static_cast<float>(options_.beta2);
+  const auto one_minus_b1 = static_cast<float>(1.0 - options_.beta1);
+  const auto one_minus_b2 = static_cast<float>(1.0 - options_.beta2);
+  // The bias corrections are Python floats (double) in PyTorch, converted at use.
+  const auto t = static_cast<double>(steps_);
+  const double correction1 = 1.0 - std::pow(options_.beta1, t);
+  const auto correction2_sqrt = static_cast<float>(std::sqrt(1.0 - std::pow(options_.beta2, t)));
+  const auto neg_step_size = static_cast<float>(-(lr / correction1));
+  const auto eps = static_cast<float>(options_.eps);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (decoupled) p[i] = p[i] * shrink;
+    const float gi = l2 ? g[i] + wd * p[i] : g[i];
+    m[i] = m[i] * b1 + one_minus_b1 * gi;
+    v[i] = v[i] * b2 + one_minus_b2 * gi * gi;
+    const float denom = std::sqrt(v[i]) / correction2_sqrt + eps;
+    p[i] = p[i] + neg_step_size * m[i] / denom;
+  }
+}
+
+nn::StateDict Optimizer::state() const {
+  nn::StateDict state;
+  state.push_back({std::string(kStep), {1}, {static_cast<float>(steps_)}});
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const nn::Parameter& p = parameters_[i];
+    const std::vector<std::size_t> shape(p.tensor.shape().begin(), p.tensor.shape().end());
+    if (is_adam(options_.kind)) {
+      state.push_back({slot_name(p, kExpAvg), shape, slots_[i].first});
+      state.push_back({slot_name(p, kExpAvgSq), shape, slots_[i].second});
+    } else if (slots_[i].started) {  // PyTorch too has no buffer before the first step
+      state.push_back({slot_name(p, kMomentum), shape, slots_[i].first});
+    }
+  }
+  return state;
+}
+
+void Optimizer::load_state(const nn::StateDict& state) {
+  const std::string owner = fmt::format("loading {} optimizer state", optimizer_name(options_.kind));
+  std::vector<std::string> names{std::string(kStep)};
+  for (const nn::Parameter& p : parameters_) {
+    for (std::string_view what : {kMomentum, kExpAvg, kExpAvgSq}) names.push_back(slot_name(p, what));
+  }
+  nn::reject_unexpected(state, names, owner);
+  const nn::NamedBuffer* step = nn::find_buffer(state, kStep);
+  if (step == nullptr || step->data.size() != 1 || !(step->data[0] >= 0.0f)) {
+    throw input_error("{}: 'step' is missing or not one non-negative value", owner);
+  }
+  steps_ = static_cast<std::uint64_t>(step->data[0]);
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const nn::Parameter& p = parameters_[i];
+    auto load = [&](std::string_view what, std::vector<float>& dst, bool required) {
+      const nn::NamedBuffer* b = nn::find_buffer(state, slot_name(p, what));
+      if (b == nullptr) {
+        if (required) throw input_error("{}: '{}' is missing", owner, slot_name(p, what));
+        return false;
+      }
+      if (b->data.size() != p.tensor.numel()) {
+        throw input_error("{}: '{}' has {} values for a parameter of {}", owner, b->name, b->data.size(), p.tensor.numel());
+      }
+      dst = b->data;
+      return true;
+    };
+    if (is_adam(options_.kind)) {
+      load(kExpAvg, slots_[i].first, true);
+      load(kExpAvgSq, slots_[i].second, true);
+    } else if (options_.momentum != 0.0) {
+      slots_[i].started = load(kMomentum, slots_[i].first, false);
+    }
+  }
+}
+
+}  // namespace seatorch

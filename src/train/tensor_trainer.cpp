@@ -1,0 +1,191 @@
+// The tensor training loop: split, initialize, then per step gather -> forward -> loss ->
+// backward -> optimizer step, with reports after every step and epoch.
+#include "seatorch/train/tensor_trainer.hpp"
+
+#include "batching.hpp"
+#include "seatorch/error.hpp"
+#include "seatorch/rng.hpp"
+#include "seatorch/tensor/loss.hpp"
+#include "seatorch/tensor/reduce.hpp"
+#include "seatorch/train/evaluate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+namespace seatorch {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Mixed into the seed for the dropout Rng, so dropout masks and the init/shuffle stream
+// are independent ("dropout" in ASCII).
+constexpr std::uint64_t kDropoutStream = 0x64726f706f7574ULL;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct Split {
+  std::size_t train = 0;       // samples [0, train) of data.train
+  std::size_t validation = 0;  // samples [train, train + validation)
+};
+
+Split split_sizes(const Dataset& train, const TensorTrainConfig& config) {
+  if (!(config.validation >= 0.0 && config.validation < 1.0)) {
+    throw input_error("the validation fraction {} is outside [0, 1)", config.validation);
+  }
+  const std::size_t used = config.limit == 0 ? train.size() : std::min(config.limit, train.size());
+  const auto validation = static_cast<std::size_t>(std::llround(config.validation * static_cast<double>(used)));
+  if (used - validation == 0) {
+    throw input_error("no training samples left (limit {}, validation fraction {}); use more data", used,
+                      config.validation);
+  }
+  return {used - validation, validation};
+}
+
+void validate(const DataSplit& data, const TensorTrainConfig& config) {
+  if (data.train.size() == 0) throw input_error("data set '{}' has no training samples", data.name);
+  if (config.epochs == 0) throw input_error("--epochs must be at least 1");
+  if (!(config.lr > 0.0)) throw input_error("--lr must be positive (got {})", config.lr);
+  if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
+    throw input_error("--hidden widths must be at least 1");
+  }
+}
+
+OptimizerOptions optimizer_options(const TensorTrainConfig& config) {
+  OptimizerOptions o;
+  o.kind = config.optimizer;
+  o.momentum = config.optimizer == OptimizerKind::kSgd ? config.momentum : 0.0;
+  o.nesterov = config.nesterov;
+  o.weight_decay = config.weight_decay;
+  return o;
+}
+
+std::size_t count_correct(const tensor::Tensor& logits, const tensor::Tensor& labels) {
+  const std::vector<std::int32_t> predicted = tensor::argmax(logits, 1).values<std::int32_t>();
+  const std::int32_t* y = labels.data<std::int32_t>();
+  std::size_t correct = 0;
+  for (std::size_t i = 0; i < predicted.size(); ++i) correct += predicted[i] == y[i] ? 1 : 0;
+  return correct;
+}
+
+}  // namespace
+
+TensorTrainConfig default_tensor_config(std::string_view dataset) {
+  TensorTrainConfig config;
+  if (dataset == "xor") {
+    config.hidden = {8};
+    config.epochs = 300;
+    config.batch = 0;
+    config.lr = 0.05;
+    config.schedule = {ScheduleKind::kConstant};
+  } else if (dataset == "moons") {
+    config.hidden = {16, 16};
+    config.epochs = 200;
+    config.batch = 0;
+    config.lr = 0.02;
+    config.schedule = {ScheduleKind::kConstant};
+  } else if (dataset == "mnist" || dataset == "fashion-mnist") {
+    config.hidden = {256, 128};
+    config.epochs = 10;
+    config.batch = 128;
+    config.optimizer = OptimizerKind::kAdam;
+    config.lr = 1e-3;
+    config.schedule = {ScheduleKind::kCosine};
+  } else {
+    config.hidden = {64};
+    config.epochs = 20;
+    config.batch = 64;
+    config.lr = 1e-3;
+    config.schedule = {ScheduleKind::kConstant};
+  }
+  return config;
+}
+
+TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& config,
+                               const TensorTrainCallbacks& callbacks) {
+  validate(data, config);
+  const Dataset& train = data.train;
+  const Split split = split_sizes(train, config);
+
+  std::vector<std::size_t> sizes{train.features};
+  sizes.insert(sizes.end(), config.hidden.begin(), config.hidden.end());
+  sizes.push_back(train.classes);
+  Rng rng(config.seed);
+  nn::Mlp model(sizes, config.dropout, rng, config.seed ^ kDropoutStream);
+  if (config.initial_parameters) model.load_state_dict(*config.initial_parameters);
+  Optimizer optimizer(model.parameters(), optimizer_options(config));
+  if (config.initial_optimizer_state) optimizer.load_state(*config.initial_optimizer_state);
+
+  const std::size_t batch = config.batch == 0 ? split.train : std::min(config.batch, split.train);
+  const std::size_t steps_per_epoch = (split.train + batch - 1) / batch;
+  std::size_t total_steps = config.epochs * steps_per_epoch;
+  if (config.max_steps > 0) total_steps = std::min(total_steps, config.max_steps);
+  std::vector<std::size_t> order(split.train);  // (train) sample indices in this epoch's order
+  std::iota(order.begin(), order.end(), 0);
+
+  TensorTrainResult result;
+  result.train_size = split.train;
+  result.validation_size = split.validation;
+  result.parameters = model.parameter_count();
+  std::size_t step = 0;
+  for (std::size_t epoch = 1; epoch <= config.epochs && step < total_steps; ++epoch) {
+    const auto start = Clock::now();
+    if (config.shuffle) rng.shuffle(std::span<std::size_t>(order));
+    model.set_training(true);
+    TensorEpochReport report;
+    report.epoch = epoch;
+    double loss_sum = 0.0;
+    std::size_t seen = 0;
+    std::size_t correct = 0;
+    for (std::size_t begin = 0; begin < split.train && step < total_steps; begin += batch) {
+      const auto rows = std::span<const std::size_t>(order).subspan(begin, std::min(batch, split.train - begin));
+      const detail::Batch b = detail::gather_batch(train, rows);
+      const tensor::Tensor logits = model.forward(b.x);
+      const tensor::Tensor loss = tensor::cross_entropy(logits, b.y);
+      optimizer.zero_grad();
+      loss.backward();
+      report.lr = scheduled_lr(config.schedule, config.lr, step, steps_per_epoch, total_steps);
+      optimizer.step(report.lr);
+      ++step;
+      ++report.steps;
+      const double batch_loss = loss.item();
+      loss_sum += batch_loss * static_cast<double>(rows.size());
+      seen += rows.size();
+      correct += count_correct(logits, b.y);
+      if (callbacks.on_step) {
+        callbacks.on_step({step, epoch, report.steps, steps_per_epoch, batch_loss, report.lr});
+      }
+    }
+    report.seconds = seconds_since(start);
+    report.loss = loss_sum / static_cast<double>(seen);
+    report.train_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
+    result.seconds += report.seconds;
+    result.samples += seen;
+    if (config.evaluate_each_epoch) {
+      const auto eval_start = Clock::now();
+      report.test_accuracy = evaluate(model, data.test).accuracy;
+      if (split.validation > 0) {
+        report.validation_accuracy = evaluate(model, train, split.train, split.train + split.validation).accuracy;
+      }
+      report.eval_seconds = seconds_since(eval_start);
+    }
+    result.history.push_back(report);
+    if (callbacks.on_epoch) callbacks.on_epoch(report);
+  }
+
+  result.steps = step;
+  result.final_loss = result.history.back().loss;
+  result.us_per_sample = result.samples == 0 ? 0.0 : 1e6 * result.seconds / static_cast<double>(result.samples);
+  result.train_accuracy = evaluate(model, train, 0, split.train).accuracy;
+  result.test_accuracy = evaluate(model, data.test).accuracy;
+  if (split.validation > 0) {
+    result.validation_accuracy = evaluate(model, train, split.train, split.train + split.validation).accuracy;
+  }
+  nn::StateDict optimizer_state = optimizer.state();
+  return TensorTrainOutput{std::move(model), std::move(result), std::move(optimizer_state)};
+}
+
+}  // namespace seatorch

@@ -1,0 +1,90 @@
+// matmul and linear: forward against a double-precision oracle for every operand layout
+// (row-major, column-major, row-sliced, and one with no unit stride that is copied first),
+// and gradients against finite
+// differences, including gradients that accumulate into a weight used twice.
+#include "gradcheck.hpp"
+
+#include "seatorch/error.hpp"
+
+using namespace seatorch::tensor;
+using testing::check_gradients;
+
+namespace {
+
+constexpr double kProductTolerance = 1e-5;
+
+Tensor input(const Shape& shape, std::uint64_t seed) {
+  seatorch::Rng rng(seed);
+  return testing::random_tensor(shape, rng);
+}
+
+// C = A B in double, from any layouts.
+std::vector<double> oracle(const Tensor& a, const Tensor& b) {
+  const std::size_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
+  std::vector<double> c(m * n, 0.0);
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t p = 0; p < k; ++p) c[i * n + j] += static_cast<double>(a.at({i, p})) * b.at({p, j});
+    }
+  }
+  return c;
+}
+
+void check_product(const Tensor& got, const std::vector<double>& expected) {
+  const std::vector<float> v = got.values();
+  REQUIRE(v.size() == expected.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    INFO("element " << i << ": got " << v[i] << ", expected " << expected[i]);
+    CHECK(v[i] == Approx(expected[i]).margin(kProductTolerance));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("matmul matches a double oracle for plain and transposed operands", "[tensor]") {
+  const Tensor a = input({5, 3}, 1);
+  const Tensor b = input({3, 4}, 2);
+  const Tensor at = transpose(input({3, 5}, 3), 0, 1);  // (5, 3) stored column-major
+  const Tensor bt = transpose(input({4, 3}, 4), 0, 1);  // (3, 4) stored column-major
+  const Tensor sliced = slice(input({5, 6}, 5), 1, 2, 5);  // (5, 3) with row stride 6
+  for (const Tensor& lhs : {a, at, sliced}) {
+    for (const Tensor& rhs : {b, bt}) {
+      const Tensor c = matmul(lhs, rhs);
+      CHECK(c.shape() == Shape{5, 4});
+      check_product(c, oracle(lhs, rhs));
+    }
+  }
+  // A layout with no unit stride is copied first, and still correct.
+  const Tensor strided = Tensor::view_of(input({40}, 7), {5, 3}, {6, 2}, 0);  // no unit stride at all
+  check_product(matmul(strided, b), oracle(strided, b));
+  CHECK_THROWS_WITH(matmul(a, a), Catch::Contains("(5, 3)") && Catch::Contains("do not chain"));
+}
+
+TEST_CASE("matmul gradients match finite differences for every layout", "[tensor]") {
+  check_gradients([](const auto& in) { return matmul(in[0], in[1]); }, {input({4, 3}, 8), input({3, 5}, 9)});
+  check_gradients([](const auto& in) { return matmul(transpose(in[0], 0, 1), transpose(in[1], 0, 1)); },
+                  {input({3, 4}, 10), input({5, 3}, 11)});
+  // Broadcast rows (row stride 0) are copied to a dense layout first.
+  check_gradients([](const auto& in) { return matmul(expand(in[0], {2, 3}), in[1]); },
+                  {input({1, 3}, 12), input({3, 2}, 13)});
+}
+
+TEST_CASE("linear equals x W^T + b and its gradients match finite differences", "[tensor]") {
+  const Tensor x = input({4, 3}, 14);
+  const Tensor w = input({5, 3}, 15);
+  const Tensor b = input({5}, 16);
+  const Tensor y = linear(x, w, b);
+  const std::vector<double> xw = oracle(x, transpose(w, 0, 1));
+  std::vector<double> expected(xw.size());
+  for (std::size_t i = 0; i < xw.size(); ++i) expected[i] = xw[i] + b.at({i % 5});
+  check_product(y, expected);
+  check_product(linear(x, w), xw);
+
+  check_gradients([](const auto& in) { return linear(in[0], in[1], in[2]); },
+                  {input({4, 3}, 17), input({5, 3}, 18), input({5}, 19)});
+  // The same weight twice: the second backward contribution accumulates into the first.
+  check_gradients([](const auto& in) { return linear(tanh(linear(in[0], in[1], in[2])), in[1], in[2]); },
+                  {input({2, 3}, 20), input({3, 3}, 21), input({3}, 22)});
+  CHECK_THROWS_AS(linear(x, input({5, 4}, 23)), seatorch::InputError);
+  CHECK_THROWS_AS(linear(x, w, input({4}, 24)), seatorch::InputError);
+}

@@ -1,0 +1,146 @@
+// Optimizers against PyTorch: the golden values below were produced by torch 1.13.1
+// (Debian's python3-torch) from p = [0.5, -1, 2] with the three gradients kGrads set by
+// hand before each opt.step(); e.g. for the momentum row:
+//   p = torch.nn.Parameter(torch.tensor([0.5, -1.0, 2.0]))
+//   opt = torch.optim.SGD([p], lr=0.1, momentum=0.9, dampening=0.1, weight_decay=0.01)
+//   for g in grads: p.grad = torch.tensor(g); opt.step()
+// Also: state round trips through named buffers, and learning-rate schedules.
+#include "seatorch/error.hpp"
+#include "seatorch/train/lr_schedule.hpp"
+#include "seatorch/train/optimizer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <numbers>
+
+using seatorch::Optimizer;
+using seatorch::OptimizerKind;
+using seatorch::OptimizerOptions;
+using seatorch::tensor::Tensor;
+
+namespace {
+
+// PyTorch and we both compute in float; only the order of a few roundings may differ.
+constexpr double kGoldenTolerance = 2e-7;
+
+const std::array<std::array<float, 3>, 3> kGrads{{{0.3f, -0.2f, 0.1f}, {-0.5f, 0.4f, 0.25f}, {0.05f, 0.6f, -0.35f}}};
+
+Tensor run(const OptimizerOptions& options, double lr, std::size_t steps = 3) {
+  Tensor p = Tensor::from({0.5f, -1.0f, 2.0f}, {3});
+  p.set_requires_grad(true);
+  Optimizer opt({{"p", p}}, options);
+  for (std::size_t s = 0; s < steps; ++s) {
+    opt.zero_grad();
+    p.backward(Tensor::from<float>(kGrads[s], {3}));  // a leaf's gradient is its seed
+    opt.step(lr);
+  }
+  return p;
+}
+
+void check_golden(const Tensor& p, const std::array<float, 3>& expected) {
+  const std::vector<float> got = p.values();
+  for (std::size_t i = 0; i < 3; ++i) {
+    INFO("element " << i << ": got " << got[i] << ", PyTorch " << expected[i]);
+    CHECK(got[i] == Approx(expected[i]).margin(kGoldenTolerance));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("SGD variants match PyTorch's updates", "[train]") {
+  check_golden(run({}, 0.1), {0.514999986f, -1.08000004f, 2.0f});
+  OptimizerOptions momentum;
+  momentum.momentum = 0.9;
+  momentum.dampening = 0.1;
+  momentum.weight_decay = 0.01;
+  check_golden(run(momentum, 0.1), {0.497104198f, -1.06292021f, 1.95107293f});
+  OptimizerOptions nesterov;
+  nesterov.momentum = 0.9;
+  nesterov.nesterov = true;
+  nesterov.weight_decay = 0.01;
+  check_golden(run(nesterov, 0.1), {0.518940687f, -1.14564633f, 1.94848311f});
+}
+
+TEST_CASE("Adam and AdamW match PyTorch's updates", "[train]") {
+  OptimizerOptions adam;
+  adam.kind = OptimizerKind::kAdam;
+  adam.weight_decay = 0.1;
+  check_golden(run(adam, 0.01), {0.492029309f, -0.995687246f, 1.97444904f});
+  OptimizerOptions adamw = adam;
+  adamw.kind = OptimizerKind::kAdamW;
+  check_golden(run(adamw, 0.01), {0.49316901f, -0.997494042f, 1.97527516f});
+  OptimizerOptions betas;
+  betas.kind = OptimizerKind::kAdam;
+  betas.beta1 = 0.8;
+  betas.beta2 = 0.99;
+  betas.eps = 1e-3;
+  check_golden(run(betas, 0.05), {0.477185935f, -1.00860298f, 1.90955281f});
+}
+
+TEST_CASE("optimizer state round-trips through named buffers and resumes exactly", "[train]") {
+  for (OptimizerKind kind : {OptimizerKind::kSgd, OptimizerKind::kAdam}) {
+    OptimizerOptions options;
+    options.kind = kind;
+    options.momentum = kind == OptimizerKind::kSgd ? 0.9 : 0.0;
+    const Tensor straight = run(options, 0.05, 3);
+
+    // Two steps, save, then a fresh optimizer loads the state and takes the third step.
+    Tensor q = Tensor::from({0.5f, -1.0f, 2.0f}, {3});
+    q.set_requires_grad(true);
+    Optimizer replay({{"0.weight", q}}, options);
+    for (std::size_t s = 0; s < 2; ++s) {
+      replay.zero_grad();
+      q.backward(Tensor::from<float>(kGrads[s], {3}));
+      replay.step(0.05);
+    }
+    const seatorch::nn::StateDict state = replay.state();
+    CHECK(seatorch::nn::find_buffer(state, "step")->data == std::vector<float>{2.0f});
+    CHECK(seatorch::nn::find_buffer(state, kind == OptimizerKind::kSgd ? "0.weight.momentum_buffer"
+                                                                        : "0.weight.exp_avg_sq") != nullptr);
+    Optimizer resumed({{"0.weight", q}}, options);
+    resumed.load_state(state);
+    resumed.zero_grad();
+    q.backward(Tensor::from<float>(kGrads[2], {3}));
+    resumed.step(0.05);
+    INFO("optimizer " << seatorch::optimizer_name(kind));
+    CHECK(q.values() == straight.values());
+    CHECK_THROWS_AS(resumed.load_state({{"step", {1}, {1.0f}}, {"1.bias.exp_avg", {3}, {0, 0, 0}}}),
+                    seatorch::InputError);
+  }
+}
+
+TEST_CASE("options PyTorch rejects are input errors", "[train]") {
+  Tensor p = Tensor::zeros({2});
+  p.set_requires_grad(true);
+  OptimizerOptions nesterov;
+  nesterov.nesterov = true;
+  CHECK_THROWS_AS(Optimizer({{"p", p}}, nesterov), seatorch::InputError);
+  OptimizerOptions betas;
+  betas.kind = OptimizerKind::kAdam;
+  betas.beta1 = 1.0;
+  CHECK_THROWS_AS(Optimizer({{"p", p}}, betas), seatorch::InputError);
+  CHECK(seatorch::parse_optimizer("adamw") == OptimizerKind::kAdamW);
+  CHECK_THROWS_AS(seatorch::parse_optimizer("rmsprop"), seatorch::InputError);
+}
+
+TEST_CASE("learning-rate schedules follow their closed forms", "[train]") {
+  using seatorch::LrSchedule;
+  using seatorch::ScheduleKind;
+  using seatorch::scheduled_lr;
+  const LrSchedule constant{ScheduleKind::kConstant};
+  CHECK(scheduled_lr(constant, 0.1, 57, 10, 100) == 0.1);
+  const LrSchedule step{ScheduleKind::kStep, 2, 0.5};  // halve every 2 epochs of 10 steps
+  CHECK(scheduled_lr(step, 0.1, 0, 10, 100) == Approx(0.1));
+  CHECK(scheduled_lr(step, 0.1, 19, 10, 100) == Approx(0.1));
+  CHECK(scheduled_lr(step, 0.1, 20, 10, 100) == Approx(0.05));
+  CHECK(scheduled_lr(step, 0.1, 45, 10, 100) == Approx(0.025));
+  const LrSchedule cosine{ScheduleKind::kCosine};
+  CHECK(scheduled_lr(cosine, 0.1, 0, 10, 100) == Approx(0.1));
+  CHECK(scheduled_lr(cosine, 0.1, 50, 10, 100) == Approx(0.05));
+  CHECK(scheduled_lr(cosine, 0.1, 25, 10, 100) == Approx(0.05 * (1 + std::cos(std::numbers::pi / 4))));
+  CHECK(scheduled_lr(cosine, 0.1, 100, 10, 100) == Approx(0.0).margin(1e-12));
+  CHECK(seatorch::parse_schedule("cosine") == ScheduleKind::kCosine);
+  CHECK_THROWS_AS(seatorch::parse_schedule("linear"), seatorch::InputError);
+}

@@ -1,0 +1,197 @@
+// The tensor trainer end to end: the cross-engine check (tensor and scalar engines train
+// the same model from the same weights on the same 64 samples and must agree), bit-identical
+// determinism, moons and XOR to high accuracy, limit/validation/max_steps bookkeeping,
+// the callbacks, and evaluation's confusion matrix.
+#include "seatorch/data/registry.hpp"
+#include "seatorch/error.hpp"
+#include "seatorch/rng.hpp"
+#include "seatorch/train/evaluate.hpp"
+#include "seatorch/train/scalar_trainer.hpp"
+#include "seatorch/train/tensor_trainer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <numeric>
+
+using namespace seatorch;
+
+namespace {
+
+// The engines compute in double (scalar) and float (tensor); over a few SGD steps on a
+// small model their weights must stay this close.
+constexpr double kEngineTolerance = 1e-4;
+
+// n samples of `features` Gaussian values around one of `classes` random centres.
+DataSplit blobs(std::size_t n, std::size_t features, std::size_t classes, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<float> centres(classes * features);  // (classes, features)
+  for (float& c : centres) c = static_cast<float>(rng.normal());
+  auto make = [&](std::size_t count) {
+    Dataset d;
+    d.features = features;
+    d.classes = classes;
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto label = static_cast<std::size_t>(rng.below(classes));
+      for (std::size_t f = 0; f < features; ++f) {
+        d.x.push_back(centres[label * features + f] + static_cast<float>(0.5 * rng.normal()));
+      }
+      d.y.push_back(static_cast<std::int32_t>(label));
+    }
+    return d;
+  };
+  Dataset train = make(n);
+  Dataset test = make(n);
+  return DataSplit{"blobs", std::move(train), std::move(test)};
+}
+
+std::vector<float> flat_weights(const nn::Mlp& model) {
+  std::vector<float> flat;
+  for (const nn::NamedBuffer& b : model.state_dict()) flat.insert(flat.end(), b.data.begin(), b.data.end());
+  return flat;
+}
+
+}  // namespace
+
+TEST_CASE("tensor and scalar engines train the same model to the same weights", "[train]") {
+  const DataSplit data = blobs(64, 12, 3, 7);
+  const std::vector<std::size_t> hidden{10, 6};
+
+  // The tensor engine's seeded initial weights, given to both engines explicitly.
+  Rng rng(3);
+  const std::vector<std::size_t> sizes{12, 10, 6, 3};
+  const nn::Mlp initial(sizes, 0.0, rng);
+  const nn::StateDict start = initial.state_dict();
+  std::vector<double> start_flat;
+  for (float v : flat_weights(initial)) start_flat.push_back(v);
+
+  ScalarTrainConfig scalar_config;
+  scalar_config.hidden = hidden;
+  scalar_config.activation = scalar::Activation::kRelu;
+  scalar_config.epochs = 3;
+  scalar_config.batch = 16;
+  scalar_config.lr = 0.2;
+  scalar_config.shuffle = false;
+  scalar_config.initial_parameters = start_flat;
+  const ScalarTrainResult scalar_result = train_scalar(data, scalar_config);
+
+  TensorTrainConfig tensor_config;
+  tensor_config.hidden = hidden;
+  tensor_config.epochs = 3;
+  tensor_config.batch = 16;
+  tensor_config.optimizer = OptimizerKind::kSgd;
+  tensor_config.momentum = 0.0;
+  tensor_config.lr = 0.2;
+  tensor_config.schedule = {ScheduleKind::kConstant};
+  tensor_config.shuffle = false;
+  tensor_config.initial_parameters = start;
+  const TensorTrainOutput tensor_out = train_tensor(data, tensor_config);
+
+  const std::vector<float> trained = flat_weights(tensor_out.model);
+  REQUIRE(trained.size() == scalar_result.weights.size());
+  double moved = 0.0;
+  for (std::size_t i = 0; i < trained.size(); ++i) {
+    INFO("parameter " << i << ": tensor " << trained[i] << ", scalar " << scalar_result.weights[i]);
+    CHECK(trained[i] == Approx(scalar_result.weights[i]).margin(kEngineTolerance));
+    moved = std::max(moved, std::abs(scalar_result.weights[i] - start_flat[i]));
+  }
+  CHECK(moved > 100 * kEngineTolerance);  // training really changed the weights
+  CHECK(tensor_out.result.steps == scalar_result.steps);
+  CHECK(tensor_out.result.history.back().loss == Approx(scalar_result.final_loss).margin(kEngineTolerance));
+}
+
+TEST_CASE("the same seed and configuration give bit-identical weights", "[train]") {
+  const DataSplit data = blobs(200, 8, 4, 11);
+  TensorTrainConfig config;
+  config.hidden = {16, 16};
+  config.epochs = 3;
+  config.batch = 32;
+  config.dropout = 0.2;
+  config.optimizer = OptimizerKind::kAdamW;
+  config.weight_decay = 0.01;
+  config.lr = 0.01;
+  config.seed = 5;
+  const TensorTrainOutput a = train_tensor(data, config);
+  const TensorTrainOutput b = train_tensor(data, config);
+  CHECK(flat_weights(a.model) == flat_weights(b.model));
+  CHECK(a.result.history.back().loss == b.result.history.back().loss);
+  config.seed = 6;
+  const TensorTrainOutput c = train_tensor(data, config);
+  CHECK(flat_weights(a.model) != flat_weights(c.model));
+}
+
+TEST_CASE("moons and XOR reach high accuracy with their default recipes", "[train]") {
+  const TensorTrainOutput moons = train_tensor(load_dataset("moons"), default_tensor_config("moons"));
+  INFO("moons: train " << moons.result.train_accuracy << ", test " << moons.result.test_accuracy);
+  CHECK(moons.result.train_accuracy >= 0.97);
+  CHECK(moons.result.test_accuracy >= 0.95);
+  for (std::uint64_t seed : {0, 1, 2, 3, 4}) {
+    TensorTrainConfig config = default_tensor_config("xor");
+    config.seed = seed;
+    const TensorTrainOutput xor_out = train_tensor(load_dataset("xor"), config);
+    INFO("xor seed " << seed << ": loss " << xor_out.result.final_loss);
+    CHECK(xor_out.result.train_accuracy == 1.0);
+  }
+}
+
+TEST_CASE("limit validation split max_steps and callbacks are honoured", "[train]") {
+  const DataSplit data = blobs(150, 6, 3, 13);
+  TensorTrainConfig config;
+  config.hidden = {8};
+  config.epochs = 4;
+  config.batch = 16;
+  config.limit = 100;
+  config.validation = 0.2;
+  config.max_steps = 12;  // 80 training samples = 5 steps per epoch: stops in epoch 3
+  std::vector<std::size_t> steps;
+  std::vector<std::size_t> epochs;
+  TensorTrainCallbacks callbacks;
+  callbacks.on_step = [&](const TensorStepReport& r) {
+    steps.push_back(r.step);
+    CHECK(r.steps_per_epoch == 5);
+    CHECK(r.lr > 0.0);
+  };
+  callbacks.on_epoch = [&](const TensorEpochReport& r) { epochs.push_back(r.epoch); };
+  const TensorTrainOutput out = train_tensor(data, config, callbacks);
+  CHECK(out.result.train_size == 80);
+  CHECK(out.result.validation_size == 20);
+  CHECK(out.result.steps == 12);
+  CHECK(out.result.samples == 2 * 80 + 2 * 16);
+  std::vector<std::size_t> expected_steps(12);
+  std::iota(expected_steps.begin(), expected_steps.end(), 1);
+  CHECK(steps == expected_steps);
+  CHECK(epochs == std::vector<std::size_t>{1, 2, 3});
+  REQUIRE(out.result.history.size() == 3);
+  CHECK(out.result.history[2].steps == 2);
+  CHECK(out.result.history[0].validation_accuracy.has_value());
+  CHECK(out.result.history[0].test_accuracy.has_value());
+  CHECK(out.result.validation_accuracy.has_value());
+  CHECK(seatorch::nn::find_buffer(out.optimizer_state, "step")->data[0] == 12.0f);
+
+  config.validation = 1.0;
+  CHECK_THROWS_AS(train_tensor(data, config), InputError);
+  config.validation = 0.0;
+  config.epochs = 0;
+  CHECK_THROWS_AS(train_tensor(data, config), InputError);
+}
+
+TEST_CASE("evaluate counts a confusion matrix of a known model", "[train]") {
+  // One Linear with identity weights: the prediction is the index of the larger feature.
+  Rng rng(0);
+  nn::Mlp model(std::vector<std::size_t>{2, 2}, 0.0, rng);
+  model.load_state_dict({{"0.weight", {2, 2}, {1, 0, 0, 1}}, {"0.bias", {2}, {0, 0}}});
+  Dataset d;
+  d.features = 2;
+  d.classes = 2;
+  d.x = {1, 0, 0, 1, 1, 0, 0, 1, 2, 1};  // predictions 0, 1, 0, 1, 0
+  d.y = {0, 1, 1, 0, 0};
+  const Evaluation e = evaluate(model, d);
+  CHECK(e.samples == 5);
+  CHECK(e.correct == 3);
+  CHECK(e.accuracy == Approx(0.6));
+  CHECK(e.confusion == std::vector<std::size_t>{2, 1, 1, 1});  // [true][predicted]
+  CHECK(e.per_class_accuracy() == std::vector<double>{2.0 / 3.0, 0.5});
+  CHECK(evaluate(model, d, 1, 3).samples == 2);
+  CHECK(model.training());  // restored after evaluating
+  d.features = 3;
+  CHECK_THROWS_AS(evaluate(model, d), InputError);
+}
