@@ -2,7 +2,6 @@
 // with the exact zero-point folding and the reference requantize().
 #include "seatorch/quant/int8_engine.hpp"
 
-#include "seatorch/quant/fixed_point.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
 #include <algorithm>
@@ -39,6 +38,7 @@ void Int8Engine::forward_chunk(const std::uint8_t* pixels, std::size_t n, std::i
   const std::uint8_t* u = pixels;  // (n, in) of the current layer, biased to unsigned
   std::vector<std::uint8_t> buffers[2];
   std::vector<std::int32_t> dots;
+  std::vector<std::int8_t> scratch;
   for (std::size_t k = 0; k < model_.layers.size(); ++k) {
     const Int8Layer& l = model_.layers[k];
     const PreparedLayer& p = layers_[k];
@@ -47,21 +47,23 @@ void Int8Engine::forward_chunk(const std::uint8_t* pixels, std::size_t n, std::i
     std::vector<std::uint8_t>& next = buffers[k % 2];  // (n, out), the next layer's u
     next.resize(n * l.out);
     const bool last = k + 1 == model_.layers.size();
+    // The int8 outputs go where they are wanted: the trace, the logits, or scratch.
+    std::int8_t* y = layer_outputs ? (*layer_outputs)[k].data() + first * l.out : last ? logits : nullptr;
+    if (!y) {
+      scratch.resize(n * l.out);
+      y = scratch.data();
+    }
     for (std::size_t s = 0; s < n; ++s) {
       std::int64_t sum_x = 0;  // sum_i x_i, needed only when z_w != 0
       if (l.weight_zero_point != 0) {
         for (std::size_t i = 0; i < l.in; ++i) sum_x += u[s * l.in + i];
         sum_x -= 128 * static_cast<std::int64_t>(l.in);
       }
-      const std::int64_t correction = static_cast<std::int64_t>(l.weight_zero_point) * sum_x;
-      for (std::size_t j = 0; j < l.out; ++j) {
-        const auto acc = static_cast<std::int32_t>(p.row_constant[j] + std::int64_t{dots[s * l.out + j]} - correction);
-        const std::int8_t y = requantize(acc, l.multiplier[j], l.shift[j], l.output_zero_point, l.relu);
-        next[s * l.out + j] = static_cast<std::uint8_t>(y + 128);
-        if (last) logits[s * l.out + j] = y;
-        if (layer_outputs) (*layer_outputs)[k][(first + s) * l.out + j] = y;
-      }
+      kernel_->requantize({l.out, dots.data() + s * l.out, p.row_constant.data(),
+                           static_cast<std::int32_t>(l.weight_zero_point * sum_x), l.multiplier.data(), l.shift.data(),
+                           l.output_zero_point, l.relu, y + s * l.out, next.data() + s * l.out});
     }
+    if (last && layer_outputs) std::copy(y, y + n * l.out, logits);
     u = next.data();
   }
 }

@@ -1,17 +1,18 @@
 // Fast integer inference: an Int8Model prepared for one int8 gemm kernel
-// (kernels/int8_gemm.hpp), computing exactly what int8_forward_ref computes, for a batch.
+// (kernels/int8_kernels.hpp), computing exactly what int8_forward_ref computes, for a batch.
 //
 // For layer inputs x (int8) the kernel multiplies u = x + 128 (unsigned; for the first layer
 // u is the pixel itself) by the raw weights w. The zero-points are folded in exactly:
 //   acc_j = bias_j + sum_i (x_i - z_x)(w_ji - z_w)
 //         = c_j + sum_i u_i w_ji - z_w * sum_i x_i,
 //   c_j   = bias_j - (128 + z_x) * sum_i w_ji + in * z_x * z_w        (precomputed per row)
-// and acc_j goes through the same requantize() as the reference. The identity is exact in
-// integers, and validate_int8_model() guarantees that acc_j fits int32.
+// and acc_j goes through the kernel's requantize, which equals quant::requantize() bit for
+// bit. The identity is exact in integers, and validate_int8_model() guarantees that acc_j
+// fits int32 (|z_w * sum x| <= 128 * 128 * in fits too).
 // Deliberately not here: choosing the numbers (quant/quantizer.hpp) and threads.
 #pragma once
 
-#include "seatorch/kernels/int8_gemm.hpp"
+#include "seatorch/kernels/int8_kernels.hpp"
 #include "seatorch/quant/int8_model.hpp"
 
 #include <cstddef>
@@ -49,7 +50,7 @@ class Int8Engine {
                      std::vector<std::vector<std::int8_t>>* layer_outputs, std::size_t first) const;
 
   Int8Model model_;
-  const kernels::Int8GemmKernel* kernel_;
+  const kernels::Int8Kernel* kernel_;
   std::vector<PreparedLayer> layers_;
 };
 

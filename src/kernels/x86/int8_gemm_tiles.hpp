@@ -12,13 +12,13 @@
 //     static void store(std::int32_t* c, Acc acc, std::size_t count);  // first count lanes
 //   };
 //
-// B is packed by pack_b_blocked(kRows) (int8_gemm_x86.hpp).
+// B is packed by pack_b_blocked(kRows) (int8_kernels_x86.hpp).
 // Included only by the ISA files. Everything here has internal linkage (the unnamed
 // namespace) and uses no standard-library templates, so no copy compiled with one file's
 // ISA flags can be picked by the linker for code that runs on a CPU without that ISA.
 #pragma once
 
-#include "int8_gemm_x86.hpp"
+#include "int8_kernels_x86.hpp"
 
 #include <cstring>
 
@@ -43,24 +43,28 @@ void tile(const Int8GemmArgs& g, std::size_t i0, std::size_t jb0) {
   for (int r = 0; r < MR; ++r) {
     for (int c = 0; c < NR; ++c) acc[r][c] = Isa::zero();
   }
-  auto step = [&](std::size_t p4, const std::uint32_t (&a)[MR]) {
+  const std::uint8_t* a[MR];
+  for (int r = 0; r < MR; ++r) a[r] = g.a + (i0 + static_cast<std::size_t>(r)) * g.lda;
+  // Full groups of 4 bytes; plain loops over compile-time bounds keep every accumulator in a
+  // register (a lambda here made GCC shuffle them through copies and the stack).
+  const std::size_t full = g.k / 4;
+  for (std::size_t p4 = 0; p4 < full; ++p4) {
     typename Isa::Acc bv[NR];
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * R * 4);
     for (int r = 0; r < MR; ++r) {
-      const typename Isa::Act av = Isa::broadcast(a[r]);
+      std::uint32_t four;
+      std::memcpy(&four, a[r] + p4 * 4, 4);
+      const typename Isa::Act av = Isa::broadcast(four);
       for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
     }
-  };
-  const std::size_t full = g.k / 4;
-  for (std::size_t p4 = 0; p4 < full; ++p4) {
-    std::uint32_t a[MR];
-    for (int r = 0; r < MR; ++r) std::memcpy(&a[r], g.a + (i0 + static_cast<std::size_t>(r)) * g.lda + p4 * 4, 4);
-    step(p4, a);
   }
-  if (full < k4) {
-    std::uint32_t a[MR];
-    for (int r = 0; r < MR; ++r) a[r] = four_bytes(g.a + (i0 + static_cast<std::size_t>(r)) * g.lda, full, g.k);
-    step(full, a);
+  if (full < k4) {  // the last 1..3 bytes, zero padded
+    typename Isa::Acc bv[NR];
+    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + full * R * 4);
+    for (int r = 0; r < MR; ++r) {
+      const typename Isa::Act av = Isa::broadcast(four_bytes(a[r], full, g.k));
+      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
+    }
   }
   for (int r = 0; r < MR; ++r) {
     for (int c = 0; c < NR; ++c) {

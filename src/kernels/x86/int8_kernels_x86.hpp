@@ -1,10 +1,10 @@
-// The x86 int8 gemm kernels (see kernels/int8_gemm.hpp). gemm_* are defined in files
+// The x86 int8 gemm kernels (see kernels/int8_kernels.hpp). gemm_* are defined in files
 // compiled with their ISA flags; call one only when int8_kernel_names() lists it.
-// Packing is plain C++ and lives with the dispatch (src/kernels/int8_gemm.cpp), so that no
+// Packing is plain C++ and lives in src/kernels/x86/int8_pack.cpp, so that no
 // code shared with the rest of the program is ever compiled with ISA flags.
 #pragma once
 
-#include "seatorch/kernels/int8_gemm.hpp"
+#include "seatorch/kernels/int8_kernels.hpp"
 
 namespace seatorch::kernels::x86 {
 
@@ -20,5 +20,7 @@ std::vector<std::int8_t> pack_b_blocked(std::span<const std::int8_t> b, std::siz
 
 void gemm_avx2(const Int8GemmArgs& args);        // B packed with kAvx2Rows
 void gemm_avx512vnni(const Int8GemmArgs& args);  // B packed with kAvx512Rows
+void requantize_avx2(const Int8RequantizeArgs& args);
+void requantize_avx512(const Int8RequantizeArgs& args);  // AVX-512F/BW only
 
 }  // namespace seatorch::kernels::x86

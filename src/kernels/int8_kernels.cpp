@@ -1,13 +1,14 @@
 // The int8 gemm reference kernel and the dispatch by CPU features.
-#include "seatorch/kernels/int8_gemm.hpp"
+#include "seatorch/kernels/int8_kernels.hpp"
 
 #include "seatorch/error.hpp"
+#include "seatorch/quant/fixed_point.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #if SEATORCH_X86_KERNELS
-#include "x86/int8_gemm_x86.hpp"
+#include "x86/int8_kernels_x86.hpp"
 #endif
 
 namespace seatorch::kernels {
@@ -27,7 +28,18 @@ void gemm_ref(const Int8GemmArgs& g) {
   }
 }
 
-constexpr Int8GemmKernel kRef{"ref", pack_b_ref, gemm_ref};
+void requantize_ref(const Int8RequantizeArgs& r) {
+  for (std::size_t j = 0; j < r.n; ++j) {
+    // The terms may wrap in int32; their sum (the accumulator) fits.
+    const auto acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(r.row_constant[j]) +
+                                               static_cast<std::uint32_t>(r.dots[j]) -
+                                               static_cast<std::uint32_t>(r.correction));
+    r.y[j] = quant::requantize(acc, r.multiplier[j], r.shift[j], r.zero_point, r.relu);
+    r.u[j] = static_cast<std::uint8_t>(r.y[j] + 128);
+  }
+}
+
+constexpr Int8Kernel kRef{"ref", pack_b_ref, gemm_ref, requantize_ref};
 
 #if SEATORCH_X86_KERNELS
 template <std::size_t Rows>
@@ -35,13 +47,14 @@ std::vector<std::int8_t> pack_rows(std::span<const std::int8_t> b, std::size_t n
   return x86::pack_b_blocked(b, n, k, Rows);
 }
 
-constexpr Int8GemmKernel kAvx2{"avx2", pack_rows<x86::kAvx2Rows>, x86::gemm_avx2};
-constexpr Int8GemmKernel kAvx512Vnni{"avx512vnni", pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni};
+constexpr Int8Kernel kAvx2{"avx2", pack_rows<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2};
+constexpr Int8Kernel kAvx512Vnni{"avx512vnni", pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni,
+                                 x86::requantize_avx512};
 #endif
 
 // Every kernel this build has, fastest first, with whether this CPU runs it.
 struct Candidate {
-  const Int8GemmKernel* kernel;
+  const Int8Kernel* kernel;
   bool (*supported)();
 };
 
@@ -60,7 +73,7 @@ std::vector<Candidate> candidates() {
 
 }  // namespace
 
-const Int8GemmKernel& int8_gemm_ref() { return kRef; }
+const Int8Kernel& int8_kernel_ref() { return kRef; }
 
 std::vector<std::string> int8_kernel_names() {
   std::vector<std::string> names;
@@ -70,7 +83,7 @@ std::vector<std::string> int8_kernel_names() {
   return names;
 }
 
-const Int8GemmKernel& int8_kernel(std::string_view name) {
+const Int8Kernel& int8_kernel(std::string_view name) {
   for (const Candidate& c : candidates()) {
     if (c.supported() && (name == "auto" || name == c.kernel->name)) return *c.kernel;
   }

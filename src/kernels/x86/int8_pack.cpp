@@ -1,5 +1,5 @@
 // Weight packing for the x86 int8 gemm kernels: plain C++, compiled without ISA flags.
-#include "int8_gemm_x86.hpp"
+#include "int8_kernels_x86.hpp"
 
 namespace seatorch::kernels::x86 {
 
