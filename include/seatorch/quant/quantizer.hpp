@@ -7,7 +7,7 @@
 //     widened to include 0 so that zero is exact; the input is the fixed pixel encoding;
 //   - biases in int32 at scale s_x * s_w[j]; requantization multipliers M_j * 2^-31 * 2^-shift_j
 //     from quantize_multiplier(s_x * s_w[j] / s_y); ReLU becomes the clamp at z_y.
-// Every rounding is to nearest with ties away from zero; every scale is rounded to float32
+// Every rounding here (std::round) is to nearest with ties away from zero; every scale is rounded to float32
 // before anything is derived from it, so the int8 file stores the model exactly.
 // Deliberately not here: the integer arithmetic (quant/int8_model.hpp, fixed_point.hpp),
 // files (quant/int8_file.hpp) and quantization-aware training.
