@@ -3,9 +3,18 @@
 
 #include "seatorch/quant/fixed_point.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cassert>
 
 namespace seatorch::quant {
+
+std::string Int8Model::architecture() const {
+  std::vector<std::size_t> sizes{inputs()};
+  for (const Int8Layer& layer : layers) sizes.push_back(layer.out);
+  return fmt::format("{}", fmt::join(sizes, "-"));
+}
 
 void int8_layer_ref(const Int8Layer& layer, std::span<const std::int8_t> x, std::span<std::int8_t> y,
                     std::span<std::int32_t> accumulators) {

@@ -15,8 +15,10 @@
 
 namespace seatorch::quant {
 
-// Saturating rounding doubling high multiply: round(a * b / 2^31), ties away from zero,
-// saturating the single overflow case a == b == INT32_MIN.
+// Saturating rounding doubling high multiply: round(a * b / 2^31), saturating the single
+// overflow case a == b == INT32_MIN. Exact ties round toward +infinity (0.5 -> 1 but
+// -0.5 -> 0, -1.5 -> -1): the truncating division with its sign-dependent nudge equals
+// floor((a * b + 2^30) / 2^31), which is also what NEON's vqrdmulh computes.
 constexpr std::int32_t srdhm(std::int32_t a, std::int32_t b) {
   if (a == std::numeric_limits<std::int32_t>::min() && b == a) {
     return std::numeric_limits<std::int32_t>::max();

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace seatorch::quant {
@@ -42,6 +43,8 @@ struct Int8Model {
 
   [[nodiscard]] std::size_t inputs() const { return layers.empty() ? 0 : layers.front().in; }
   [[nodiscard]] std::size_t outputs() const { return layers.empty() ? 0 : layers.back().out; }
+  // "784-256-128-10"
+  [[nodiscard]] std::string architecture() const;
 };
 
 // Per-layer intermediate values of one inference, for --dump-layers and NPU debugging.

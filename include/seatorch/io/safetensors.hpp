@@ -1,0 +1,90 @@
+// safetensors files (https://huggingface.co/docs/safetensors): the checkpoint format of
+// seatorch, readable by PyTorch's `safetensors.torch.load_file` and vice versa.
+//
+// Layout: an 8-byte little-endian header length N, N bytes of JSON
+//   {"__metadata__":{"key":"value",...},"name":{"dtype":"F32","shape":[2,3],"data_offsets":[b,e]},...}
+// padded with spaces to a multiple of 8, then the tensors' bytes (little-endian, row-major),
+// back to back in the order of the header, offsets relative to the end of the header.
+// The writer reproduces the reference implementation byte for byte: compact JSON, tensors
+// sorted by descending dtype (F32, I32, I8, U8, the reference's order) then by name, so
+// every tensor starts at a multiple of its element size.
+// The reader checks everything and reports the first problem as one InputError naming the
+// file: header length (8 <= ... <= 100 MB and inside the file), JSON, every entry's dtype,
+// shape and data_offsets, offsets that tile the data exactly (no overlap, gap or trailing
+// bytes) with sizes = product(shape) * dtype size.
+// Deliberately not here: dtypes seatorch does not use (F16, BF16, F64, I64, ...; reading
+// them is an error naming the dtype), memory mapping, and any meaning of the tensors.
+#pragma once
+
+#include "seatorch/dtype.hpp"
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace seatorch::io {
+
+// One stored tensor, independent of any tensor engine.
+struct RawTensor {
+  DType dtype = DType::kF32;
+  std::vector<std::size_t> shape;   // empty = a scalar (one element)
+  std::vector<std::uint8_t> bytes;  // (numel() * dtype_size(dtype)), little-endian, row-major
+
+  [[nodiscard]] std::size_t numel() const;
+};
+
+struct SafetensorsFile {
+  std::map<std::string, std::string> metadata;  // the "__metadata__" object
+  std::map<std::string, RawTensor> tensors;     // by name
+};
+
+// The parsed dtype of a safetensors dtype string; nullopt for any string seatorch does not use.
+std::optional<DType> parse_dtype(std::string_view name);
+
+// Typed views: make_tensor copies values in, tensor_values copies them out and throws
+// InputError (naming `what`, e.g. "model.safetensors: tensor 0.weight") when the dtype differs.
+template <typename T>
+RawTensor make_tensor(std::vector<std::size_t> shape, std::span<const T> values);
+template <typename T>
+std::vector<T> tensor_values(const RawTensor& tensor, std::string_view what);
+
+// The file's bytes, exactly as the reference implementation writes them.
+std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file);
+// Parses and validates; `source` names the file in error messages.
+SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::string_view source);
+
+// File versions; saving is atomic (io/atomic_file.hpp).
+void save_safetensors(const std::filesystem::path& path, const SafetensorsFile& file);
+SafetensorsFile load_safetensors(const std::filesystem::path& path);
+
+// ---- template definitions -------------------------------------------------------------
+
+static_assert(std::endian::native == std::endian::little,
+              "safetensors data is little-endian; seatorch copies it as is");
+
+template <typename T>
+RawTensor make_tensor(std::vector<std::size_t> shape, std::span<const T> values) {
+  RawTensor t{DTypeOf<T>::value, std::move(shape), std::vector<std::uint8_t>(values.size_bytes())};
+  if (!values.empty()) std::memcpy(t.bytes.data(), values.data(), values.size_bytes());
+  return t;
+}
+
+[[noreturn]] void throw_dtype_mismatch(const RawTensor& tensor, DType expected, std::string_view what);
+
+template <typename T>
+std::vector<T> tensor_values(const RawTensor& tensor, std::string_view what) {
+  if (tensor.dtype != DTypeOf<T>::value) throw_dtype_mismatch(tensor, DTypeOf<T>::value, what);
+  std::vector<T> values(tensor.bytes.size() / sizeof(T));
+  if (!values.empty()) std::memcpy(values.data(), tensor.bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+}  // namespace seatorch::io

@@ -1,0 +1,75 @@
+// The two integer steps of every int8 layer (quant/int8_engine.hpp puts them together):
+//
+// gemm:        C (m, n) int32 = A (m, k) uint8 * B (n, k)^T int8    exact: no saturation
+//   A holds the activations biased to unsigned (u = x + 128: the pixels themselves for the
+//   first layer), B a layer's weights (out, in) row-major, C the raw dot products. Fast
+//   kernels want B in their own layout: pack_b() once per layer, then gemm() on the packed
+//   weights. A and C are row-major with row strides lda/ldc and any m, n, k; kernels read
+//   exactly k bytes of each A row and write exactly n values of each C row.
+// requantize:  one image's accumulators acc_j = row_constant_j + dots_j - correction to
+//   int8 outputs y_j = quant::requantize(acc_j, multiplier_j, shift_j, z_y, relu) and to
+//   the next layer's u_j = y_j + 128, bit for bit. acc_j must fit int32 (the int8 model's
+//   validation guarantees it); its terms may wrap.
+//
+// Kernels (int8_kernel_names() lists those this CPU runs, fastest first):
+//   "avx512vnni"  vpdpbusd: 4 u8*s8 products summed into each int32 lane per instruction.
+//   "avx2"        vpmaddubsw with the activations split into 7 high bits and 1 low bit, so
+//                 that no 16-bit pair sum saturates (255*127 + 255*127 would), then vpmaddwd.
+//   "ref"         the plain triple loop: the specification the others are tested against.
+// Deliberately not here: the choice of row_constant and correction (the engine folds the
+// zero-points and the bias into them) and threading.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace seatorch::kernels {
+
+struct Int8GemmArgs {
+  std::size_t m = 0;
+  std::size_t n = 0;
+  std::size_t k = 0;
+  const std::uint8_t* a = nullptr;  // (m, k), row stride lda
+  std::size_t lda = 0;
+  const std::int8_t* packed_b = nullptr;  // pack_b() of B (n, k)
+  std::int32_t* c = nullptr;  // (m, n), row stride ldc
+  std::size_t ldc = 0;
+};
+
+struct Int8RequantizeArgs {
+  std::size_t n = 0;                           // outputs
+  const std::int32_t* dots = nullptr;          // (n) from gemm
+  const std::int32_t* row_constant = nullptr;  // (n)
+  std::int32_t correction = 0;                 // subtracted from every accumulator
+  const std::int32_t* multiplier = nullptr;    // (n), each in [2^30, 2^31)
+  const std::int32_t* shift = nullptr;         // (n), each in [0, 31]
+  std::int32_t zero_point = 0;                 // z_y
+  bool relu = false;
+  std::int8_t* y = nullptr;                    // (n) outputs
+  std::uint8_t* u = nullptr;                   // (n) outputs + 128
+};
+
+struct Int8Kernel {
+  std::string_view name;
+  // B (n, k) row-major -> the kernel's layout.
+  std::vector<std::int8_t> (*pack_b)(std::span<const std::int8_t> b, std::size_t n, std::size_t k);
+  void (*gemm)(const Int8GemmArgs& args);
+  void (*requantize)(const Int8RequantizeArgs& args);
+};
+
+// The specification: pack_b is the identity, gemm the plain triple loop in int32,
+// requantize calls quant::requantize() on each value.
+const Int8Kernel& int8_kernel_ref();
+
+// The kernels this CPU can run, fastest first; "ref" is always last.
+std::vector<std::string> int8_kernel_names();
+
+// A kernel by name; "auto" is the fastest this CPU runs. Throws InputError for an unknown
+// name or a kernel this CPU lacks, listing the available ones.
+const Int8Kernel& int8_kernel(std::string_view name);
+
+}  // namespace seatorch::kernels

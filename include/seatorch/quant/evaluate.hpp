@@ -1,0 +1,53 @@
+// Accuracy, confusion matrix and throughput of the float and the int8 models on a Dataset.
+//
+// A Dataset's features are pixel / 255 floats; the int8 model needs the bytes back, which
+// dataset_pixels() recovers exactly with lround(x * 255) (and rejects features that are not
+// in [0, 1]). The float model runs on the features as they are.
+// Deliberately not here: loading data or models, and printing (the CLI does that).
+#pragma once
+
+#include "seatorch/data/dataset.hpp"
+#include "seatorch/quant/float_mlp.hpp"
+#include "seatorch/quant/int8_engine.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace seatorch::quant {
+
+struct Evaluation {
+  std::size_t classes = 0;
+  std::size_t total = 0;
+  std::size_t correct = 0;
+  std::vector<std::size_t> confusion;  // (classes, classes): [true label][predicted]
+
+  [[nodiscard]] double accuracy() const { return total == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(total); }
+};
+
+// The features as bytes, (size(), features); InputError when a feature is not in [0, 1].
+std::vector<std::uint8_t> dataset_pixels(const Dataset& data);
+
+// Both throw InputError when the model's inputs or outputs do not match the data set's
+// features or classes.
+Evaluation evaluate_float(const FloatMlp& model, const Dataset& data);
+Evaluation evaluate_int8(const Int8Engine& engine, const Dataset& data);
+
+// Images per second of one inference path on the same images.
+struct Throughput {
+  std::string path;  // "float", "int8 ref", "int8 avx2", "int8 avx512vnni"
+  std::size_t images = 0;
+  double seconds = 0.0;
+  [[nodiscard]] double images_per_second() const { return seconds > 0.0 ? static_cast<double>(images) / seconds : 0.0; }
+};
+
+// Runs the float path (float_forward in batches of `batch`) and every int8 kernel this
+// CPU has (Int8Engine) over `n` images (n, inputs), each repeatedly for at least
+// `min_seconds`, and reports images per second; the float path first.
+std::vector<Throughput> bench_inference(const FloatMlp& model, const Int8Model& int8_model,
+                                        std::span<const std::uint8_t> pixels, std::size_t n, double min_seconds,
+                                        std::size_t batch = 256);
+
+}  // namespace seatorch::quant

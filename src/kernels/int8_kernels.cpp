@@ -1,0 +1,94 @@
+// The int8 gemm reference kernel and the dispatch by CPU features.
+#include "seatorch/kernels/int8_kernels.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/quant/fixed_point.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#if SEATORCH_X86_KERNELS
+#include "x86/int8_kernels_x86.hpp"
+#endif
+
+namespace seatorch::kernels {
+namespace {
+
+std::vector<std::int8_t> pack_b_ref(std::span<const std::int8_t> b, std::size_t, std::size_t) {
+  return {b.begin(), b.end()};
+}
+
+void gemm_ref(const Int8GemmArgs& g) {
+  for (std::size_t i = 0; i < g.m; ++i) {
+    for (std::size_t j = 0; j < g.n; ++j) {
+      std::int32_t sum = 0;
+      for (std::size_t p = 0; p < g.k; ++p) sum += std::int32_t{g.a[i * g.lda + p]} * std::int32_t{g.packed_b[j * g.k + p]};
+      g.c[i * g.ldc + j] = sum;
+    }
+  }
+}
+
+void requantize_ref(const Int8RequantizeArgs& r) {
+  for (std::size_t j = 0; j < r.n; ++j) {
+    // The terms may wrap in int32; their sum (the accumulator) fits.
+    const auto acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(r.row_constant[j]) +
+                                               static_cast<std::uint32_t>(r.dots[j]) -
+                                               static_cast<std::uint32_t>(r.correction));
+    r.y[j] = quant::requantize(acc, r.multiplier[j], r.shift[j], r.zero_point, r.relu);
+    r.u[j] = static_cast<std::uint8_t>(r.y[j] + 128);
+  }
+}
+
+constexpr Int8Kernel kRef{"ref", pack_b_ref, gemm_ref, requantize_ref};
+
+#if SEATORCH_X86_KERNELS
+template <std::size_t Rows>
+std::vector<std::int8_t> pack_rows(std::span<const std::int8_t> b, std::size_t n, std::size_t k) {
+  return x86::pack_b_blocked(b, n, k, Rows);
+}
+
+constexpr Int8Kernel kAvx2{"avx2", pack_rows<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2};
+constexpr Int8Kernel kAvx512Vnni{"avx512vnni", pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni,
+                                 x86::requantize_avx512};
+#endif
+
+// Every kernel this build has, fastest first, with whether this CPU runs it.
+struct Candidate {
+  const Int8Kernel* kernel;
+  bool (*supported)();
+};
+
+std::vector<Candidate> candidates() {
+  std::vector<Candidate> all;
+#if SEATORCH_X86_KERNELS
+  all.push_back({&kAvx512Vnni, [] {
+                   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vnni");
+                 }});
+  all.push_back({&kAvx2, [] { return __builtin_cpu_supports("avx2") != 0; }});
+#endif
+  all.push_back({&kRef, [] { return true; }});
+  return all;
+}
+
+}  // namespace
+
+const Int8Kernel& int8_kernel_ref() { return kRef; }
+
+std::vector<std::string> int8_kernel_names() {
+  std::vector<std::string> names;
+  for (const Candidate& c : candidates()) {
+    if (c.supported()) names.emplace_back(c.kernel->name);
+  }
+  return names;
+}
+
+const Int8Kernel& int8_kernel(std::string_view name) {
+  for (const Candidate& c : candidates()) {
+    if (c.supported() && (name == "auto" || name == c.kernel->name)) return *c.kernel;
+  }
+  throw input_error("int8 kernel '{}' is not available on this CPU; choose one of: auto, {}", name,
+                    fmt::join(int8_kernel_names(), ", "));
+}
+
+}  // namespace seatorch::kernels

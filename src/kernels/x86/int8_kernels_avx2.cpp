@@ -1,0 +1,111 @@
+// int8 gemm with AVX2 vpmaddubsw, avoiding its pitfall: vpmaddubsw adds two u8*s8 products
+// into a saturating int16, and 255*127 + 255*127 = 64770 does not fit. So each activation
+// byte u is split as u = 2*h + l with h = u >> 1 in [0, 127] and l = u & 1: the pair sums
+// h0*w0 + h1*w1 are within +-32512 and l0*w0 + l1*w1 within +-256, both exact in int16.
+// vpmaddwd then widens them to int32 (times 2 and times 1) and adds the pairs.
+// Compiled with -mavx2; nothing else may be.
+#include "int8_gemm_tiles.hpp"
+
+#include <immintrin.h>
+
+namespace seatorch::kernels::x86 {
+namespace {
+
+struct Avx2 {
+  static constexpr std::size_t kRows = kAvx2Rows;
+  static constexpr int kMR = 3;  // 3 x 2 accumulators, 2 weight vectors, 2 activation halves,
+  static constexpr int kNR = 2;  // 2 constants and temporaries: within the 16 registers
+  using Acc = __m256i;
+  struct Act {
+    __m256i high;  // 4 x (u >> 1), broadcast
+    __m256i low;   // 4 x (u & 1), broadcast
+  };
+
+  static Acc zero() { return _mm256_setzero_si256(); }
+  static Act broadcast(std::uint32_t four) {
+    return {_mm256_set1_epi32(static_cast<int>((four >> 1) & 0x7F7F7F7Fu)),
+            _mm256_set1_epi32(static_cast<int>(four & 0x01010101u))};
+  }
+  static Acc load(const std::int8_t* block) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)); }
+  static Acc dot(Acc acc, Act a, Acc b) {
+    const __m256i high = _mm256_maddubs_epi16(a.high, b);  // int16 pair sums, |.| <= 32512
+    const __m256i low = _mm256_maddubs_epi16(a.low, b);    // int16 pair sums, |.| <= 256
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(high, _mm256_set1_epi16(2)));
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(low, _mm256_set1_epi16(1)));
+  }
+  static void store(std::int32_t* c, Acc acc, std::size_t count) {
+    if (count == kRows) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c), acc);
+      return;
+    }
+    alignas(32) std::int32_t lanes[kRows];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
+    for (std::size_t i = 0; i < count; ++i) c[i] = lanes[i];
+  }
+};
+
+}  // namespace
+
+void gemm_avx2(const Int8GemmArgs& args) { gemm_blocked<Avx2>(args); }
+
+}  // namespace seatorch::kernels::x86
+
+namespace seatorch::kernels::x86 {
+namespace {
+
+// quant::requantize() on 8 lanes; see requantize_avx512 for the srdhm identity.
+void requantize8(const std::int32_t* row_constant, const std::int32_t* dots, const std::int32_t* multiplier,
+                 const std::int32_t* shift, const Int8RequantizeArgs& r, std::int8_t* y, std::uint8_t* u) {
+  auto load = [](const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+  const __m256i one = _mm256_set1_epi32(1);
+  const __m256i nudge = _mm256_set1_epi64x(std::int64_t{1} << 30);
+  const __m256i acc =
+      _mm256_sub_epi32(_mm256_add_epi32(load(row_constant), load(dots)), _mm256_set1_epi32(r.correction));
+  const __m256i mult = load(multiplier);
+  const __m256i s = load(shift);
+  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(acc, mult), nudge), 31);
+  const __m256i odd = _mm256_slli_epi64(
+      _mm256_srli_epi64(
+          _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(acc, 32), _mm256_srli_epi64(mult, 32)), nudge), 31),
+      32);
+  const __m256i high = _mm256_blend_epi32(even, odd, 0xAA);
+  const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, s), one);
+  const __m256i remainder = _mm256_and_si256(high, mask);
+  const __m256i threshold = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), _mm256_srai_epi32(high, 31));
+  // cmpgt gives -1 where the remainder rounds up.
+  __m256i q = _mm256_sub_epi32(_mm256_srav_epi32(high, s), _mm256_cmpgt_epi32(remainder, threshold));
+  q = _mm256_add_epi32(q, _mm256_set1_epi32(r.zero_point));
+  q = _mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(r.relu ? r.zero_point : -128)), _mm256_set1_epi32(127));
+  const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+  const __m128i q8 = _mm_packs_epi16(q16, q16);  // values are in [-128, 127]: no saturation
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(y), q8);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(u), _mm_xor_si128(q8, _mm_set1_epi8(static_cast<char>(0x80))));
+}
+
+}  // namespace
+
+void requantize_avx2(const Int8RequantizeArgs& r) {
+  std::size_t j = 0;
+  for (; j + 8 <= r.n; j += 8) {
+    requantize8(r.row_constant + j, r.dots + j, r.multiplier + j, r.shift + j, r, r.y + j, r.u + j);
+  }
+  if (j == r.n) return;
+  // The last 1..7 outputs through the same code on zero-padded copies.
+  std::int32_t rc[8] = {}, dots[8] = {}, mult[8] = {}, shift[8] = {};
+  std::int8_t y[8];
+  std::uint8_t u[8];
+  const std::size_t rest = r.n - j;
+  for (std::size_t i = 0; i < rest; ++i) {
+    rc[i] = r.row_constant[j + i];
+    dots[i] = r.dots[j + i];
+    mult[i] = r.multiplier[j + i];
+    shift[i] = r.shift[j + i];
+  }
+  requantize8(rc, dots, mult, shift, r, y, u);
+  for (std::size_t i = 0; i < rest; ++i) {
+    r.y[j + i] = y[i];
+    r.u[j + i] = u[i];
+  }
+}
+
+}  // namespace seatorch::kernels::x86

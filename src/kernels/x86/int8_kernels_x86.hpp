@@ -1,0 +1,26 @@
+// The x86 int8 gemm kernels (see kernels/int8_kernels.hpp). gemm_* are defined in files
+// compiled with their ISA flags; call one only when int8_kernel_names() lists it.
+// Packing is plain C++ and lives in src/kernels/x86/int8_pack.cpp, so that no
+// code shared with the rest of the program is ever compiled with ISA flags.
+#pragma once
+
+#include "seatorch/kernels/int8_kernels.hpp"
+
+namespace seatorch::kernels::x86 {
+
+// Output rows per vector: int32 lanes of a 256-bit and a 512-bit register.
+inline constexpr std::size_t kAvx2Rows = 8;
+inline constexpr std::size_t kAvx512Rows = 16;
+
+// B (n, k) -> row blocks of `rows` rows; within a block k in groups of 4 (zero padded), and
+// per group rows x 4 bytes: (ceil(n/rows), ceil(k/4), rows, 4). Each 32-bit lane then holds
+// 4 consecutive weights of one row, and one broadcast of 4 activation bytes feeds `rows`
+// rows at once: no horizontal sums.
+std::vector<std::int8_t> pack_b_blocked(std::span<const std::int8_t> b, std::size_t n, std::size_t k, std::size_t rows);
+
+void gemm_avx2(const Int8GemmArgs& args);        // B packed with kAvx2Rows
+void gemm_avx512vnni(const Int8GemmArgs& args);  // B packed with kAvx512Rows
+void requantize_avx2(const Int8RequantizeArgs& args);
+void requantize_avx512(const Int8RequantizeArgs& args);  // AVX-512F/BW only
+
+}  // namespace seatorch::kernels::x86

@@ -1,0 +1,126 @@
+// Evaluation and the float-vs-int8 throughput measurement.
+#include "seatorch/quant/evaluate.hpp"
+
+#include "seatorch/error.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+namespace seatorch::quant {
+namespace {
+
+// Images per evaluation pass: bounds the float path's temporary activations.
+constexpr std::size_t kEvalBatch = 1024;
+
+void check_shapes(std::size_t inputs, std::size_t outputs, const Dataset& data, std::string_view what) {
+  if (inputs != data.features || outputs != data.classes) {
+    throw input_error("the {} model takes {} inputs and gives {} classes, but the data set has {} features and {} "
+                      "classes; evaluate it on the data set it was trained on", what, inputs, outputs, data.features,
+                      data.classes);
+  }
+}
+
+// Tallies predictions against labels; predict(first, count) returns count classes.
+Evaluation tally(const Dataset& data, const std::function<std::vector<std::int32_t>(std::size_t, std::size_t)>& predict) {
+  Evaluation e;
+  e.classes = data.classes;
+  e.confusion.assign(e.classes * e.classes, 0);
+  for (std::size_t first = 0; first < data.size(); first += kEvalBatch) {
+    const std::size_t count = std::min(kEvalBatch, data.size() - first);
+    const std::vector<std::int32_t> predicted = predict(first, count);
+    for (std::size_t s = 0; s < count; ++s) {
+      const auto label = static_cast<std::size_t>(data.y[first + s]);
+      if (data.y[first + s] < 0 || label >= e.classes) {
+        throw input_error("sample {} has label {}, outside the data set's {} classes", first + s, data.y[first + s], e.classes);
+      }
+      const auto guess = static_cast<std::size_t>(predicted[s]);
+      ++e.confusion[label * e.classes + guess];
+      if (label == guess) ++e.correct;
+    }
+  }
+  e.total = data.size();
+  return e;
+}
+
+std::vector<std::int32_t> float_predict(const FloatMlp& model, std::span<const float> x, std::size_t n) {
+  const std::vector<float> logits = float_forward(model, x, n);
+  std::vector<std::int32_t> classes(n);
+  for (std::size_t s = 0; s < n; ++s) {
+    classes[s] = static_cast<std::int32_t>(argmax_float(std::span<const float>(logits).subspan(s * model.outputs(), model.outputs())));
+  }
+  return classes;
+}
+
+// Seconds for `images` images processed in runs of `run`, repeated until `min_seconds`.
+Throughput time_path(std::string path, std::size_t n, std::size_t batch, double min_seconds,
+                     const std::function<void(std::size_t first, std::size_t count)>& run) {
+  using Clock = std::chrono::steady_clock;
+  Throughput t{std::move(path), 0, 0.0};
+  const Clock::time_point start = Clock::now();
+  do {
+    for (std::size_t first = 0; first < n; first += batch) {
+      const std::size_t count = std::min(batch, n - first);
+      run(first, count);
+      t.images += count;
+    }
+    t.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (t.seconds < min_seconds);
+  return t;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> dataset_pixels(const Dataset& data) {
+  std::vector<std::uint8_t> pixels(data.x.size());
+  for (std::size_t i = 0; i < data.x.size(); ++i) {
+    const float x = data.x[i];
+    if (!(x >= 0.0f && x <= 1.0f)) {
+      throw input_error("feature {} of sample {} is {}, not a pixel / 255 in [0, 1]; the int8 model needs image data "
+                        "(mnist, fashion-mnist)", i % data.features, i / data.features, x);
+    }
+    pixels[i] = static_cast<std::uint8_t>(std::lround(x * 255.0f));
+  }
+  return pixels;
+}
+
+Evaluation evaluate_float(const FloatMlp& model, const Dataset& data) {
+  check_shapes(model.inputs(), model.outputs(), data, "float");
+  return tally(data, [&](std::size_t first, std::size_t count) {
+    return float_predict(model, std::span<const float>(data.x).subspan(first * data.features, count * data.features), count);
+  });
+}
+
+Evaluation evaluate_int8(const Int8Engine& engine, const Dataset& data) {
+  check_shapes(engine.model().inputs(), engine.model().outputs(), data, "int8");
+  const std::vector<std::uint8_t> pixels = dataset_pixels(data);
+  return tally(data, [&](std::size_t first, std::size_t count) {
+    return engine.predict(std::span<const std::uint8_t>(pixels).subspan(first * data.features, count * data.features), count);
+  });
+}
+
+std::vector<Throughput> bench_inference(const FloatMlp& model, const Int8Model& int8_model,
+                                        std::span<const std::uint8_t> pixels, std::size_t n, double min_seconds,
+                                        std::size_t batch) {
+  const std::size_t in = model.inputs();
+  if (int8_model.inputs() != in || int8_model.outputs() != model.outputs() || pixels.size() != n * in || n == 0 || batch == 0) {
+    throw input_error("bench_inference needs a float and an int8 model of the same shape and at least one image");
+  }
+  std::vector<float> x(pixels.size());  // (n, in)
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(pixels[i]) / 255.0f;
+  std::vector<Throughput> results;
+  results.push_back(time_path("float", n, batch, min_seconds, [&](std::size_t first, std::size_t count) {
+    float_forward(model, std::span<const float>(x).subspan(first * in, count * in), count);
+  }));
+  for (const std::string& name : kernels::int8_kernel_names()) {
+    const Int8Engine engine(int8_model, name);
+    std::vector<std::int8_t> logits(batch * int8_model.outputs());
+    results.push_back(time_path("int8 " + name, n, batch, min_seconds, [&](std::size_t first, std::size_t count) {
+      engine.forward(pixels.subspan(first * in, count * in), count,
+                     std::span<std::int8_t>(logits).first(count * int8_model.outputs()));
+    }));
+  }
+  return results;
+}
+
+}  // namespace seatorch::quant

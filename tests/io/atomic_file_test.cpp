@@ -1,0 +1,54 @@
+// Atomic writes: the file appears complete, replaces the old one, and a failed write leaves
+// neither a partial file nor a temporary behind.
+#include "seatorch/io/atomic_file.hpp"
+
+#include "seatorch/error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t entries(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("write_file_atomic creates and replaces files without leftovers", "[io]") {
+  const fs::path dir = fs::temp_directory_path() / "seatorch_atomic_test";
+  fs::remove_all(dir);
+  const fs::path path = dir / "nested" / "out.txt";
+  seatorch::io::write_file_atomic(path, std::string_view("first version"));
+  CHECK(slurp(path) == "first version");
+  seatorch::io::write_file_atomic(path, std::string_view("second"));
+  CHECK(slurp(path) == "second");
+  CHECK(entries(path.parent_path()) == 1);
+
+  SECTION("a target that is a directory fails cleanly") {
+    const fs::path blocker = dir / "nested" / "blocker";
+    fs::create_directories(blocker / "inside");
+    CHECK_THROWS_WITH(seatorch::io::write_file_atomic(blocker, std::string_view("x")), Catch::Contains("blocker"));
+    CHECK(fs::is_directory(blocker));
+    CHECK(entries(dir / "nested") == 2);  // out.txt and blocker: no temporary left
+  }
+  SECTION("a parent that is a file fails cleanly") {
+    CHECK_THROWS_AS(seatorch::io::write_file_atomic(path / "child", std::string_view("x")), seatorch::InputError);
+    CHECK(slurp(path) == "second");
+  }
+  fs::remove_all(dir);
+}

@@ -1,0 +1,121 @@
+// Every int8 gemm kernel against the reference, bit for bit, on odd sizes, strides and the
+// extreme values that make vpmaddubsw saturate when used naively.
+#include "seatorch/kernels/int8_kernels.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/rng.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace k = seatorch::kernels;
+
+namespace {
+
+constexpr std::int32_t kSentinel = 0x5EA70C;
+
+// C from `kernel` for the given A (m, k) stride lda and B (n, k); C has stride n + 3 and
+// sentinels past each row's n values.
+std::vector<std::int32_t> run(const k::Int8Kernel& kernel, const std::vector<std::uint8_t>& a, std::size_t lda,
+                              const std::vector<std::int8_t>& b, std::size_t m, std::size_t n, std::size_t kk) {
+  const std::vector<std::int8_t> packed = kernel.pack_b(b, n, kk);
+  std::vector<std::int32_t> c(m * (n + 3), kSentinel);
+  kernel.gemm({m, n, kk, a.data(), lda, packed.data(), c.data(), n + 3});
+  return c;
+}
+
+void require_same_as_ref(const std::vector<std::uint8_t>& a, std::size_t lda, const std::vector<std::int8_t>& b,
+                         std::size_t m, std::size_t n, std::size_t kk) {
+  const std::vector<std::int32_t> expected = run(k::int8_kernel_ref(), a, lda, b, m, n, kk);
+  for (const std::string& name : k::int8_kernel_names()) {
+    const std::vector<std::int32_t> actual = run(k::int8_kernel(name), a, lda, b, m, n, kk);
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      INFO("kernel " << name << " m " << m << " n " << n << " k " << kk << " C[" << i / (n + 3) << "][" << i % (n + 3)
+                     << "] = " << actual[i] << ", ref " << expected[i]);
+      REQUIRE(actual[i] == expected[i]);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("int8 kernels equal the reference on random sizes and values", "[kernels][quant]") {
+  seatorch::Rng rng(41);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t m = 1 + rng.below(9), n = 1 + rng.below(40), kk = 1 + rng.below(150);
+    const std::size_t lda = kk + rng.below(5);
+    std::vector<std::uint8_t> a(m * lda);
+    std::vector<std::int8_t> b(n * kk);
+    const bool extremes = trial % 3 == 0;
+    for (auto& v : a) v = extremes ? (rng.below(2) ? 255 : 0) : static_cast<std::uint8_t>(rng.below(256));
+    for (auto& v : b) v = static_cast<std::int8_t>(extremes ? (rng.below(2) ? 127 : -128) : static_cast<int>(rng.below(256)) - 128);
+    require_same_as_ref(a, lda, b, m, n, kk);
+  }
+}
+
+TEST_CASE("int8 kernels do not saturate where vpmaddubsw would", "[kernels][quant]") {
+  // 255*127 + 255*127 = 64770 and 255*-128 * 2 = -65280 overflow int16 pair sums.
+  const std::size_t m = 5, n = 19, kk = 784;
+  for (std::int8_t w : {std::int8_t{127}, std::int8_t{-128}}) {
+    const std::vector<std::uint8_t> a(m * kk, 255);
+    const std::vector<std::int8_t> b(n * kk, w);
+    for (const std::string& name : k::int8_kernel_names()) {
+      const std::vector<std::int32_t> c = run(k::int8_kernel(name), a, kk, b, m, n, kk);
+      INFO("kernel " << name << " w " << int{w} << ": C[0][0] = " << c[0] << ", exact " << 255 * int{w} * 784);
+      REQUIRE(c[0] == 255 * int{w} * 784);
+      REQUIRE(c[(m - 1) * (n + 3) + n - 1] == 255 * int{w} * 784);
+    }
+  }
+}
+
+TEST_CASE("int8 kernel names and forced selection", "[kernels][quant]") {
+  const std::vector<std::string> names = k::int8_kernel_names();
+  REQUIRE(!names.empty());
+  CHECK(names.back() == "ref");
+  CHECK(k::int8_kernel("auto").name == names.front());
+  for (const std::string& name : names) CHECK(k::int8_kernel(name).name == name);
+  CHECK_THROWS_WITH(k::int8_kernel("sse9"), Catch::Contains("sse9") && Catch::Contains("ref"));
+}
+
+TEST_CASE("int8 requantize kernels equal quant::requantize on the whole int32 range", "[kernels][quant]") {
+  seatorch::Rng rng(43);
+  // |acc| stays 255 below 2^31 so that z_y + srdhm(...) cannot overflow in the reference.
+  constexpr std::int64_t kLimit = (std::int64_t{1} << 31) - 256;
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = 1 + rng.below(45);
+    const bool extremes = trial % 4 == 0;
+    std::vector<std::int32_t> dots(n), row_constant(n), multiplier(n), shift(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::int64_t acc = extremes ? (rng.below(2) ? kLimit : -kLimit)
+                                        : static_cast<std::int64_t>(rng.below(2 * kLimit + 1)) - kLimit;
+      dots[j] = static_cast<std::int32_t>(rng.below(1u << 24)) - (1 << 23);
+      row_constant[j] = static_cast<std::int32_t>(acc - dots[j]);  // may wrap with the correction below
+      multiplier[j] = extremes ? (rng.below(2) ? (1 << 30) : 0x7FFFFFFF)
+                               : static_cast<std::int32_t>((1u << 30) + rng.below(1u << 30));
+      shift[j] = extremes ? (rng.below(2) ? 0 : 31) : static_cast<std::int32_t>(rng.below(32));
+    }
+    const std::int32_t correction = trial % 3 == 0 ? 0 : static_cast<std::int32_t>(rng.below(1u << 20)) - (1 << 19);
+    for (std::size_t j = 0; j < n; ++j) {
+      row_constant[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(row_constant[j]) + static_cast<std::uint32_t>(correction));
+    }
+    const std::int32_t zero_point = extremes ? (rng.below(2) ? 127 : -128) : static_cast<std::int32_t>(rng.below(256)) - 128;
+    const bool relu = rng.below(2) == 1;
+    std::vector<std::int8_t> y_ref(n), y(n);
+    std::vector<std::uint8_t> u_ref(n), u(n);
+    k::int8_kernel_ref().requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(), shift.data(),
+                                     zero_point, relu, y_ref.data(), u_ref.data()});
+    for (const std::string& name : k::int8_kernel_names()) {
+      k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(),
+                                       shift.data(), zero_point, relu, y.data(), u.data()});
+      for (std::size_t j = 0; j < n; ++j) {
+        INFO("kernel " << name << " trial " << trial << " j " << j << ": y " << int{y[j]} << " ref " << int{y_ref[j]}
+                       << ", M " << multiplier[j] << " shift " << shift[j] << " z " << zero_point);
+        REQUIRE(y[j] == y_ref[j]);
+        REQUIRE(u[j] == u_ref[j]);
+        REQUIRE(int{u[j]} == int{y[j]} + 128);
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// Evaluation and benchmarking: byte recovery from features, accuracy and confusion against
+// a count made with the reference model, and the throughput report's shape.
+#include "seatorch/quant/evaluate.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/quant/quantizer.hpp"
+#include "random_models.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace q = seatorch::quant;
+
+namespace {
+
+seatorch::Dataset dataset_from(const std::vector<std::uint8_t>& pixels, std::size_t features, std::size_t classes,
+                               seatorch::Rng& rng) {
+  seatorch::Dataset d;
+  d.features = features;
+  d.classes = classes;
+  for (std::uint8_t p : pixels) d.x.push_back(static_cast<float>(p) / 255.0f);
+  for (std::size_t s = 0; s < pixels.size() / features; ++s) d.y.push_back(static_cast<std::int32_t>(rng.below(classes)));
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("dataset_pixels recovers every byte exactly", "[quant]") {
+  seatorch::Rng rng(0);
+  std::vector<std::uint8_t> all(256);
+  for (std::size_t p = 0; p < 256; ++p) all[p] = static_cast<std::uint8_t>(p);
+  seatorch::Dataset d = dataset_from(all, 16, 2, rng);
+  CHECK(q::dataset_pixels(d) == all);
+  d.x[3] = 1.5f;
+  CHECK_THROWS_WITH(q::dataset_pixels(d), Catch::Contains("not a pixel"));
+}
+
+TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[quant]") {
+  seatorch::Rng rng(10);
+  const q::FloatMlp model = seatorch::test::random_float_mlp({24, 12, 5}, rng);
+  const std::size_t n = 1500;  // more than one evaluation batch
+  const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, 24, rng);
+  const seatorch::Dataset data = dataset_from(pixels, 24, 5, rng);
+  const q::QuantizedMlp quantized = q::quantize_mlp(model, std::span(pixels).first(200 * 24), 200, {});
+  const q::Evaluation e8 = q::evaluate_int8(q::Int8Engine(quantized.model), data);
+  const q::Evaluation ef = q::evaluate_float(model, data);
+  std::size_t correct8 = 0, correctf = 0;
+  for (std::size_t s = 0; s < n; ++s) {
+    const auto image = std::span(pixels).subspan(s * 24, 24);
+    correct8 += q::argmax_int8(q::int8_forward_ref(quantized.model, image)) == static_cast<std::size_t>(data.y[s]);
+    const std::vector<float> logits = q::float_forward(model, std::span(data.x).subspan(s * 24, 24), 1);
+    correctf += q::argmax_float(logits) == static_cast<std::size_t>(data.y[s]);
+  }
+  CHECK(e8.correct == correct8);
+  CHECK(ef.correct == correctf);
+  CHECK(e8.total == n);
+  std::size_t sum = 0, diagonal = 0;
+  for (std::size_t i = 0; i < 25; ++i) sum += e8.confusion[i];
+  for (std::size_t c = 0; c < 5; ++c) diagonal += e8.confusion[c * 5 + c];
+  CHECK(sum == n);
+  CHECK(diagonal == e8.correct);
+  CHECK(e8.accuracy() == Approx(static_cast<double>(correct8) / n));
+
+  seatorch::Dataset wrong = data;
+  wrong.classes = 7;
+  CHECK_THROWS_WITH(q::evaluate_float(model, wrong), Catch::Contains("7 classes"));
+}
+
+TEST_CASE("bench_inference times the float path and every int8 kernel", "[quant]") {
+  seatorch::Rng rng(11);
+  const q::FloatMlp model = seatorch::test::random_float_mlp({32, 16, 4}, rng);
+  const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(64, 32, rng);
+  const q::QuantizedMlp quantized = q::quantize_mlp(model, pixels, 64, {});
+  const std::vector<q::Throughput> results = q::bench_inference(model, quantized.model, pixels, 64, 0.001, 16);
+  REQUIRE(results.size() == 1 + seatorch::kernels::int8_kernel_names().size());
+  CHECK(results[0].path == "float");
+  CHECK(results.back().path == "int8 ref");
+  for (const q::Throughput& t : results) {
+    INFO(t.path);
+    CHECK(t.images >= 64);
+    CHECK(t.images_per_second() > 0.0);
+  }
+}

@@ -1,0 +1,122 @@
+// The int8 model file: an identical round trip, its tensor names and metadata, wrong-kind
+// files and broken invariants as clear errors.
+#include "seatorch/quant/int8_file.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/quant/quantizer.hpp"
+#include "random_models.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+namespace q = seatorch::quant;
+namespace io = seatorch::io;
+
+namespace {
+
+void require_same(const q::Int8Model& a, const q::Int8Model& b) {
+  REQUIRE(a.layers.size() == b.layers.size());
+  for (std::size_t k = 0; k < a.layers.size(); ++k) {
+    const q::Int8Layer& x = a.layers[k];
+    const q::Int8Layer& y = b.layers[k];
+    INFO("layer " << k);
+    CHECK(x.in == y.in);
+    CHECK(x.out == y.out);
+    CHECK(x.weight == y.weight);
+    CHECK(x.bias == y.bias);
+    CHECK(x.multiplier == y.multiplier);
+    CHECK(x.shift == y.shift);
+    CHECK(x.input_zero_point == y.input_zero_point);
+    CHECK(x.weight_zero_point == y.weight_zero_point);
+    CHECK(x.output_zero_point == y.output_zero_point);
+    CHECK(x.relu == y.relu);
+    CHECK(x.input_scale == y.input_scale);
+    CHECK(x.weight_scale == y.weight_scale);
+    CHECK(x.output_scale == y.output_scale);
+  }
+}
+
+q::QuantizedMlp quantized_model(q::Granularity g) {
+  seatorch::Rng rng(6);
+  const q::FloatMlp model = seatorch::test::random_float_mlp({20, 9, 4}, rng);
+  q::QuantizeOptions options;
+  options.granularity = g;
+  return q::quantize_mlp(model, seatorch::test::random_pixels(50, 20, rng), 50, options);
+}
+
+}  // namespace
+
+TEST_CASE("int8 models save and load back identical", "[quant]") {
+  const auto dir = std::filesystem::temp_directory_path() / "seatorch_int8_file_test";
+  for (q::Granularity g : {q::Granularity::kTensor, q::Granularity::kChannel}) {
+    const q::QuantizedMlp quantized = quantized_model(g);
+    auto metadata = quantized.metadata;
+    metadata["dataset"] = "mnist";
+    q::save_int8_model(dir / "model.int8.safetensors", quantized.model, metadata);
+    const q::Int8ModelFile back = q::load_int8_model(dir / "model.int8.safetensors");
+    require_same(quantized.model, back.model);
+    CHECK(back.metadata.at("format") == "seatorch-int8");
+    CHECK(back.metadata.at("format_version") == "1");
+    CHECK(back.metadata.at("architecture") == "20-9-4");
+    CHECK(back.metadata.at("granularity") == q::granularity_name(g));
+    CHECK(back.metadata.at("calibration") == "minmax");
+    CHECK(back.metadata.at("dataset") == "mnist");
+    const io::SafetensorsFile raw = io::load_safetensors(dir / "model.int8.safetensors");
+    CHECK(raw.tensors.at("layers.0.weight").dtype == seatorch::DType::kI8);
+    CHECK(raw.tensors.at("layers.1.bias").dtype == seatorch::DType::kI32);
+    CHECK(raw.tensors.at("layers.1.multiplier").shape == std::vector<std::size_t>{4});
+    CHECK(raw.tensors.at("layers.0.weight_scale").shape == std::vector<std::size_t>{g == q::Granularity::kTensor ? 1u : 9u});
+    CHECK(raw.tensors.at("layers.0.output_zero_point").shape.empty());
+    CHECK(raw.tensors.size() == 22);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("wrong-kind and broken int8 files are clear errors", "[quant]") {
+  const q::QuantizedMlp quantized = quantized_model(q::Granularity::kTensor);
+  io::SafetensorsFile file = q::int8_model_file(quantized.model, quantized.metadata);
+  auto require_error = [&](const std::string& needle) {
+    CHECK_THROWS_WITH(q::int8_model_from_file(file, "m.safetensors"),
+                      Catch::Contains("m.safetensors") && Catch::Contains(needle));
+  };
+  SECTION("a float checkpoint") {
+    seatorch::Rng rng(1);
+    file = q::float_checkpoint(seatorch::test::random_float_mlp({4, 3}, rng));
+    require_error("is a float checkpoint");
+  }
+  SECTION("no format") {
+    file.metadata.clear();
+    require_error("without seatorch metadata");
+  }
+  SECTION("a newer version") {
+    file.metadata.insert_or_assign("format_version", std::string(1, '2'));  // not = "2": GCC 12 -Wrestrict misfires
+    require_error("version '2'");
+  }
+  SECTION("a shift out of range") {
+    file.tensors["layers.1.shift"] = io::make_tensor<std::int32_t>({4}, std::vector<std::int32_t>{3, 40, 3, 3});
+    require_error("layers.1.shift[1] = 40");
+  }
+  SECTION("a multiplier below 2^30") {
+    file.tensors["layers.0.multiplier"] = io::make_tensor<std::int32_t>({9}, std::vector<std::int32_t>(9, 5));
+    require_error("layers.0.multiplier[0]");
+  }
+  SECTION("zero-points that do not chain") {
+    const std::int32_t z = 17;
+    file.tensors["layers.1.input_zero_point"] = io::make_tensor<std::int32_t>({}, std::span(&z, 1));
+    require_error("differ");
+  }
+  SECTION("a missing tensor") {
+    file.tensors.erase("layers.1.relu");
+    require_error("no tensor 'layers.1.relu'");
+  }
+  SECTION("an extra tensor") {
+    file.tensors["layers.7.weight_extra"] = file.tensors["layers.0.bias"];
+    require_error("unexpected tensor");
+  }
+  SECTION("a wrong dtype") {
+    file.tensors["layers.0.bias"] = io::make_tensor<float>({9}, std::vector<float>(9, 0.0f));
+    require_error("dtype F32, expected I32");
+  }
+}
