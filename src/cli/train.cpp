@@ -1,14 +1,15 @@
-// `seatorch train`: parses the training flags, calls the library's trainer, reports.
+// `seatorch train`: parses the training flags into TrainRunOptions, shows progress, and
+// calls run_training(). Flags left unset keep the data set's recipe (default_train_config).
 #include "command.hpp"
+#include "progress.hpp"
 
-#include "seatorch/data/registry.hpp"
-#include "seatorch/train/scalar_trainer.hpp"
+#include "seatorch/train/train_run.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,105 +17,142 @@ namespace seatorch::cli {
 namespace {
 
 struct TrainFlags {
-  std::string dataset = "xor";
-  std::string engine = "scalar";
+  std::string dataset = "mnist";
+  std::string data_dir;
+  std::string csv;
+  std::string label_col;
+  std::string engine = "tensor";
   std::vector<std::size_t> hidden;
-  std::string activation;
   std::size_t epochs = 0;
   std::size_t batch = 0;
+  std::string opt;
   double lr = 0.0;
+  double momentum = 0.0;
+  bool nesterov = false;
+  double weight_decay = 0.0;
+  std::string schedule;
+  std::size_t step_size = 0;
+  double gamma = 0.0;
+  double dropout = 0.0;
   std::uint64_t seed = 0;
+  std::size_t limit = 0;
+  double val_split = 0.0;
+  std::size_t max_steps = 0;
+  bool no_shuffle = false;
+  std::string init;
+  std::string out = "seatorch-out/model.safetensors";
   bool json = false;
-
-  CLI::Option* hidden_opt = nullptr;
-  CLI::Option* activation_opt = nullptr;
-  CLI::Option* epochs_opt = nullptr;
-  CLI::Option* batch_opt = nullptr;
-  CLI::Option* lr_opt = nullptr;
 };
 
-// The data set's recipe, overridden by every flag the user gave.
-ScalarTrainConfig scalar_config(const TrainFlags& flags) {
-  ScalarTrainConfig config = default_scalar_config(flags.dataset);
-  config.seed = flags.seed;
-  if (flags.hidden_opt->count() > 0) config.hidden = flags.hidden;
-  if (flags.activation_opt->count() > 0) config.activation = scalar::parse_activation(flags.activation);
-  if (flags.epochs_opt->count() > 0) config.epochs = flags.epochs;
-  if (flags.batch_opt->count() > 0) config.batch = flags.batch;
-  if (flags.lr_opt->count() > 0) config.lr = flags.lr;
-  return config;
+// Each set flag overrides the recipe; `given` says whether the user typed it.
+TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
+  auto given = [&app](const char* name) { return app.count(name) > 0; };
+  TrainRunOptions options;
+  options.data.name = f.dataset;
+  options.data.data_dir = f.data_dir;
+  options.data.csv_path = f.csv;
+  options.data.label_col = f.label_col;
+  options.engine = parse_engine(f.engine);
+  TensorTrainConfig& c = options.tensor;
+  c = default_train_config(f.dataset, options.engine);
+  if (given("--hidden")) c.hidden = f.hidden;
+  if (given("--epochs")) c.epochs = f.epochs;
+  if (given("--batch")) c.batch = f.batch;
+  if (given("--opt")) c.optimizer = parse_optimizer(f.opt);
+  if (given("--lr")) c.lr = f.lr;
+  if (given("--momentum")) c.momentum = f.momentum;
+  if (given("--nesterov")) c.nesterov = f.nesterov;
+  if (given("--weight-decay")) c.weight_decay = f.weight_decay;
+  if (given("--schedule")) c.schedule.kind = parse_schedule(f.schedule);
+  if (given("--step-size")) c.schedule.step_size = f.step_size;
+  if (given("--gamma")) c.schedule.gamma = f.gamma;
+  if (given("--dropout")) c.dropout = f.dropout;
+  c.seed = f.seed;
+  c.limit = f.limit;
+  c.validation = f.val_split;
+  c.max_steps = f.max_steps;
+  c.shuffle = !f.no_shuffle;
+  if (!f.init.empty()) options.init = f.init;
+  options.out = f.out;
+  return options;
 }
 
-std::string architecture(std::size_t inputs, const std::vector<std::size_t>& hidden,
-                         std::size_t outputs) {
-  std::vector<std::size_t> sizes{inputs};
-  sizes.insert(sizes.end(), hidden.begin(), hidden.end());
-  sizes.push_back(outputs);
-  return fmt::format("{}", fmt::join(sizes, "-"));
+std::string percent_or_dash(const std::optional<double>& v) {
+  return v ? fmt::format("{:.4f}", *v) : std::string("-");
 }
 
-int run_train(const TrainFlags& flags) {
-  const DataSplit data = load_dataset(flags.dataset);
-  const ScalarTrainConfig config = scalar_config(flags);
-  const std::string arch = architecture(data.train.features, config.hidden, data.train.classes);
-  spdlog::info("training {} MLP on {} ({} samples) with the {} engine, seed {}", arch, data.name,
-               data.train.size(), flags.engine, config.seed);
+int run_train(const TrainFlags& flags, const CLI::App& app) {
+  const TrainRunOptions options = run_options(flags, app);
+  const TensorTrainConfig& c = options.tensor;
+  spdlog::info("training on {} with the {} engine: hidden {}, {} epochs, batch {}, {} lr {}, seed {}",
+               flags.dataset, engine_name(options.engine), fmt::join(c.hidden, ","), c.epochs, c.batch,
+               optimizer_name(c.optimizer), c.lr, c.seed);
 
-  const std::size_t log_every = std::max<std::size_t>(1, config.epochs / 10);
-  const ScalarTrainResult result = train_scalar(data, config, [&](const EpochReport& r) {
-    const bool show = r.epoch == 1 || r.epoch % log_every == 0 || r.epoch == config.epochs;
+  const bool terminal = stderr_is_terminal() && spdlog::get_level() <= spdlog::level::info;
+  std::unique_ptr<ProgressBar> bar;
+  TrainRunCallbacks callbacks;
+  callbacks.on_step = [&](const TensorStepReport& s) {
+    if (!terminal) return;
+    if (!bar || s.step_in_epoch == 1) {
+      bar = std::make_unique<ProgressBar>(fmt::format("epoch {}/{}", s.epoch, c.epochs), s.steps_per_epoch, true);
+    }
+    bar->update(s.step_in_epoch, fmt::format("loss {:.4f}", s.loss));
+  };
+  const std::size_t log_every = c.epochs > 20 ? c.epochs / 10 : 1;
+  callbacks.on_epoch = [&](const TrainEpoch& e) {
+    if (bar) bar->finish();
+    const bool show = e.epoch == 1 || e.epoch % log_every == 0 || e.epoch == c.epochs;
     spdlog::log(show ? spdlog::level::info : spdlog::level::debug,
-                "epoch {:>4}/{}  loss {:.4f}  train acc {:.4f}  {:.3f} s", r.epoch, config.epochs,
-                r.loss, r.train_accuracy, r.seconds);
-  });
+                "epoch {:>3}/{}  loss {:.4f}  train acc {:.4f}  test acc {}  val acc {}  {:.2f} s", e.epoch, c.epochs,
+                e.loss, e.train_accuracy, percent_or_dash(e.test_accuracy), percent_or_dash(e.validation_accuracy),
+                e.seconds);
+  };
 
-  const double nodes_per_second = result.seconds > 0 ? static_cast<double>(result.nodes) / result.seconds : 0.0;
-  spdlog::info("done: train accuracy {:.4f}, test accuracy {:.4f}, final loss {:.4f}, {} steps in {:.3f} s ({:.1f} M nodes/s)",
-               result.train_accuracy, result.test_accuracy, result.final_loss, result.steps,
-               result.seconds, nodes_per_second / 1e6);
-  if (flags.json) {
-    print_json({{"dataset", data.name},
-                {"engine", flags.engine},
-                {"architecture", arch},
-                {"seed", config.seed},
-                {"epochs", config.epochs},
-                {"steps", result.steps},
-                {"parameters", result.parameters},
-                {"accuracy", result.train_accuracy},
-                {"train_accuracy", result.train_accuracy},
-                {"test_accuracy", result.test_accuracy},
-                {"final_loss", result.final_loss},
-                {"seconds", result.seconds},
-                {"graph_nodes", result.nodes},
-                {"nodes_per_second", nodes_per_second}});
-  }
+  const TrainRunSummary summary = run_training(options, callbacks);
+  spdlog::info("{} {}: test accuracy {:.4f}, train accuracy {:.4f}, {} steps, {:.2f} s of training ({:.1f} us/sample)",
+               summary.architecture, engine_name(summary.engine), summary.test_accuracy, summary.train_accuracy,
+               summary.steps, summary.train_seconds, summary.us_per_sample);
+  for (const auto& path : summary.written) spdlog::info("wrote {}", path.string());
+  if (flags.json) print_json(summary.to_json());
   return 0;
 }
 
 }  // namespace
 
 Command register_train(CLI::App& root) {
-  auto flags = std::make_shared<TrainFlags>();
-  CLI::App* app = root.add_subcommand("train", "Train an MLP classifier");
-  app->add_option("--dataset", flags->dataset, "Data set")
-      ->check(CLI::IsMember(dataset_names()))
-      ->capture_default_str();
-  app->add_option("--engine", flags->engine, "Autograd engine")
-      ->check(CLI::IsMember({"scalar"}))
-      ->capture_default_str();
-  flags->hidden_opt = app->add_option("--hidden", flags->hidden,
-                                      "Hidden-layer widths, comma-separated (e.g. 16,16)")
-                          ->delimiter(',')
-                          ->check(kPositiveInteger);
-  flags->activation_opt = app->add_option("--activation", flags->activation, "Hidden activation")
-                              ->check(CLI::IsMember({"relu", "tanh"}));
-  flags->epochs_opt = app->add_option("--epochs", flags->epochs, "Passes over the training set")
-                          ->check(kPositiveInteger);
-  flags->batch_opt = app->add_option("--batch", flags->batch, "Samples per SGD step (0: all)");
-  flags->lr_opt = app->add_option("--lr", flags->lr, "Learning rate")->check(kPositiveReal);
-  app->add_option("--seed", flags->seed, "Seed for initialization and data order")->capture_default_str();
-  app->add_flag("--json", flags->json, "Print the results as one JSON object on stdout");
-  return Command{app, [flags] { return run_train(*flags); }};
+  auto f = std::make_shared<TrainFlags>();
+  CLI::App* app = root.add_subcommand("train", "Train an MLP classifier and write its checkpoint, metrics and plots");
+  app->add_option("--dataset", f->dataset, "Data set")->check(CLI::IsMember(dataset_names()))->capture_default_str();
+  app->add_option("--data-dir", f->data_dir, "Directory of the data set's files (default: $SEATORCH_DATA/<name>, data/<name>)");
+  app->add_option("--csv", f->csv, "CSV file for --dataset csv (header row; last 20% of rows are the test part)");
+  app->add_option("--label-col", f->label_col, "CSV label column: a header name or 0-based index (default: last)");
+  app->add_option("--engine", f->engine, "Autograd engine")->check(CLI::IsMember({"tensor", "scalar"}))->capture_default_str();
+  app->add_option("--hidden", f->hidden, "Hidden-layer widths, comma-separated (e.g. 256,128)")
+      ->delimiter(',')
+      ->check(kPositiveInteger);
+  app->add_option("--epochs", f->epochs, "Passes over the training set")->check(kPositiveInteger);
+  app->add_option("--batch", f->batch, "Samples per optimizer step (0: the whole training set)");
+  app->add_option("--opt", f->opt, "Optimizer")->check(CLI::IsMember({"sgd", "adam", "adamw"}));
+  app->add_option("--lr", f->lr, "Learning rate")->check(kPositiveReal);
+  app->add_option("--momentum", f->momentum, "SGD momentum")->check(CLI::Range(0.0, 1.0));
+  app->add_flag("--nesterov", f->nesterov, "Nesterov momentum (SGD)");
+  app->add_option("--weight-decay", f->weight_decay, "Weight decay (L2 for sgd/adam, decoupled for adamw)")
+      ->check(CLI::Range(0.0, 1.0));
+  app->add_option("--schedule", f->schedule, "Learning-rate schedule")->check(CLI::IsMember({"constant", "step", "cosine"}));
+  app->add_option("--step-size", f->step_size, "Epochs between decays (--schedule step)")->check(kPositiveInteger);
+  app->add_option("--gamma", f->gamma, "Decay factor (--schedule step)")->check(kPositiveReal);
+  app->add_option("--dropout", f->dropout, "Dropout after each hidden ReLU, in [0, 1)")->check(CLI::Range(0.0, 0.99));
+  app->add_option("--seed", f->seed, "Seed for initialization, data order and dropout")->capture_default_str();
+  app->add_option("--limit", f->limit, "Train on the first N training samples only (0: all)");
+  app->add_option("--val-split", f->val_split, "Hold out this fraction of the training set for validation")
+      ->check(CLI::Range(0.0, 0.9));
+  app->add_option("--max-steps", f->max_steps, "Stop after this many optimizer steps (0: no limit)");
+  app->add_flag("--no-shuffle", f->no_shuffle, "Keep the files' order in every epoch");
+  app->add_option("--init", f->init, "Start from the weights of this checkpoint (its architecture wins over --hidden)")
+      ->check(CLI::ExistingFile);
+  app->add_option("--out", f->out, "Checkpoint to write; metrics.json and the plots go beside it")->capture_default_str();
+  app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
+  return Command{app, [f, app] { return run_train(*f, *app); }};
 }
 
 }  // namespace seatorch::cli

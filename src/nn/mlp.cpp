@@ -1,6 +1,8 @@
 // The MLP: construction, forward, and the state-dict view of its parameters.
 #include "seatorch/nn/mlp.hpp"
 
+#include "seatorch/quant/float_checkpoint.hpp"
+
 #include "seatorch/error.hpp"
 #include "seatorch/tensor/dropout.hpp"
 #include "seatorch/tensor/elementwise.hpp"
@@ -43,12 +45,13 @@ tensor::Tensor Mlp::forward(const tensor::Tensor& x) {
 }
 
 std::vector<Parameter> Mlp::parameters() const {
-  // nn.Sequential numbers every module: Linear, ReLU and (when used) Dropout.
-  const std::size_t stride = dropout_ > 0.0 ? 3 : 2;
+  // The inference-time nn.Sequential(Linear, ReLU, ..., Linear) numbering, with or without
+  // dropout: dropout has no parameters and no effect after training, and one naming keeps
+  // every checkpoint loadable into the same PyTorch module.
   std::vector<Parameter> params;
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    params.push_back({fmt::format("{}.weight", l * stride), layers_[l].weight});
-    params.push_back({fmt::format("{}.bias", l * stride), layers_[l].bias});
+    params.push_back({quant::checkpoint_tensor_name(l, "weight"), layers_[l].weight});
+    params.push_back({quant::checkpoint_tensor_name(l, "bias"), layers_[l].bias});
   }
   return params;
 }

@@ -40,8 +40,8 @@ std::size_t argmax(std::span<const scalar::Value> outputs) {
 ScalarTrainConfig default_scalar_config(std::string_view dataset) {
   ScalarTrainConfig config;
   if (dataset == "xor") {
-    config.hidden = {4};
-    config.activation = scalar::Activation::kTanh;
+    config.hidden = {8};
+    config.activation = scalar::Activation::kRelu;
     config.epochs = 300;
     config.lr = 0.5;
   } else if (dataset == "moons") {
@@ -51,7 +51,7 @@ ScalarTrainConfig default_scalar_config(std::string_view dataset) {
     config.batch = 0;
     config.lr = 0.5;
   } else {
-    config.hidden = {32};
+    config.hidden = {128};
     config.activation = scalar::Activation::kRelu;
     config.epochs = 1;
     config.batch = 32;

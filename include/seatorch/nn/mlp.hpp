@@ -1,9 +1,10 @@
 // A sequential MLP classifier: Linear, ReLU, [Dropout,] Linear, ReLU, ..., Linear.
 //
-// It mirrors a PyTorch nn.Sequential of the same modules, so its parameters carry the
-// Sequential's state-dict names: the index of each Linear in the module list, then
-// ".weight" (out, in) or ".bias" (out). Without dropout the Linears sit at 0, 2, 4, ...;
-// with dropout at 0, 3, 6, .... The last Linear produces logits (no activation).
+// Its parameters carry the state-dict names of the inference-time PyTorch
+// nn.Sequential(Linear, ReLU, Linear, ..., Linear): "0.weight" (out, in), "0.bias" (out),
+// "2.weight", ... — with or without dropout, which has no parameters and is off after
+// training — so every checkpoint loads into that one module. The last Linear produces
+// logits (no activation).
 // Weights are drawn from one Rng shared across layers in order (see linear.hpp), so the
 // same seed gives the scalar engine's initial weights. Dropout masks come from a separate
 // Rng seeded by the caller, so turning dropout on does not change the initial weights.
