@@ -192,3 +192,13 @@ TEST_CASE("malformed safetensors files are each one clear InputError", "[io]") {
   }
   SECTION("a valid file parses") { CHECK(io::parse_safetensors(file_of(kTinyHeader, data8), "ok").tensors.size() == 1); }
 }
+
+TEST_CASE("safetensors reader accepts any tensor order in the header", "[io]") {
+  // As another writer might lay it out: names in alphabetical order, an I8 tensor before an
+  // F32 one, offsets in header order (so the F32 data is not 4-byte aligned).
+  const std::string header = R"({"a":{"dtype":"I8","shape":[1],"data_offsets":[0,1]},)"
+                             R"("b":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}})";
+  const io::SafetensorsFile file = io::parse_safetensors(file_of(header, {0xF9, 0x00, 0x00, 0x80, 0x3F}), "other.safetensors");
+  CHECK(io::tensor_values<std::int8_t>(file.tensors.at("a"), "a") == std::vector<std::int8_t>{-7});
+  CHECK(io::tensor_values<float>(file.tensors.at("b"), "b") == std::vector<float>{1.0f});
+}
