@@ -39,6 +39,15 @@ struct PortableVec {
   static void store_n(float* p, Reg r, std::size_t n) {
     for (std::size_t l = 0; l < n; ++l) p[l] = r[l];
   }
+  static void transpose(Reg* r) {
+    for (std::size_t i = 1; i < kLanes; ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        const float t = r[i][j];
+        r[i][j] = r[j][i];
+        r[j][i] = t;
+      }
+    }
+  }
 };
 
 // 4 x 8: eight 128-bit accumulators, two for B's row and one broadcast of SSE2's sixteen

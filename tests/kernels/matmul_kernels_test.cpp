@@ -148,6 +148,14 @@ TEST_CASE("matmul kernels match ref across every cache block boundary", "[kernel
   }
 }
 
+TEST_CASE("matmul kernels match ref on problems large enough to pack both operands", "[kernels]") {
+  seatorch::Rng rng(106);
+  // Small problems read A and B in place; past m > 2 * MC (MC <= 144 in every kernel) with
+  // C wider than four micro-tiles, the driver packs both. Odd sizes leave partial panels.
+  check_all_forms(301, 141, 37, 2, rng);
+  check_all_kernels(make_problem({297, 133, 520, false, false, true, 1}, rng));  // two KC blocks
+}
+
 TEST_CASE("matmul kernels with k = 0 zero C or leave it when accumulating", "[kernels]") {
   for (const k::KernelInfo& kernel : k::available_kernels()) {
     INFO("kernel " << kernel.name);

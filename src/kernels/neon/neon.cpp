@@ -33,6 +33,15 @@ struct NeonVec {
     vst1q_f32(lanes, r);
     for (std::size_t l = 0; l < n; ++l) p[l] = lanes[l];
   }
+  // 4 x 4: transpose 2 x 2 blocks of pairs (trn), then recombine the 64-bit halves.
+  static void transpose(Reg* r) {
+    const float32x4x2_t p01 = vtrnq_f32(r[0], r[1]);
+    const float32x4x2_t p23 = vtrnq_f32(r[2], r[3]);
+    r[0] = vcombine_f32(vget_low_f32(p01.val[0]), vget_low_f32(p23.val[0]));
+    r[1] = vcombine_f32(vget_low_f32(p01.val[1]), vget_low_f32(p23.val[1]));
+    r[2] = vcombine_f32(vget_high_f32(p01.val[0]), vget_high_f32(p23.val[0]));
+    r[3] = vcombine_f32(vget_high_f32(p01.val[1]), vget_high_f32(p23.val[1]));
+  }
 };
 
 constexpr std::size_t kMr = 8;

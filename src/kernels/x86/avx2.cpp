@@ -29,6 +29,24 @@ struct Avx2Vec {
   static Reg add(Reg a, Reg b) { return _mm256_add_ps(a, b); }
   static void store(float* p, Reg r) { _mm256_storeu_ps(p, r); }
   static void store_n(float* p, Reg r, std::size_t n) { _mm256_maskstore_ps(p, mask(n), r); }
+  // 8 x 8: interleave pairs of rows, then pairs of pairs, then swap 128-bit halves.
+  static void transpose(Reg* r) {
+    Reg t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+      t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+      u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+      u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xee);
+      u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+      u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xee);
+    }
+    for (int c = 0; c < 4; ++c) {
+      r[c] = _mm256_permute2f128_ps(u[c], u[c + 4], 0x20);
+      r[c + 4] = _mm256_permute2f128_ps(u[c], u[c + 4], 0x31);
+    }
+  }
 };
 
 constexpr std::size_t kMr = 6;
