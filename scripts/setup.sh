@@ -10,6 +10,8 @@ packages=(
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev zlib1g-dev libstb-dev
   catch2                              # tests (Catch2 v2)
   verilator                           # the Mini NPU's RTL, compiled into the binary
+  libopenblas-dev                     # `seatorch bench matmul`'s yardstick (optional for the build)
+  g++-aarch64-linux-gnu qemu-user     # the NEON kernel: cross-built and tested under qemu
 )
 
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's): installs what is missing, builds the Release and
-# the ASan+UBSan presets, and runs the whole suite on each with ctest. Exits non-zero on
-# the first failure.
+# the ASan+UBSan presets, and runs the whole suite on each with ctest; then cross-builds the
+# matmul kernels for AArch64 and runs their tests under qemu (scripts/test-neon.sh). Exits
+# non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,3 +15,5 @@ for preset in release asan; do
   echo "== $preset: test" >&2
   ctest --preset "$preset"
 done
+
+./scripts/test-neon.sh

@@ -32,9 +32,14 @@ void setup_logging(int verbosity, bool quiet) {
   }
 }
 
+// "seatorch", "seatorch train", "seatorch bench matmul": the deepest subcommand parsed.
 std::string command_path(const CLI::App& root) {
-  for (const CLI::App* sub : root.get_subcommands()) return "seatorch " + sub->get_name();
-  return "seatorch";
+  std::string path = "seatorch";
+  for (const CLI::App* app = &root; !app->get_subcommands().empty();) {
+    app = app->get_subcommands().front();
+    path += " " + app->get_name();
+  }
+  return path;
 }
 
 int run(int argc, char** argv) {
@@ -49,6 +54,7 @@ int run(int argc, char** argv) {
 
   const std::vector<seatorch::cli::Command> commands{
       seatorch::cli::register_train(root),
+      seatorch::cli::register_bench(root),
   };
 
   try {

@@ -28,5 +28,6 @@ extern const CLI::Validator kPositiveReal;     // > 0
 bool stderr_is_terminal();
 
 Command register_train(CLI::App& root);
+Command register_bench(CLI::App& root);  // src/cli/bench.cpp: `bench matmul`
 
 }  // namespace seatorch::cli

@@ -17,10 +17,15 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace seatorch::kernels {
 
 enum class Transpose : bool { kNo = false, kYes = true };
+
+struct KernelInfo;  // kernel_registry.hpp
 
 struct MatmulShape {
   std::size_t m = 0;
@@ -45,7 +50,27 @@ struct MatmulArgs {
 // The specification: a plain triple loop in float32, summing over k in increasing order.
 void matmul_ref(const MatmulArgs& args);
 
-// The dispatched kernel.
+// The dispatched kernel: the one chosen by select_kernel(), else by the SEATORCH_KERNEL
+// environment variable (read at the first call), else the best this CPU has.
 void matmul(const MatmulArgs& args);
+
+// The names of the kernels this CPU can run, most preferred last (see kernel_registry.hpp).
+std::vector<std::string> kernel_names();
+
+// The available kernel called `name`. Throws InputError when it is unknown or this CPU lacks
+// its ISA; the one-line message starts with `origin` (e.g. "--kernel"; may be empty) and
+// lists the available kernels.
+const KernelInfo& require_kernel(std::string_view name, std::string_view origin);
+
+// Makes matmul() use the kernel called `name` from now on (the CLI's --kernel). Throws
+// InputError listing the available kernels when it is unknown or this CPU lacks its ISA.
+void select_kernel(std::string_view name);
+
+// The name of the kernel matmul() uses (resolving SEATORCH_KERNEL if not done yet).
+std::string_view selected_kernel();
+
+// Runs the kernel called `name` once, whatever is selected (tests and the bench). Same
+// errors as select_kernel().
+void matmul_with(std::string_view name, const MatmulArgs& args);
 
 }  // namespace seatorch::kernels

@@ -1,0 +1,22 @@
+// The system BLAS as the bench's yardstick: cblas_sgemm on the same operands as our kernels.
+//
+// It exists only when CMake's optional find_package(BLAS) found a CBLAS at configure time
+// (Debian: libopenblas-dev); seatorch itself never calls BLAS. OpenBLAS is held to one
+// thread, because the bench compares single-threaded kernels.
+#pragma once
+
+#include "seatorch/kernels/matmul.hpp"
+
+#include <string>
+
+namespace seatorch::bench {
+
+// A description of the BLAS this build links, e.g. "OpenBLAS 0.3.21 ... (core Zen)"; empty
+// when the build has none.
+std::string blas_name();
+
+// C = op(A) * op(B) (or C += with args.accumulate) through cblas_sgemm. Requires a BLAS
+// (blas_name() not empty); throws std::logic_error otherwise.
+void blas_sgemm(const kernels::MatmulArgs& args);
+
+}  // namespace seatorch::bench

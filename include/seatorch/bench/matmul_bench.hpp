@@ -1,0 +1,83 @@
+// `seatorch bench matmul`: the throughput of every matmul kernel on this CPU, side by side
+// with the machine's measured FMA peak and, when the build has one, the system BLAS.
+//
+// A problem is C (m, n) = op(A) (m, k) * op(B) (k, n), written "MxNxK" with an optional
+// form ":nn", ":tn", ":nt" or ":tt" (t: that operand is stored transposed, as the training
+// backward passes use it). Every kernel and the BLAS run on the same operands in the same
+// process; figures are GFLOPS = 2*m*n*k / median seconds.
+// Deliberately not here: printing (the CLI formats the table and the JSON), threads.
+#pragma once
+
+#include "seatorch/kernels/matmul.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace seatorch::bench {
+
+struct MatmulProblem {
+  kernels::MatmulShape shape;
+  kernels::Transpose ta = kernels::Transpose::kNo;
+  kernels::Transpose tb = kernels::Transpose::kNo;
+};
+
+// "nn", "tn", "nt" or "tt".
+std::string form_name(const MatmulProblem& problem);
+
+// "MxNxK" or "MxNxK:FORM" (sizes 1..16384). Throws InputError naming the text and the
+// expected syntax.
+MatmulProblem parse_matmul_problem(std::string_view text);
+
+// The square sizes run by default: 64, 128, 256, 512, 1024.
+std::vector<std::size_t> default_matmul_sizes();
+
+// One square problem per size (nn). Throws InputError for a size outside 1..16384.
+std::vector<MatmulProblem> square_matmul_problems(const std::vector<std::size_t>& sizes);
+
+// The 784-128-10 MLP's products at batch 64: both layers forward (nn), their weight
+// gradients Xᵀ·dY (tn) and their input gradients dY·Wᵀ (nt).
+std::vector<MatmulProblem> mlp_matmul_problems();
+
+// The FMA throughput this core reaches in registers alone, with the best ISA it has.
+struct FmaPeak {
+  std::string isa;      // the kernel whose probe was fastest, e.g. "avx512"
+  double gflops = 0.0;
+};
+
+// Runs each available ISA's FMA probe for about `seconds` (the best of ten short runs) and
+// returns the fastest; nullopt when no kernel of this CPU has a probe (no SIMD ISA).
+std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05);
+
+struct MatmulBenchOptions {
+  std::vector<MatmulProblem> problems;
+  std::vector<std::string> kernels;  // kernel names; empty: every available kernel
+  std::size_t reps = 5;              // timed samples per figure (median)
+  double min_sample_seconds = 0.02;
+  bool blas = true;                  // also time cblas_sgemm when the build has a BLAS
+};
+
+struct MatmulBenchRow {
+  std::string kernel;  // a kernel name, or "blas"
+  MatmulProblem problem;
+  double seconds = 0.0;  // median per call
+  double gflops = 0.0;
+  std::optional<double> pct_peak;       // percent of the FMA peak (when measured)
+  std::optional<double> ratio_to_blas;  // gflops / BLAS gflops on the same problem (kernels only)
+};
+
+struct MatmulBenchReport {
+  std::optional<FmaPeak> peak;
+  std::string blas;  // blas_name(), empty when not run
+  std::vector<MatmulBenchRow> rows;  // per problem: the kernels in the order given, then "blas"
+};
+
+// Throws InputError for an unknown or unavailable kernel name (listing the available ones)
+// and for an empty problem list. `progress` sees each row as soon as it is measured.
+MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
+                                   const std::function<void(const MatmulBenchRow&)>& progress = {});
+
+}  // namespace seatorch::bench

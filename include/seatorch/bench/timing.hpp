@@ -1,0 +1,28 @@
+// Timing a piece of work for a benchmark: warm-up, an adaptive repetition count, median.
+//
+// The first call warms caches and page tables and calibrates: each sample then repeats the
+// work enough times to last at least `min_sample_seconds`, so that short calls are not
+// lost in the clock's resolution, and the figure reported is the median over `samples`
+// samples, robust to a stray interruption. Shared by every `seatorch bench` mode.
+// Deliberately not here: statistics beyond the median, pinning threads to cores.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace seatorch::bench {
+
+struct TimingOptions {
+  std::size_t samples = 5;           // timed samples; the median is reported
+  double min_sample_seconds = 0.02;  // each sample repeats the work at least this long
+};
+
+struct Timing {
+  double seconds = 0.0;            // median seconds per call
+  std::size_t calls_per_sample = 0;
+  std::size_t samples = 0;
+};
+
+Timing time_median(const std::function<void()>& work, const TimingOptions& options);
+
+}  // namespace seatorch::bench

@@ -1,0 +1,187 @@
+// Matmul throughput of every kernel, the FMA peak and the BLAS (see matmul_bench.hpp).
+#include "seatorch/bench/matmul_bench.hpp"
+
+#include "seatorch/bench/blas_reference.hpp"
+#include "seatorch/bench/timing.hpp"
+#include "seatorch/error.hpp"
+#include "seatorch/kernels/kernel_registry.hpp"
+#include "seatorch/rng.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+
+namespace seatorch::bench {
+namespace {
+
+using kernels::Transpose;
+
+// Larger operands are more likely a typo than a benchmark (16384^3 takes a minute).
+constexpr std::size_t kMaxDimension = 16384;
+constexpr std::string_view kShapeSyntax =
+    "expected MxNxK or MxNxK:FORM with sizes 1..16384 and FORM one of nn, tn, nt, tt (e.g. 128x784x64:tn)";
+
+std::optional<std::size_t> parse_dimension(std::string_view text) {
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (value == 0 || value > kMaxDimension) return std::nullopt;
+  return value;
+}
+
+std::optional<MatmulProblem> parse_problem(std::string_view text) {
+  MatmulProblem problem;
+  if (const std::size_t colon = text.find(':'); colon != std::string_view::npos) {
+    const std::string_view form = text.substr(colon + 1);
+    if (form.size() != 2 || (form[0] != 'n' && form[0] != 't') || (form[1] != 'n' && form[1] != 't')) {
+      return std::nullopt;
+    }
+    problem.ta = Transpose{form[0] == 't'};
+    problem.tb = Transpose{form[1] == 't'};
+    text = text.substr(0, colon);
+  }
+  std::size_t* dims[] = {&problem.shape.m, &problem.shape.n, &problem.shape.k};
+  for (std::size_t d = 0; d < 3; ++d) {
+    const std::size_t x = text.find('x');
+    if ((d < 2) == (x == std::string_view::npos)) return std::nullopt;  // exactly two 'x'
+    const std::optional<std::size_t> value = parse_dimension(text.substr(0, x));
+    if (!value) return std::nullopt;
+    *dims[d] = *value;
+    text = d < 2 ? text.substr(x + 1) : std::string_view{};
+  }
+  return problem;
+}
+
+MatmulProblem square(std::size_t size) {
+  if (size == 0 || size > kMaxDimension) {
+    throw input_error("matmul size {}: expected a size in 1..{}", size, kMaxDimension);
+  }
+  return {{size, size, size}};
+}
+
+// Operands for one problem, stored as its form says, contiguous rows.
+struct Operands {
+  std::vector<float> a;  // (k, m) when ta, else (m, k)
+  std::vector<float> b;  // (n, k) when tb, else (k, n)
+  std::vector<float> c;  // (m, n)
+  kernels::MatmulArgs args;
+};
+
+Operands make_operands(const MatmulProblem& problem, Rng& rng) {
+  const auto [m, n, k] = problem.shape;
+  Operands ops;
+  ops.a.resize(m * k);
+  ops.b.resize(k * n);
+  ops.c.assign(m * n, 0.0f);
+  for (float& x : ops.a) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+  for (float& x : ops.b) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+  ops.args = {problem.shape, ops.a.data(),  problem.ta == Transpose::kYes ? m : k, problem.ta,
+              ops.b.data(),  problem.tb == Transpose::kYes ? k : n, problem.tb, ops.c.data(), n, false};
+  return ops;
+}
+
+double seconds_of_probe(double (*probe)(std::size_t), std::size_t rounds, double* flops) {
+  const auto start = std::chrono::steady_clock::now();
+  *flops = probe(rounds);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string form_name(const MatmulProblem& problem) {
+  return {problem.ta == Transpose::kYes ? 't' : 'n', problem.tb == Transpose::kYes ? 't' : 'n'};
+}
+
+MatmulProblem parse_matmul_problem(std::string_view text) {
+  if (const std::optional<MatmulProblem> problem = parse_problem(text)) return *problem;
+  throw input_error("matmul shape '{}': {}", text, kShapeSyntax);
+}
+
+std::vector<std::size_t> default_matmul_sizes() { return {64, 128, 256, 512, 1024}; }
+
+std::vector<MatmulProblem> square_matmul_problems(const std::vector<std::size_t>& sizes) {
+  std::vector<MatmulProblem> problems;
+  for (std::size_t size : sizes) problems.push_back(square(size));
+  return problems;
+}
+
+std::vector<MatmulProblem> mlp_matmul_problems() {
+  constexpr std::size_t kBatch = 64, kIn = 784, kHidden = 128, kOut = 10;
+  const Transpose no = Transpose::kNo, yes = Transpose::kYes;
+  return {
+      {{kBatch, kHidden, kIn}, no, no},   // H = X * W1            (64, 784) * (784, 128)
+      {{kBatch, kOut, kHidden}, no, no},  // Y = H * W2            (64, 128) * (128, 10)
+      {{kIn, kHidden, kBatch}, yes, no},  // dW1 = Xᵀ * dH         (64, 784)ᵀ * (64, 128)
+      {{kHidden, kOut, kBatch}, yes, no}, // dW2 = Hᵀ * dY         (64, 128)ᵀ * (64, 10)
+      {{kBatch, kHidden, kOut}, no, yes}, // dH = dY * W2ᵀ         (64, 10) * (128, 10)ᵀ
+      {{kBatch, kIn, kHidden}, no, yes},  // dX = dH * W1ᵀ         (64, 128) * (784, 128)ᵀ
+  };
+}
+
+std::optional<FmaPeak> measure_fma_peak(double seconds) {
+  std::optional<FmaPeak> best;
+  for (const kernels::KernelInfo& kernel : kernels::available_kernels()) {
+    if (kernel.fma_probe == nullptr) continue;
+    // Calibrate the rounds on a short run, then keep the best of many short runs: a short run
+    // is likely to go uninterrupted even on a busy machine, and nothing makes a run faster
+    // than the hardware allows.
+    constexpr int kRuns = 10;
+    double flops = 0.0;
+    std::size_t rounds = 1 << 14;
+    double t = seconds_of_probe(kernel.fma_probe, rounds, &flops);
+    rounds = std::max<std::size_t>(rounds, static_cast<std::size_t>(static_cast<double>(rounds) * seconds / kRuns /
+                                                                     std::max(t, 1e-9)));
+    double gflops = 0.0;
+    for (int run = 0; run < kRuns; ++run) {
+      t = seconds_of_probe(kernel.fma_probe, rounds, &flops);
+      gflops = std::max(gflops, flops / std::max(t, 1e-12) / 1e9);
+    }
+    if (!best || gflops > best->gflops) best = FmaPeak{std::string(kernel.name), gflops};
+  }
+  return best;
+}
+
+MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
+                                   const std::function<void(const MatmulBenchRow&)>& progress) {
+  if (options.problems.empty()) throw input_error("matmul bench: no shapes to run; give --sizes or --shapes");
+  std::vector<const kernels::KernelInfo*> chosen;
+  if (options.kernels.empty()) {
+    for (const kernels::KernelInfo& kernel : kernels::available_kernels()) chosen.push_back(&kernel);
+  } else {
+    for (const std::string& name : options.kernels) chosen.push_back(&kernels::require_kernel(name, "--kernel"));
+  }
+
+  MatmulBenchReport report;
+  report.peak = measure_fma_peak();
+  if (options.blas) report.blas = blas_name();
+  const TimingOptions timing{options.reps, options.min_sample_seconds};
+  Rng rng(2024);
+
+  auto emit = [&](MatmulBenchRow row) {
+    if (report.peak) row.pct_peak = 100.0 * row.gflops / report.peak->gflops;
+    if (progress) progress(row);
+    report.rows.push_back(std::move(row));
+  };
+  for (const MatmulProblem& problem : options.problems) {
+    Operands ops = make_operands(problem, rng);
+    const auto [m, n, k] = problem.shape;
+    const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+    auto measure = [&](const std::function<void()>& work, std::string name) {
+      const Timing t = time_median(work, timing);
+      return MatmulBenchRow{std::move(name), problem, t.seconds, flops / t.seconds / 1e9, {}, {}};
+    };
+
+    // BLAS first, so that every kernel row can carry its ratio when it is reported.
+    std::optional<MatmulBenchRow> blas_row;
+    if (!report.blas.empty()) blas_row = measure([&] { blas_sgemm(ops.args); }, "blas");
+    for (const kernels::KernelInfo* kernel : chosen) {
+      MatmulBenchRow row = measure([&] { kernel->matmul(ops.args); }, std::string(kernel->name));
+      if (blas_row) row.ratio_to_blas = row.gflops / blas_row->gflops;
+      emit(std::move(row));
+    }
+    if (blas_row) emit(std::move(*blas_row));
+  }
+  return report;
+}
+
+}  // namespace seatorch::bench

@@ -1,0 +1,204 @@
+// The cache-blocked GEMM driver in the GotoBLAS/BLIS manner, written once for every ISA.
+//
+//   for jc in N step NC:                      B panel  (KC, NC)  -> L3, packed by NR columns
+//     for pc in K step KC:
+//       for ic in M step MC:                  A block  (MC, KC)  -> L2, packed by MR rows
+//         for jr in NC step NR:               B micro-panel (KC, NR) -> L1 (or streams from L2)
+//           for ir in MC step MR:             micro_kernel: the (MR, NR) tile in registers
+//
+// Packing copies op(A) and op(B) into contiguous, zero-padded micro-panels in the order the
+// micro-kernel reads them, which is also where the transposes are absorbed: Aᵀ·B and A·Bᵀ
+// never materialise a transpose. When an operand is small or already laid out the way the
+// micro-kernel reads it, packing costs more than it saves, so the driver may read it in
+// place (see choose_packing); the micro-kernel addresses both through strides.
+//
+// Every template takes the ISA traits V first (see micro_kernel.hpp for why).
+// Deliberately not here: threads, alpha/beta scaling, intrinsics.
+#pragma once
+
+#include "gemm_support.hpp"
+#include "micro_kernel.hpp"
+
+#include "seatorch/kernels/matmul.hpp"
+
+#include <cstddef>
+#include <cstring>
+
+namespace seatorch::kernels {
+
+// Cache-blocking parameters in elements; mc is a multiple of MR and nc of NR.
+struct Blocking {
+  std::size_t mc = 0;  // rows of the A block kept in L2
+  std::size_t kc = 0;  // depth of one pass (the micro-panels' length)
+  std::size_t nc = 0;  // columns of the B panel kept in L3
+};
+
+// Which operands the driver copies into micro-panels rather than reading in place.
+struct Packing {
+  bool a = true;
+  bool b = true;
+};
+
+template <class V>
+constexpr std::size_t min_of(std::size_t x, std::size_t y) {
+  return x < y ? x : y;
+}
+
+template <class V>
+constexpr std::size_t round_up(std::size_t x, std::size_t step) {
+  return (x + step - 1) / step * step;
+}
+
+// Copies the (rows, kc) block at src (row stride ld) transposed into dst (kc, R): dst[p * R
+// + i] = src[i * ld + p], rows past `rows` zero. Whole kLanes x kLanes blocks go through
+// registers (V::transpose); the rest element by element.
+template <class V, std::size_t R>
+void pack_transposed(const float* src, std::size_t ld, std::size_t rows, std::size_t kc, float* dst) {
+  constexpr std::size_t kW = V::kLanes;
+  std::size_t p = 0;
+  if constexpr (R % kW == 0) {
+    if (rows == R) {
+      for (; p + kW <= kc; p += kW) {
+#pragma GCC unroll 4
+        for (std::size_t i0 = 0; i0 < R; i0 += kW) {
+          typename V::Reg block[kW];
+#pragma GCC unroll 16
+          for (std::size_t l = 0; l < kW; ++l) block[l] = V::load(src + (i0 + l) * ld + p);
+          V::transpose(block);
+#pragma GCC unroll 16
+          for (std::size_t l = 0; l < kW; ++l) V::store(dst + (p + l) * R + i0, block[l]);
+        }
+      }
+    }
+  }
+  for (; p < kc; ++p) {
+    for (std::size_t i = 0; i < R; ++i) dst[p * R + i] = i < rows ? src[i * ld + p] : 0.0f;
+  }
+}
+
+// Copies `cols` floats from each of kc rows of src (row stride ld) into dst (kc, R), columns
+// past `cols` zero.
+template <class V, std::size_t R>
+void pack_rows(const float* src, std::size_t ld, std::size_t cols, std::size_t kc, float* dst) {
+  if (cols == R) {
+    // A fixed-size copy: a few vector moves, where a variable-size memcpy would be a call.
+    for (std::size_t p = 0; p < kc; ++p, src += ld, dst += R) std::memcpy(dst, src, R * sizeof(float));
+  } else {
+    for (std::size_t p = 0; p < kc; ++p, src += ld, dst += R) {
+      for (std::size_t j = 0; j < R; ++j) dst[j] = j < cols ? src[j] : 0.0f;
+    }
+  }
+}
+
+// Packs rows [i0, i0 + mc) and depth [p0, p0 + kc) of op(A) into MR-row micro-panels:
+// panel r holds dst[r * MR * kc + p * MR + i] = op(A)(i0 + r * MR + i, p0 + p), rows past mc
+// zero. Stored (k, m), A's rows are the panels' rows already; stored (m, k), it is transposed.
+template <class V, std::size_t MR>
+void pack_a(const MatmulArgs& args, std::size_t i0, std::size_t p0, std::size_t mc,
+            std::size_t kc, float* dst) {
+  for (std::size_t r0 = 0; r0 < mc; r0 += MR, dst += MR * kc) {
+    const std::size_t rows = min_of<V>(MR, mc - r0);
+    if (args.ta == Transpose::kYes) {
+      pack_rows<V, MR>(args.a + p0 * args.lda + i0 + r0, args.lda, rows, kc, dst);
+    } else {
+      pack_transposed<V, MR>(args.a + (i0 + r0) * args.lda + p0, args.lda, rows, kc, dst);
+    }
+  }
+}
+
+// Packs depth [p0, p0 + kc) and columns [j0, j0 + nc) of op(B) into NR-column micro-panels:
+// panel s holds dst[s * NR * kc + p * NR + j] = op(B)(p0 + p, j0 + s * NR + j), columns past
+// nc zero. Stored (k, n), B's rows are the panels' rows already; stored (n, k), it is
+// transposed.
+template <class V, std::size_t NR>
+void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t kc,
+            std::size_t nc, float* dst) {
+  for (std::size_t s0 = 0; s0 < nc; s0 += NR, dst += NR * kc) {
+    const std::size_t cols = min_of<V>(NR, nc - s0);
+    if (args.tb == Transpose::kNo) {
+      pack_rows<V, NR>(args.b + p0 * args.ldb + j0 + s0, args.ldb, cols, kc, dst);
+    } else {
+      pack_transposed<V, NR>(args.b + (j0 + s0) * args.ldb + p0, args.ldb, cols, kc, dst);
+    }
+  }
+}
+
+// Which operands to copy. B must be packed when stored transposed: the micro-kernel reads
+// rows of op(B). Otherwise packing pays only for large problems: each B micro-panel is
+// re-read from memory once per A block, so past two blocks (m > 2 * MC) one contiguous copy
+// is cheaper than strided re-reads; and when C is also wide, A's block is reused by so many
+// micro-panels that a copy free of cache conflicts pays too (measured on Zen 4: +3% to +20%
+// at 1024..2048 for the 6-row AVX2 tile, neutral for AVX-512). Small problems, the MLP's,
+// read both in place: there a copy costs up to 10% and buys nothing.
+template <class V, std::size_t MR, std::size_t NR>
+Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
+  const auto [m, n, k] = args.shape;
+  (void)k;
+  const bool large = m > 2 * blocking.mc;
+  return {.a = large && n > 4 * NR, .b = large || args.tb == Transpose::kYes};
+}
+
+template <class V, std::size_t MR, std::size_t NV>
+void gemm(const MatmulArgs& args, const Blocking& blocking) {
+  if (matmul_degenerate(args)) return;
+  constexpr std::size_t NR = NV * V::kLanes;
+  const auto [m, n, k] = args.shape;
+  const Packing packing = choose_packing<V, MR, NR>(args, blocking);
+
+  const std::size_t kc_max = min_of<V>(blocking.kc, k);
+  // A block's rows and a B panel's columns, rounded up to whole micro-panels.
+  const std::size_t a_rows = round_up<V>(min_of<V>(blocking.mc, m), MR);
+  const std::size_t b_cols = round_up<V>(min_of<V>(blocking.nc, n), NR);
+  float* a_buf = packing.a ? pack_buffer(PackSlot::kA, a_rows * kc_max) : nullptr;  // (a_rows / MR, kc, MR)
+  // In place, B still packs its last, partial micro-panel: the micro-kernel reads NR columns.
+  float* b_buf = pack_buffer(PackSlot::kB, (packing.b ? b_cols : NR) * kc_max);  // (b_cols / NR, kc, NR)
+
+  for (std::size_t jc = 0; jc < n; jc += blocking.nc) {
+    const std::size_t nc = min_of<V>(blocking.nc, n - jc);
+    for (std::size_t pc = 0; pc < k; pc += blocking.kc) {
+      const std::size_t kc = min_of<V>(blocking.kc, k - pc);
+      const std::size_t full_cols = packing.b ? 0 : nc / NR * NR;  // read in place
+      pack_b<V, NR>(args, pc, jc + full_cols, kc, nc - full_cols, b_buf);
+
+      MicroTile t;
+      t.kc = kc;
+      t.ldc = args.ldc;
+      t.accumulate = args.accumulate || pc > 0;
+      for (std::size_t ic = 0; ic < m; ic += blocking.mc) {
+        const std::size_t mc = min_of<V>(blocking.mc, m - ic);
+        if (packing.a) pack_a<V, MR>(args, ic, pc, mc, kc, a_buf);
+
+        for (std::size_t jr = 0; jr < nc; jr += NR) {
+          t.n_eff = min_of<V>(NR, nc - jr);
+          if (jr < full_cols) {
+            t.b = args.b + pc * args.ldb + jc + jr;
+            t.b_rs = args.ldb;
+          } else {
+            t.b = b_buf + (jr - full_cols) * kc;
+            t.b_rs = NR;
+          }
+          for (std::size_t ir = 0; ir < mc; ir += MR) {
+            t.m_eff = min_of<V>(MR, mc - ir);
+            if (packing.a) {
+              t.a = a_buf + ir * kc;
+              t.a_rs = 1;
+              t.a_cs = MR;
+            } else if (args.ta == Transpose::kYes) {
+              t.a = args.a + pc * args.lda + ic + ir;
+              t.a_rs = 1;
+              t.a_cs = args.lda;
+            } else {
+              t.a = args.a + (ic + ir) * args.lda + pc;
+              t.a_rs = args.lda;
+              t.a_cs = 1;
+            }
+            t.c = args.c + (ic + ir) * args.ldc + jc + jr;
+            micro_kernel<V, MR, NV>(t);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace seatorch::kernels

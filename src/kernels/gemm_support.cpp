@@ -1,0 +1,44 @@
+// Packing buffers and degenerate shapes for the GEMM driver (see gemm_support.hpp).
+#include "gemm_support.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <new>
+
+namespace seatorch::kernels {
+namespace {
+
+constexpr std::align_val_t kAlignment{64};  // a cache line and a full AVX-512 register
+
+struct AlignedDelete {
+  void operator()(float* p) const { ::operator delete[](p, kAlignment); }
+};
+
+struct Buffer {
+  std::unique_ptr<float[], AlignedDelete> data;
+  std::size_t capacity = 0;  // floats
+};
+
+}  // namespace
+
+float* pack_buffer(PackSlot slot, std::size_t floats) {
+  thread_local Buffer buffers[2];
+  Buffer& buffer = buffers[slot == PackSlot::kA ? 0 : 1];
+  if (buffer.capacity < floats) {
+    buffer.data.reset(static_cast<float*>(::operator new[](floats * sizeof(float), kAlignment)));
+    buffer.capacity = floats;
+  }
+  return buffer.data.get();
+}
+
+bool matmul_degenerate(const MatmulArgs& args) {
+  const auto [m, n, k] = args.shape;
+  if (m == 0 || n == 0) return true;
+  if (k != 0) return false;
+  if (!args.accumulate) {
+    for (std::size_t i = 0; i < m; ++i) std::fill_n(args.c + i * args.ldc, n, 0.0f);
+  }
+  return true;
+}
+
+}  // namespace seatorch::kernels

@@ -1,0 +1,89 @@
+// The register-blocked micro-kernel, written once for every ISA.
+//
+// It updates one MR x NR tile of C with the product of an MR x kc panel of A and a kc x NR
+// panel of B, keeping the whole tile in MR * NV vector registers (NR = NV * lanes): per
+// step p it loads NV vectors of B's row p, broadcasts each of the MR values of A's column p
+// and issues MR * NV fused multiply-adds. The vector operations come from a traits type V
+// (one per ISA, in src/kernels/<arch>/ or the portable src/kernels/blocked.cpp):
+//
+//   V::Reg, V::kLanes, zero(), load(p), load_n(p, n), broadcast(p), fma(a, b, c) = a*b + c,
+//   add(a, b), store(p, r), store_n(p, r, n)        (the _n forms touch only n < kLanes lanes)
+//   transpose(r): transposes the kLanes x kLanes block held in r[0..kLanes) (packing uses it)
+//
+// Every template here takes V first. Each ISA defines its V in an anonymous namespace, so
+// every instantiation has internal linkage and is compiled only with its own file's ISA
+// flags: an AVX-512 copy can never be picked by the linker for a baseline caller.
+// Deliberately not here: packing, blocking and edge planning (gemm_driver.hpp), intrinsics.
+#pragma once
+
+#include <cstddef>
+
+namespace seatorch::kernels {
+
+// The operands of one micro-tile. Operands are addressed through strides, so the same code
+// reads packed panels and (where the driver allows it) the caller's matrices in place.
+struct MicroTile {
+  std::size_t kc = 0;      // depth of the update, >= 1
+  const float* a = nullptr;  // A panel, (MR, kc): element (i, p) at a[i * a_rs + p * a_cs]
+  std::size_t a_rs = 0;
+  std::size_t a_cs = 0;
+  const float* b = nullptr;  // B panel, (kc, NR): element (p, j) at b[p * b_rs + j];
+  std::size_t b_rs = 0;      //   all NR floats of each row must be readable
+  float* c = nullptr;        // C tile, (m_eff, n_eff): element (i, j) at c[i * ldc + j]
+  std::size_t ldc = 0;
+  std::size_t m_eff = 0;     // rows of the tile inside C, 1..MR (A rows past it are not read)
+  std::size_t n_eff = 0;     // columns of the tile inside C, 1..NR
+  bool accumulate = false;   // C += A*B rather than C = A*B
+};
+
+template <class V, std::size_t MR, std::size_t NV>
+inline void micro_kernel(const MicroTile& t) {
+  using Reg = typename V::Reg;
+  constexpr std::size_t kW = V::kLanes;
+
+  Reg acc[MR][NV];          // the C tile, (MR, NV * kW), in registers
+  const float* a_row[MR];   // start of each row of the A panel
+#pragma GCC unroll 32
+  for (std::size_t i = 0; i < MR; ++i) {
+    // Rows past the edge of C re-read the last valid row: always in bounds, never stored.
+    a_row[i] = t.a + (i < t.m_eff ? i : t.m_eff - 1) * t.a_rs;
+#pragma GCC unroll 8
+    for (std::size_t v = 0; v < NV; ++v) acc[i][v] = V::zero();
+  }
+
+  const float* b = t.b;
+  std::size_t a_off = 0;
+  for (std::size_t p = 0; p < t.kc; ++p) {
+    Reg bv[NV];
+#pragma GCC unroll 8
+    for (std::size_t v = 0; v < NV; ++v) bv[v] = V::load(b + v * kW);
+#pragma GCC unroll 32
+    for (std::size_t i = 0; i < MR; ++i) {
+      const Reg ai = V::broadcast(a_row[i] + a_off);
+#pragma GCC unroll 8
+      for (std::size_t v = 0; v < NV; ++v) acc[i][v] = V::fma(ai, bv[v], acc[i][v]);
+    }
+    b += t.b_rs;
+    a_off += t.a_cs;
+  }
+
+#pragma GCC unroll 32
+  for (std::size_t i = 0; i < MR; ++i) {
+    if (i >= t.m_eff) break;
+    float* c_row = t.c + i * t.ldc;
+#pragma GCC unroll 8
+    for (std::size_t v = 0; v < NV; ++v) {
+      const std::size_t j = v * kW;
+      if (j + kW <= t.n_eff) {
+        const Reg r = t.accumulate ? V::add(V::load(c_row + j), acc[i][v]) : acc[i][v];
+        V::store(c_row + j, r);
+      } else if (j < t.n_eff) {
+        const std::size_t n = t.n_eff - j;
+        const Reg r = t.accumulate ? V::add(V::load_n(c_row + j, n), acc[i][v]) : acc[i][v];
+        V::store_n(c_row + j, r, n);
+      }
+    }
+  }
+}
+
+}  // namespace seatorch::kernels

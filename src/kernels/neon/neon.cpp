@@ -1,0 +1,57 @@
+// The `neon` kernel: the packed GEMM driver with an AArch64 NEON micro-kernel, and the
+// NEON FMA-throughput probe. NEON is part of every AArch64 CPU, so it needs no flags and
+// no run-time check; it is built only for AArch64 targets.
+//
+// Micro-tile 8 x 12: twenty-four q-register accumulators, three for B's row and one
+// broadcast, of the 32 registers.
+#include "../fma_probe.hpp"
+#include "../gemm_driver.hpp"
+#include "../isa_kernels.hpp"
+
+#include <arm_neon.h>
+
+namespace seatorch::kernels {
+namespace {
+
+struct NeonVec {
+  using Reg = float32x4_t;
+  static constexpr std::size_t kLanes = 4;
+
+  static Reg zero() { return vdupq_n_f32(0.0f); }
+  static Reg load(const float* p) { return vld1q_f32(p); }
+  static Reg load_n(const float* p, std::size_t n) {
+    float lanes[kLanes] = {};
+    for (std::size_t l = 0; l < n; ++l) lanes[l] = p[l];
+    return vld1q_f32(lanes);
+  }
+  static Reg broadcast(const float* p) { return vld1q_dup_f32(p); }
+  static Reg fma(Reg a, Reg b, Reg c) { return vfmaq_f32(c, a, b); }
+  static Reg add(Reg a, Reg b) { return vaddq_f32(a, b); }
+  static void store(float* p, Reg r) { vst1q_f32(p, r); }
+  static void store_n(float* p, Reg r, std::size_t n) {
+    float lanes[kLanes];
+    vst1q_f32(lanes, r);
+    for (std::size_t l = 0; l < n; ++l) p[l] = lanes[l];
+  }
+  // 4 x 4: transpose 2 x 2 blocks of pairs (trn), then recombine the 64-bit halves.
+  static void transpose(Reg* r) {
+    const float32x4x2_t p01 = vtrnq_f32(r[0], r[1]);
+    const float32x4x2_t p23 = vtrnq_f32(r[2], r[3]);
+    r[0] = vcombine_f32(vget_low_f32(p01.val[0]), vget_low_f32(p23.val[0]));
+    r[1] = vcombine_f32(vget_low_f32(p01.val[1]), vget_low_f32(p23.val[1]));
+    r[2] = vcombine_f32(vget_high_f32(p01.val[0]), vget_high_f32(p23.val[0]));
+    r[3] = vcombine_f32(vget_high_f32(p01.val[1]), vget_high_f32(p23.val[1]));
+  }
+};
+
+constexpr std::size_t kMr = 8;
+constexpr std::size_t kNv = 3;
+constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2040};
+
+}  // namespace
+
+void matmul_neon(const MatmulArgs& args) { gemm<NeonVec, kMr, kNv>(args, kBlocking); }
+
+double fma_probe_neon(std::size_t rounds) { return fma_probe<NeonVec>(rounds); }
+
+}  // namespace seatorch::kernels

@@ -1,0 +1,80 @@
+// The `avx512` kernel: the packed GEMM driver with an AVX-512F micro-kernel, and the
+// AVX-512 FMA-throughput probe. The only file built with -mavx512f; the registry calls it
+// only when the CPU and the OS support AVX-512 state.
+//
+// Micro-tile 8 x 32: sixteen zmm accumulators (of 32 registers). On Zen 4 a 512-bit FMA
+// runs on both 256-bit pipes, so the peak is the same as AVX2's; what AVX-512 brings is
+// the register count (a taller tile, fewer loads per FMA) and masked tails. For C at most
+// 16 wide (the MLP's 10 classes) an 8 x 16 tile wastes half as many lanes.
+#include "../fma_probe.hpp"
+#include "../gemm_driver.hpp"
+#include "../isa_kernels.hpp"
+
+#include <immintrin.h>
+
+namespace seatorch::kernels {
+namespace {
+
+struct Avx512Vec {
+  using Reg = __m512;
+  static constexpr std::size_t kLanes = 16;
+
+  static __mmask16 mask(std::size_t n) { return static_cast<__mmask16>((1u << n) - 1u); }
+  static Reg zero() { return _mm512_setzero_ps(); }
+  static Reg load(const float* p) { return _mm512_loadu_ps(p); }
+  static Reg load_n(const float* p, std::size_t n) { return _mm512_maskz_loadu_ps(mask(n), p); }
+  static Reg broadcast(const float* p) { return _mm512_set1_ps(*p); }
+  static Reg fma(Reg a, Reg b, Reg c) { return _mm512_fmadd_ps(a, b, c); }
+  static Reg add(Reg a, Reg b) { return _mm512_add_ps(a, b); }
+  static void store(float* p, Reg r) { _mm512_storeu_ps(p, r); }
+  static void store_n(float* p, Reg r, std::size_t n) { _mm512_mask_storeu_ps(p, mask(n), r); }
+  // 16 x 16: 4 x 4 transposes inside each 128-bit lane (unpack, shuffle), then the 4 x 4
+  // transpose of the lanes themselves (two rounds of shuffle_f32x4). Written with the
+  // zero-masking forms under a full mask, which compile to the same instructions: the plain
+  // forms trip GCC 12's -Wmaybe-uninitialized on their internal _mm512_undefined_ps().
+  static void transpose(Reg* r) {
+    constexpr __mmask16 kAll = 0xffff;
+    Reg t[16], u[16];
+    for (int i = 0; i < 16; i += 2) {
+      t[i] = _mm512_maskz_unpacklo_ps(kAll, r[i], r[i + 1]);
+      t[i + 1] = _mm512_maskz_unpackhi_ps(kAll, r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {
+      u[i] = _mm512_maskz_shuffle_ps(kAll, t[i], t[i + 2], 0x44);
+      u[i + 1] = _mm512_maskz_shuffle_ps(kAll, t[i], t[i + 2], 0xee);
+      u[i + 2] = _mm512_maskz_shuffle_ps(kAll, t[i + 1], t[i + 3], 0x44);
+      u[i + 3] = _mm512_maskz_shuffle_ps(kAll, t[i + 1], t[i + 3], 0xee);
+    }
+    for (int c = 0; c < 4; ++c) {
+      t[c] = _mm512_maskz_shuffle_f32x4(kAll, u[c], u[c + 4], 0x88);
+      t[c + 4] = _mm512_maskz_shuffle_f32x4(kAll, u[c], u[c + 4], 0xdd);
+      t[c + 8] = _mm512_maskz_shuffle_f32x4(kAll, u[c + 8], u[c + 12], 0x88);
+      t[c + 12] = _mm512_maskz_shuffle_f32x4(kAll, u[c + 8], u[c + 12], 0xdd);
+    }
+    for (int i = 0; i < 8; ++i) {
+      r[i] = _mm512_maskz_shuffle_f32x4(kAll, t[i], t[i + 8], 0x88);
+      r[i + 8] = _mm512_maskz_shuffle_f32x4(kAll, t[i], t[i + 8], 0xdd);
+    }
+  }
+};
+
+constexpr std::size_t kMr = 8;
+constexpr std::size_t kNv = 2;
+constexpr std::size_t kNarrowNv = 1;  // for n <= 16
+// A block (128, 512): 256 KiB of the 1 MiB L2; B panel (512, 2048): 4 MiB of L3. A long kc
+// halves the passes over C; it measured 2-5% faster than 256 from 512^3 up.
+constexpr Blocking kBlocking{.mc = 128, .kc = 512, .nc = 2048};
+
+}  // namespace
+
+void matmul_avx512(const MatmulArgs& args) {
+  if (args.shape.n <= kNarrowNv * Avx512Vec::kLanes) {
+    gemm<Avx512Vec, kMr, kNarrowNv>(args, kBlocking);
+  } else {
+    gemm<Avx512Vec, kMr, kNv>(args, kBlocking);
+  }
+}
+
+double fma_probe_avx512(std::size_t rounds) { return fma_probe<Avx512Vec>(rounds); }
+
+}  // namespace seatorch::kernels

@@ -1,0 +1,146 @@
+// The matmul bench's pieces: shape strings, the default problems, the FMA-peak probe, the
+// timer, and a tiny end-to-end run.
+#include "seatorch/bench/blas_reference.hpp"
+#include "seatorch/bench/matmul_bench.hpp"
+#include "seatorch/bench/timing.hpp"
+#include "seatorch/error.hpp"
+#include "seatorch/kernels/kernel_registry.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace b = seatorch::bench;
+namespace k = seatorch::kernels;
+
+TEST_CASE("parse_matmul_problem reads MxNxK with an optional form", "[bench]") {
+  const b::MatmulProblem plain = b::parse_matmul_problem("64x128x784");
+  CHECK(plain.shape.m == 64);
+  CHECK(plain.shape.n == 128);
+  CHECK(plain.shape.k == 784);
+  CHECK(b::form_name(plain) == "nn");
+
+  for (const char* form : {"nn", "tn", "nt", "tt"}) {
+    const b::MatmulProblem p = b::parse_matmul_problem(std::string("1x2x3:") + form);
+    INFO("form " << form);
+    CHECK(b::form_name(p) == form);
+    CHECK(p.ta == k::Transpose{form[0] == 't'});
+    CHECK(p.tb == k::Transpose{form[1] == 't'});
+    CHECK(p.shape.k == 3);
+  }
+}
+
+TEST_CASE("parse_matmul_problem rejects malformed shapes with one clear line", "[bench]") {
+  for (const char* text : {"", "64", "64x", "64x128", "x1x2", "1xx2", "1x2x3x4", "0x1x1", "1x1x0", "-1x2x3",
+                           "+1x2x3", "1x2x3 ", " 1x2x3", "1.5x2x3", "1x2x3:", "1x2x3:nx", "1x2x3:nnn",
+                           "1x2x3:NN", "16385x1x1", "99999999999999999999x1x1"}) {
+    INFO("shape '" << text << "'");
+    try {
+      b::parse_matmul_problem(text);
+      FAIL("accepted");
+    } catch (const seatorch::InputError& e) {
+      const std::string message = e.what();
+      CHECK(message.find(std::string("'") + text + "'") != std::string::npos);
+      CHECK(message.find("MxNxK") != std::string::npos);
+      CHECK(message.find('\n') == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("the default problems are the square sizes and the MLP's products", "[bench]") {
+  CHECK(b::default_matmul_sizes() == std::vector<std::size_t>{64, 128, 256, 512, 1024});
+  const auto squares = b::square_matmul_problems({3, 5});
+  REQUIRE(squares.size() == 2);
+  CHECK((squares[1].shape.m == 5 && squares[1].shape.n == 5 && squares[1].shape.k == 5));
+  CHECK_THROWS_AS(b::square_matmul_problems({0}), seatorch::InputError);
+  CHECK_THROWS_AS(b::square_matmul_problems({20000}), seatorch::InputError);
+
+  std::vector<std::string> mlp;
+  for (const b::MatmulProblem& p : b::mlp_matmul_problems()) {
+    mlp.push_back(std::to_string(p.shape.m) + "x" + std::to_string(p.shape.n) + "x" + std::to_string(p.shape.k) +
+                  ":" + b::form_name(p));
+  }
+  CHECK(mlp == std::vector<std::string>{"64x128x784:nn", "64x10x128:nn", "784x128x64:tn", "128x10x64:tn",
+                                        "64x128x10:nt", "64x784x128:nt"});
+}
+
+TEST_CASE("the FMA peak probe returns a plausible throughput", "[bench]") {
+  const std::optional<b::FmaPeak> peak = b::measure_fma_peak(0.01);
+  bool has_probe = false;
+  for (const k::KernelInfo& kernel : k::available_kernels()) has_probe |= kernel.fma_probe != nullptr;
+  REQUIRE(peak.has_value() == has_probe);
+  if (peak) {
+    INFO("peak " << peak->gflops << " GFLOPS with " << peak->isa);
+    // One core: more than a scalar FPU at 1 GHz, less than any core built so far can do.
+    CHECK(peak->gflops > 1.0);
+    CHECK(peak->gflops < 1000.0);
+    CHECK(k::find_kernel(peak->isa) != nullptr);
+  }
+}
+
+TEST_CASE("time_median calls the work once to warm up and then samples x calls times", "[bench]") {
+  std::size_t calls = 0;
+  volatile double sink = 0.0;
+  const b::Timing t = b::time_median(
+      [&] {
+        ++calls;
+        for (int i = 0; i < 1000; ++i) sink = sink + 1.0;
+      },
+      {.samples = 3, .min_sample_seconds = 0.001});
+  CHECK(t.samples == 3);
+  CHECK(t.calls_per_sample >= 1);
+  CHECK(calls == 1 + t.samples * t.calls_per_sample);
+  CHECK(t.seconds > 0.0);
+  CHECK(t.seconds * static_cast<double>(t.calls_per_sample) >= 0.001 * 0.5);
+}
+
+TEST_CASE("run_matmul_bench measures every kernel asked for and the BLAS", "[bench]") {
+  b::MatmulBenchOptions options;
+  options.problems = {b::parse_matmul_problem("9x7x5:tn")};
+  options.kernels = {"ref", "blocked"};
+  options.reps = 1;
+  options.min_sample_seconds = 0.001;
+  const b::MatmulBenchReport report = b::run_matmul_bench(options);
+  const bool blas = !b::blas_name().empty();
+  CHECK(report.blas == b::blas_name());
+  REQUIRE(report.rows.size() == (blas ? 3u : 2u));
+  CHECK(report.rows[0].kernel == "ref");
+  CHECK(report.rows[1].kernel == "blocked");
+  if (blas) CHECK(report.rows[2].kernel == "blas");
+  for (const b::MatmulBenchRow& row : report.rows) {
+    INFO("kernel " << row.kernel);
+    CHECK(row.problem.shape.m == 9);
+    CHECK(b::form_name(row.problem) == "tn");
+    CHECK(row.gflops > 0.0);
+    CHECK(row.gflops == Approx(2.0 * 9 * 7 * 5 / row.seconds / 1e9));
+    CHECK(row.pct_peak.has_value() == report.peak.has_value());
+    CHECK(row.ratio_to_blas.has_value() == (blas && row.kernel != "blas"));
+  }
+
+  options.kernels = {"no-such-kernel"};
+  CHECK_THROWS_AS(b::run_matmul_bench(options), seatorch::InputError);
+  options.kernels = {};
+  options.problems = {};
+  CHECK_THROWS_AS(b::run_matmul_bench(options), seatorch::InputError);
+}
+
+TEST_CASE("blas_sgemm agrees with matmul_ref when the build has a BLAS", "[bench]") {
+  if (b::blas_name().empty()) {
+    CHECK_THROWS_AS(b::blas_sgemm({}), std::logic_error);
+    return;
+  }
+  // (2, 3) * (3, 2), both stored transposed, accumulating into C.
+  const std::vector<float> a{1.f, 4.f, 2.f, 5.f, 3.f, 6.f};  // (3, 2): A stored transposed
+  const std::vector<float> bt{7.f, 9.f, 11.f, 8.f, 10.f, 12.f};  // (2, 3): B stored transposed
+  std::vector<float> c{1.f, 1.f, 1.f, 1.f}, expected = c;
+  const k::MatmulArgs args{{2, 2, 3}, a.data(), 2, k::Transpose::kYes, bt.data(), 3, k::Transpose::kYes,
+                           nullptr, 2, true};
+  k::MatmulArgs mine = args, theirs = args;
+  mine.c = expected.data();
+  theirs.c = c.data();
+  k::matmul_ref(mine);
+  b::blas_sgemm(theirs);
+  CHECK(c == expected);
+  CHECK(expected == std::vector<float>{59.f, 65.f, 140.f, 155.f});
+}

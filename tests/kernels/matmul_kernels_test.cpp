@@ -1,0 +1,179 @@
+// Every available matmul kernel against matmul_ref: every edge size 1..67 along each axis,
+// random shapes up to 300, shapes that cross every cache block, all four transpose forms,
+// accumulate on and off, padded (non-contiguous) rows, and k = 0.
+// Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
+#include "seatorch/kernels/kernel_registry.hpp"
+#include "seatorch/kernels/matmul.hpp"
+#include "seatorch/rng.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace k = seatorch::kernels;
+
+namespace {
+
+struct Case {
+  std::size_t m, n, k;
+  bool ta, tb, accumulate;
+  std::size_t pad;  // extra floats at the end of every row of A, B and C
+};
+
+// op(A) (m, k) and op(B) (k, n) stored as the flags say, C (m, n), all with padded rows.
+struct Problem {
+  Case shape;
+  std::size_t lda, ldb, ldc;
+  std::vector<float> a;   // (k, lda) when ta, else (m, lda)
+  std::vector<float> b;   // (n, ldb) when tb, else (k, ldb)
+  std::vector<float> c0;  // (m, ldc): C before the call, padding included
+
+  k::MatmulArgs args(const float* a_data, const float* b_data, float* c) const {
+    return {{shape.m, shape.n, shape.k}, a_data, lda, k::Transpose{shape.ta}, b_data, ldb,
+            k::Transpose{shape.tb}, c, ldc, shape.accumulate};
+  }
+};
+
+Problem make_problem(const Case& s, seatorch::Rng& rng) {
+  Problem p{s, (s.ta ? s.m : s.k) + s.pad, (s.tb ? s.k : s.n) + s.pad, s.n + s.pad, {}, {}, {}};
+  p.a.resize((s.ta ? s.k : s.m) * p.lda);
+  p.b.resize((s.tb ? s.n : s.k) * p.ldb);
+  p.c0.resize(s.m * p.ldc);
+  for (std::vector<float>* v : {&p.a, &p.b, &p.c0}) {
+    for (float& x : *v) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+  }
+  return p;
+}
+
+// A kernel and the reference both sum k products in float, in different orders. Each sum's
+// rounding error is below (k + 1) * eps * (sum of |a*b| + |c0|) (Higham, recursive
+// summation), so two sums differ by at most twice that. Operands lie in [-1, 1), so the
+// sum of |a*b| is at most k.
+constexpr double kSumErrorFactor = 2.0;
+double tolerance(std::size_t depth, double c0) {
+  const double magnitude = static_cast<double>(depth) + std::fabs(c0);
+  return kSumErrorFactor * static_cast<double>(depth + 1) * std::numeric_limits<float>::epsilon() * magnitude;
+}
+
+// Runs every available kernel on the problem and compares all of C, padding included
+// (which must be left as it was), with the reference.
+void check_all_kernels(const Problem& p) {
+  const Case& s = p.shape;
+  std::vector<float> expected = p.c0;
+  k::matmul_ref(p.args(p.a.data(), p.b.data(), expected.data()));
+
+  for (const k::KernelInfo& kernel : k::available_kernels()) {
+    std::vector<float> c = p.c0;
+    kernel.matmul(p.args(p.a.data(), p.b.data(), c.data()));
+    std::size_t mismatches = 0;
+    std::size_t first = 0;
+    for (std::size_t idx = 0; idx < c.size(); ++idx) {
+      const bool inside = idx % p.ldc < s.n;
+      const double tol = inside ? tolerance(s.k, s.accumulate ? p.c0[idx] : 0.0) : 0.0;
+      if (!(std::fabs(static_cast<double>(c[idx]) - expected[idx]) <= tol)) {
+        if (mismatches++ == 0) first = idx;
+      }
+    }
+    INFO("kernel " << kernel.name << ": m " << s.m << " n " << s.n << " k " << s.k << " ta " << s.ta
+                   << " tb " << s.tb << " accumulate " << s.accumulate << " pad " << s.pad);
+    INFO(mismatches << " mismatches; first C[" << first / p.ldc << "," << first % p.ldc << "] = " << c[first]
+                    << ", expected " << expected[first]);
+    CHECK(mismatches == 0);
+  }
+}
+
+// Every transpose form, accumulate on and off, for one shape.
+void check_all_forms(std::size_t m, std::size_t n, std::size_t depth, std::size_t pad, seatorch::Rng& rng) {
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      for (bool accumulate : {false, true}) {
+        check_all_kernels(make_problem({m, n, depth, ta, tb, accumulate, pad}, rng));
+      }
+    }
+  }
+}
+
+constexpr std::size_t kMaxEdge = 67;  // past two AVX-512 tiles (32) and four 16-wide tiles
+
+}  // namespace
+
+TEST_CASE("matmul kernels: ref first and every kernel runs", "[kernels]") {
+  const auto kernels = k::available_kernels();
+  REQUIRE(kernels.size() >= 2);
+  CHECK(kernels[0].name == "ref");
+  CHECK(kernels[1].name == "blocked");
+  CHECK(k::default_kernel().name == kernels.back().name);
+  CHECK(k::find_kernel("ref") == &kernels[0]);
+  CHECK(k::find_kernel("no-such-kernel") == nullptr);
+}
+
+TEST_CASE("matmul kernels match ref for every m in 1..67", "[kernels]") {
+  seatorch::Rng rng(101);
+  for (std::size_t d = 1; d <= kMaxEdge; ++d) check_all_forms(d, 33, 17, d % 3, rng);
+}
+
+TEST_CASE("matmul kernels match ref for every n in 1..67", "[kernels]") {
+  seatorch::Rng rng(102);
+  for (std::size_t d = 1; d <= kMaxEdge; ++d) check_all_forms(29, d, 31, d % 3, rng);
+}
+
+TEST_CASE("matmul kernels match ref for every k in 1..67", "[kernels]") {
+  seatorch::Rng rng(103);
+  for (std::size_t d = 1; d <= kMaxEdge; ++d) check_all_forms(23, 19, d, d % 3, rng);
+}
+
+TEST_CASE("matmul kernels match ref on random shapes up to 300", "[kernels]") {
+  seatorch::Rng rng(104);
+  constexpr std::size_t kMaxVolume = 3'000'000;  // m*n*k: keeps the test fast under qemu
+  for (int trial = 0; trial < 12;) {
+    const Case s{1 + rng.below(300), 1 + rng.below(300), 1 + rng.below(300), rng.below(2) == 1,
+                 rng.below(2) == 1, rng.below(2) == 1, rng.below(5)};
+    if (s.m * s.n * s.k > kMaxVolume) continue;
+    check_all_kernels(make_problem(s, rng));
+    ++trial;
+  }
+}
+
+TEST_CASE("matmul kernels match ref across every cache block boundary", "[kernels]") {
+  seatorch::Rng rng(105);
+  // Wider than any NC (2048) and deeper than any KC (256); taller than any MC (144) and
+  // deeper than two KC blocks. Accumulation across depth blocks is what can go wrong here.
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      check_all_kernels(make_problem({3, 2100, 260, ta, tb, ta != tb, 1}, rng));
+      check_all_kernels(make_problem({150, 20, 520, ta, tb, ta == tb, 0}, rng));
+    }
+  }
+}
+
+TEST_CASE("matmul kernels match ref on problems large enough to pack both operands", "[kernels]") {
+  seatorch::Rng rng(106);
+  // Small problems read A and B in place; past m > 2 * MC (MC <= 144 in every kernel) with
+  // C wider than four micro-tiles, the driver packs both. Odd sizes leave partial panels.
+  check_all_forms(301, 141, 37, 2, rng);
+  check_all_kernels(make_problem({297, 133, 520, false, false, true, 1}, rng));  // two KC blocks
+}
+
+TEST_CASE("matmul kernels with k = 0 zero C or leave it when accumulating", "[kernels]") {
+  for (const k::KernelInfo& kernel : k::available_kernels()) {
+    INFO("kernel " << kernel.name);
+    std::vector<float> c{1.f, 2.f, 3.f, 4.f, 5.f, 6.f};  // (2, 3), one float of padding
+    kernel.matmul({{2, 2, 0}, nullptr, 0, k::Transpose::kNo, nullptr, 2, k::Transpose::kNo, c.data(), 3, true});
+    CHECK(c == std::vector<float>{1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
+    kernel.matmul({{2, 2, 0}, nullptr, 0, k::Transpose::kYes, nullptr, 2, k::Transpose::kYes, c.data(), 3, false});
+    CHECK(c == std::vector<float>{0.f, 0.f, 3.f, 0.f, 0.f, 6.f});
+  }
+}
+
+TEST_CASE("matmul kernels with m = 0 or n = 0 touch nothing", "[kernels]") {
+  for (const k::KernelInfo& kernel : k::available_kernels()) {
+    INFO("kernel " << kernel.name);
+    const std::vector<float> a(6, 1.f), b(6, 1.f);
+    std::vector<float> c(6, 7.f);
+    kernel.matmul({{0, 3, 2}, a.data(), 2, k::Transpose::kNo, b.data(), 3, k::Transpose::kNo, c.data(), 3, false});
+    kernel.matmul({{2, 0, 3}, a.data(), 3, k::Transpose::kNo, b.data(), 1, k::Transpose::kNo, c.data(), 1, false});
+    CHECK(c == std::vector<float>(6, 7.f));
+  }
+}
