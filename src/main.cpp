@@ -54,6 +54,8 @@ int run(int argc, char** argv) {
 
   const std::vector<seatorch::cli::Command> commands{
       seatorch::cli::register_train(root),
+      seatorch::cli::register_eval(root),
+      seatorch::cli::register_quantize(root),
       seatorch::cli::register_bench(root),
   };
 

@@ -28,6 +28,8 @@ extern const CLI::Validator kPositiveReal;     // > 0
 bool stderr_is_terminal();
 
 Command register_train(CLI::App& root);
+Command register_eval(CLI::App& root);
+Command register_quantize(CLI::App& root);
 Command register_bench(CLI::App& root);  // src/cli/bench.cpp: `bench matmul`
 
 }  // namespace seatorch::cli

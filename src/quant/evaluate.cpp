@@ -71,6 +71,16 @@ Throughput time_path(std::string path, std::size_t n, std::size_t batch, double 
 
 }  // namespace
 
+std::vector<double> Evaluation::per_class_accuracy() const {
+  std::vector<double> out;
+  for (std::size_t c = 0; c < classes; ++c) {
+    std::size_t row = 0;
+    for (std::size_t p = 0; p < classes; ++p) row += confusion[c * classes + p];
+    out.push_back(row == 0 ? 0.0 : static_cast<double>(confusion[c * classes + c]) / static_cast<double>(row));
+  }
+  return out;
+}
+
 std::vector<std::uint8_t> dataset_pixels(const Dataset& data) {
   std::vector<std::uint8_t> pixels(data.x.size());
   for (std::size_t i = 0; i < data.x.size(); ++i) {

@@ -268,11 +268,7 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
   summary.train_seconds = trained.seconds;
   summary.us_per_sample = trained.us_per_sample;
   summary.confusion = test.confusion;
-  for (std::size_t c = 0; c < test.classes; ++c) {
-    std::size_t row = 0;
-    for (std::size_t p = 0; p < test.classes; ++p) row += test.confusion[c * test.classes + p];
-    summary.per_class_accuracy.push_back(row == 0 ? 0.0 : static_cast<double>(test.confusion[c * test.classes + c]) / static_cast<double>(row));
-  }
+  summary.per_class_accuracy = test.per_class_accuracy();
   summary.history = trained.history;
   if (options.write_outputs) write_outputs(options, config, summary, trained.model);
   return summary;

@@ -25,6 +25,8 @@ struct Evaluation {
   std::vector<std::size_t> confusion;  // (classes, classes): [true label][predicted]
 
   [[nodiscard]] double accuracy() const { return total == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(total); }
+  // Per true class: the fraction predicted correctly (recall); 0 for a class with no samples.
+  [[nodiscard]] std::vector<double> per_class_accuracy() const;
 };
 
 // The features as bytes, (size(), features); InputError when a feature is not in [0, 1].

@@ -1,0 +1,76 @@
+// `seatorch eval`: evaluates a float checkpoint or an int8 model file; prints accuracy,
+// per-class accuracy and the confusion matrix (and an int8 layer dump on request).
+#include "command.hpp"
+
+#include "seatorch/quant/eval_run.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <memory>
+
+namespace seatorch::cli {
+namespace {
+
+struct EvalFlags {
+  std::string model = "seatorch-out/model.safetensors";
+  std::string dataset;
+  std::string data_dir;
+  std::string csv;
+  std::string label_col;
+  std::string kernel = "auto";
+  std::size_t dump_layers = 0;
+  bool json = false;
+};
+
+void print_report(const quant::EvalRunSummary& s) {
+  const std::size_t classes = s.per_class_accuracy.size();
+  fmt::print("{} model {} on {} ({} test samples): accuracy {:.4f}\n", s.kind, s.architecture, s.dataset, s.samples,
+             s.accuracy);
+  fmt::print("confusion (rows: true class, columns: predicted)     recall\n");
+  for (std::size_t c = 0; c < classes; ++c) {
+    fmt::print("{:>3} |", c);
+    for (std::size_t p = 0; p < classes; ++p) fmt::print(" {:>5}", s.confusion[c * classes + p]);
+    fmt::print(" | {:.4f}\n", s.per_class_accuracy[c]);
+  }
+  if (!s.layers_dump.is_null()) fmt::print("layer dump:\n{}\n", s.layers_dump.dump(1));
+}
+
+}  // namespace
+
+Command register_eval(CLI::App& root) {
+  auto f = std::make_shared<EvalFlags>();
+  CLI::App* app = root.add_subcommand("eval", "Evaluate a float checkpoint or an INT8 model on the test set");
+  CLI::Option* dump = nullptr;
+  app->add_option("--model", f->model, "Model file (float checkpoint or INT8 model)")->capture_default_str();
+  app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the model)")
+      ->check(CLI::IsMember(dataset_names()));
+  app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
+  app->add_option("--csv", f->csv, "CSV file for --dataset csv");
+  app->add_option("--label-col", f->label_col, "CSV label column");
+  app->add_option("--kernel", f->kernel, "INT8 kernel (auto, or a name from the error message's list)")->capture_default_str();
+  dump = app->add_option("--dump-layers", f->dump_layers,
+                         "INT8 models: dump every layer's int32 accumulators and int8 outputs for this test image");
+  app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
+  return Command{app, [f, dump] {
+                   quant::EvalRunOptions options;
+                   options.model = f->model;
+                   options.data.name = f->dataset;
+                   options.data.data_dir = f->data_dir;
+                   options.data.csv_path = f->csv;
+                   options.data.label_col = f->label_col;
+                   options.kernel = f->kernel;
+                   if (dump->count() > 0) options.dump_image = f->dump_layers;
+                   const quant::EvalRunSummary s = quant::run_eval(options);
+                   if (f->json) {
+                     print_json(s.to_json());
+                   } else {
+                     print_report(s);
+                   }
+                   return 0;
+                 }};
+}
+
+}  // namespace seatorch::cli

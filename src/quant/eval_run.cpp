@@ -1,0 +1,84 @@
+// run_eval(): float or int8 model file -> test-set evaluation (+ an int8 layer dump).
+#include "seatorch/quant/eval_run.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/io/safetensors.hpp"
+#include "seatorch/quant/evaluate.hpp"
+#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/quant/int8_engine.hpp"
+#include "seatorch/quant/int8_file.hpp"
+
+namespace seatorch::quant {
+namespace {
+
+nlohmann::json dump_layers(const Int8Model& model, const Dataset& test, std::size_t index) {
+  if (index >= test.size()) {
+    throw input_error("--dump-layers {}: the test set has {} images (0..{})", index, test.size(), test.size() - 1);
+  }
+  Dataset one{test.features, test.classes, {test.sample(index).begin(), test.sample(index).end()}, {test.y[index]}};
+  const std::vector<std::uint8_t> pixels = dataset_pixels(one);
+  std::vector<Int8LayerTrace> trace;
+  const std::vector<std::int8_t> logits = int8_forward_ref(model, pixels, &trace);
+  nlohmann::json layers = nlohmann::json::array();
+  for (std::size_t k = 0; k < trace.size(); ++k) {
+    layers.push_back({{"layer", k}, {"accumulators", trace[k].accumulators}, {"outputs", trace[k].outputs}});
+  }
+  return {{"image", index},
+          {"label", test.y[index]},
+          {"predicted", argmax_int8(logits)},
+          {"pixels", pixels},
+          {"layers", layers}};
+}
+
+}  // namespace
+
+nlohmann::json EvalRunSummary::to_json() const {
+  nlohmann::json j{{"dataset", dataset},
+                   {"model_kind", kind},
+                   {"architecture", architecture},
+                   {"samples", samples},
+                   {"accuracy", accuracy},
+                   {"per_class_accuracy", per_class_accuracy},
+                   {"confusion", confusion}};
+  if (!kernel.empty()) j["int8_kernel"] = kernel;
+  if (!layers_dump.is_null()) j["dump"] = layers_dump;
+  return j;
+}
+
+EvalRunSummary run_eval(const EvalRunOptions& options) {
+  const io::SafetensorsFile file = io::load_safetensors(options.model);
+  const std::string source = options.model.string();
+  DataOptions data_options = options.data;
+  if (data_options.name.empty()) {
+    const auto it = file.metadata.find("dataset");
+    if (it == file.metadata.end()) throw input_error("{} does not record its data set: pass --dataset", source);
+    data_options.name = it->second;
+  }
+  const DataSplit data = load_dataset(data_options);
+
+  EvalRunSummary summary;
+  summary.dataset = data.name;
+  Evaluation evaluation;
+  if (is_int8_model_file(file)) {
+    Int8ModelFile int8 = int8_model_from_file(file, source);
+    summary.kind = "int8";
+    summary.architecture = int8.model.architecture();
+    if (options.dump_image) summary.layers_dump = dump_layers(int8.model, data.test, *options.dump_image);
+    const Int8Engine engine(std::move(int8.model), options.kernel);
+    summary.kernel = std::string(engine.kernel());
+    evaluation = evaluate_int8(engine, data.test);
+  } else {
+    if (options.dump_image) throw input_error("--dump-layers needs an int8 model; {} is a float checkpoint", source);
+    const FloatMlp model = float_mlp_from_checkpoint(file, source);
+    summary.kind = "float";
+    summary.architecture = model.architecture();
+    evaluation = evaluate_float(model, data.test);
+  }
+  summary.samples = evaluation.total;
+  summary.accuracy = evaluation.accuracy();
+  summary.per_class_accuracy = evaluation.per_class_accuracy();
+  summary.confusion = evaluation.confusion;
+  return summary;
+}
+
+}  // namespace seatorch::quant

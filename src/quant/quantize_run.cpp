@@ -1,0 +1,86 @@
+// run_quantize(): checkpoint -> calibration -> int8 model -> comparison -> file.
+#include "seatorch/quant/quantize_run.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/io/safetensors.hpp"
+#include "seatorch/quant/evaluate.hpp"
+#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/quant/int8_engine.hpp"
+#include "seatorch/quant/int8_file.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace seatorch::quant {
+
+std::string recorded_dataset(const std::filesystem::path& model_file) {
+  const io::SafetensorsFile file = io::load_safetensors(model_file);
+  const auto it = file.metadata.find("dataset");
+  return it == file.metadata.end() ? std::string() : it->second;
+}
+
+nlohmann::json QuantizeRunSummary::to_json() const {
+  return {{"dataset", dataset},
+          {"architecture", architecture},
+          {"granularity", granularity_name(quantize.granularity)},
+          {"calib_method", calibration_method_name(quantize.calibration)},
+          {"calib_images", calibration_images},
+          {"test_images", test_images},
+          {"float_accuracy", float_accuracy},
+          {"int8_accuracy", int8_accuracy},
+          {"delta_pp", delta_pp},
+          {"int8_kernel", kernel},
+          {"layers", layer_reports_json(layers)},
+          {"model", written.string()}};
+}
+
+QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
+  const io::SafetensorsFile file = io::load_safetensors(options.model);
+  const FloatMlp model = float_mlp_from_checkpoint(file, options.model.string());
+  DataOptions data_options = options.data;
+  if (data_options.name.empty()) {
+    const auto it = file.metadata.find("dataset");
+    if (it == file.metadata.end()) {
+      throw input_error("{} does not record its data set: pass --dataset", options.model.string());
+    }
+    data_options.name = it->second;
+  }
+  if (options.calibration_images == 0) throw input_error("--calib must be at least 1");
+  const DataSplit data = load_dataset(data_options);
+
+  const std::vector<std::uint8_t> train_pixels = dataset_pixels(data.train);
+  const std::size_t n_calib = std::min(options.calibration_images, data.train.size());
+  spdlog::info("calibrating {} on {} training images of {} ({}, {})", model.architecture(), n_calib, data.name,
+               granularity_name(options.quantize.granularity), calibration_method_name(options.quantize.calibration));
+  QuantizedMlp quantized = quantize_mlp(model, train_pixels, n_calib, options.quantize);
+
+  const std::vector<std::uint8_t> test_pixels = dataset_pixels(data.test);
+  measure_errors(model, quantized, test_pixels, data.test.size());
+  const Evaluation float_eval = evaluate_float(model, data.test);
+  const Int8Engine engine(quantized.model);
+  const Evaluation int8_eval = evaluate_int8(engine, data.test);
+
+  QuantizeRunSummary summary;
+  summary.dataset = data.name;
+  summary.architecture = model.architecture();
+  summary.quantize = options.quantize;
+  summary.calibration_images = n_calib;
+  summary.test_images = data.test.size();
+  summary.float_accuracy = float_eval.accuracy();
+  summary.int8_accuracy = int8_eval.accuracy();
+  summary.delta_pp = (summary.int8_accuracy - summary.float_accuracy) * 100.0;
+  summary.kernel = std::string(engine.kernel());
+  summary.layers = quantized.layers;
+
+  std::map<std::string, std::string> metadata = quantized.metadata;
+  metadata["dataset"] = data.name;
+  metadata["source_model"] = options.model.filename().string();
+  metadata["float_accuracy"] = fmt::format("{:.4f}", summary.float_accuracy);
+  metadata["int8_accuracy"] = fmt::format("{:.4f}", summary.int8_accuracy);
+  save_int8_model(options.out, quantized.model, metadata);
+  summary.written = options.out;
+  return summary;
+}
+
+}  // namespace seatorch::quant
