@@ -44,6 +44,14 @@ tensor::Tensor Mlp::forward(const tensor::Tensor& x) {
   return h;
 }
 
+void Mlp::advance_dropout(std::size_t samples) {
+  if (dropout_ == 0.0) return;
+  // forward() draws one uniform per hidden activation, layer by layer.
+  std::size_t draws = 0;
+  for (std::size_t l = 1; l + 1 < sizes_.size(); ++l) draws += samples * sizes_[l];
+  for (std::size_t i = 0; i < draws; ++i) dropout_rng_.uniform();
+}
+
 std::vector<Parameter> Mlp::parameters() const {
   // The inference-time nn.Sequential(Linear, ReLU, ..., Linear) numbering, with or without
   // dropout: dropout has no parameters and no effect after training, and one naming keeps

@@ -131,20 +131,21 @@ void Tensor::backward(const Tensor& grad_output) const {
 }
 
 TensorImpl::~TensorImpl() {
-  if (!grad_fn) return;
   // A default destructor would release the graph recursively, one stack frame per op, and
-  // overflow on long chains. Instead, nodes whose inputs are about to die hand those inputs'
-  // nodes to a work list first, so each tensor dies without a graph above it.
-  std::vector<std::unique_ptr<Node>> pending;
-  pending.push_back(std::move(grad_fn));
+  // overflow on long chains. Instead, a dying node first moves the nodes of inputs that
+  // only it still holds onto a work list, so each tensor dies without a graph above it.
+  std::unique_ptr<Node> node = std::move(grad_fn);
+  std::vector<std::unique_ptr<Node>> pending;  // allocates only when there is more than one node
   auto take = [&pending](Tensor& t) {
     if (t.defined() && t.use_count() == 1 && t.impl()->grad_fn) pending.push_back(std::move(t.impl()->grad_fn));
   };
-  while (!pending.empty()) {
-    std::unique_ptr<Node> node = std::move(pending.back());
-    pending.pop_back();
+  while (node) {
     for (Tensor& input : node->inputs) take(input);
     take(node->saved);
+    node.reset();
+    if (pending.empty()) break;
+    node = std::move(pending.back());
+    pending.pop_back();
   }
 }
 

@@ -11,7 +11,7 @@
 #include "seatorch/tensor/movement.hpp"
 #include "strided.hpp"
 
-#include <cstring>
+#include <algorithm>
 #include <limits>
 
 namespace seatorch::tensor {

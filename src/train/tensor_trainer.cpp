@@ -48,6 +48,10 @@ Split split_sizes(const Dataset& train, const TensorTrainConfig& config) {
 void validate(const DataSplit& data, const TensorTrainConfig& config) {
   if (data.train.size() == 0) throw input_error("data set '{}' has no training samples", data.name);
   if (config.epochs == 0) throw input_error("--epochs must be at least 1");
+  if (config.start_epoch >= config.epochs) {
+    throw input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train; raise --epochs",
+                      config.start_epoch, config.epochs);
+  }
   if (!(config.lr > 0.0)) throw input_error("--lr must be positive (got {})", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
     throw input_error("--hidden widths must be at least 1");
@@ -131,7 +135,16 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
   result.validation_size = split.validation;
   result.parameters = model.parameter_count();
   std::size_t step = 0;
-  for (std::size_t epoch = 1; epoch <= config.epochs && step < total_steps; ++epoch) {
+  for (std::size_t epoch = 1; epoch <= config.start_epoch; ++epoch) {  // replay a resumed run's past
+    if (config.shuffle) rng.shuffle(std::span<std::size_t>(order));
+    model.advance_dropout(split.train);
+    step += steps_per_epoch;
+  }
+  if (step >= total_steps) {
+    throw input_error("cannot resume after epoch {}: --max-steps {} was already reached", config.start_epoch,
+                      config.max_steps);
+  }
+  for (std::size_t epoch = config.start_epoch + 1; epoch <= config.epochs && step < total_steps; ++epoch) {
     const auto start = Clock::now();
     if (config.shuffle) rng.shuffle(std::span<std::size_t>(order));
     model.set_training(true);
@@ -174,6 +187,7 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
     }
     result.history.push_back(report);
     if (callbacks.on_epoch) callbacks.on_epoch(report);
+    if (callbacks.on_checkpoint) callbacks.on_checkpoint(report, TensorTrainState{model, optimizer});
   }
 
   result.steps = step;

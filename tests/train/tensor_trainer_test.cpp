@@ -119,6 +119,39 @@ TEST_CASE("the same seed and configuration give bit-identical weights", "[train]
   CHECK(flat_weights(a.model) != flat_weights(c.model));
 }
 
+TEST_CASE("a run resumed from an epoch checkpoint ends with the uninterrupted run's weights", "[train]") {
+  const DataSplit data = blobs(120, 8, 3, 17);
+  TensorTrainConfig config;
+  config.hidden = {12, 12};
+  config.epochs = 4;
+  config.batch = 32;
+  config.dropout = 0.3;
+  config.lr = 0.01;
+  config.seed = 2;
+  nn::StateDict saved_model, saved_optimizer;
+  TensorTrainCallbacks callbacks;
+  callbacks.on_checkpoint = [&](const TensorEpochReport& r, const TensorTrainState& state) {
+    if (r.epoch != 2) return;
+    saved_model = state.model.state_dict();
+    saved_optimizer = state.optimizer.state();
+  };
+  const TensorTrainOutput straight = train_tensor(data, config, callbacks);
+  REQUIRE_FALSE(saved_model.empty());
+
+  config.start_epoch = 2;
+  config.initial_parameters = saved_model;
+  config.initial_optimizer_state = saved_optimizer;
+  const TensorTrainOutput resumed = train_tensor(data, config);
+  CHECK(flat_weights(resumed.model) == flat_weights(straight.model));
+  CHECK(resumed.result.steps == straight.result.steps);
+  REQUIRE(resumed.result.history.size() == 2);
+  CHECK(resumed.result.history[0].epoch == 3);
+  CHECK(resumed.result.history[1].loss == straight.result.history[3].loss);
+
+  config.start_epoch = 4;
+  CHECK_THROWS_AS(train_tensor(data, config), InputError);
+}
+
 TEST_CASE("moons and XOR reach high accuracy with their default recipes", "[train]") {
   const TensorTrainOutput moons = train_tensor(load_dataset("moons"), default_tensor_config("moons"));
   INFO("moons: train " << moons.result.train_accuracy << ", test " << moons.result.test_accuracy);

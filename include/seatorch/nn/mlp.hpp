@@ -39,6 +39,10 @@ class Mlp {
   // x (batch, inputs) -> logits (batch, outputs). Dropout is active only in training mode.
   [[nodiscard]] tensor::Tensor forward(const tensor::Tensor& x);
 
+  // Moves the dropout Rng past the masks of `samples` training forward passes, as if they
+  // had run: how a resumed run continues the dropout stream exactly.
+  void advance_dropout(std::size_t samples);
+
   // Training mode (the default) enables dropout; evaluation mode disables it.
   void set_training(bool on) { training_ = on; }
   [[nodiscard]] bool training() const { return training_; }

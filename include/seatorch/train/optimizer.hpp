@@ -10,8 +10,9 @@
 // Per-parameter state (momentum buffers, first and second moments) lives in contiguous
 // float vectors and is exposed as named buffers ("0.weight.momentum_buffer",
 // "0.weight.exp_avg", "0.weight.exp_avg_sq", and "step"), so a checkpoint can save it and
-// a resumed run can continue bit for bit. The update loops are plain contiguous loops over
-// the parameter, its gradient and its state, which the compiler vectorizes.
+// a resumed run can continue bit for bit. Kernels: assert contiguity (parameters must be
+// contiguous leaves, checked at construction; gradients always are); each update is one
+// plain loop over the parameter, its gradient and its state, which the compiler vectorizes.
 // Deliberately not here: parameter groups, AMSGrad, maximize, gradient clipping.
 #pragma once
 

@@ -7,6 +7,7 @@
 // Everything runs on one thread in a fixed order, so the same data and configuration give
 // bit-identical weights. The training set is the first `limit` samples of data.train; the
 // last `validation` fraction of those is held out for validation (never trained on).
+// A run resumed at an epoch boundary (start_epoch) continues exactly where it stopped.
 // Deliberately not here: files (checkpoints, metrics, plots) and terminal output; the CLI
 // does those through the callbacks and the returned model.
 #pragma once
@@ -45,6 +46,10 @@ struct TensorTrainConfig {
   bool evaluate_each_epoch = true;  // test (and validation) accuracy after every epoch
   std::optional<nn::StateDict> initial_parameters;       // instead of the seeded init
   std::optional<nn::StateDict> initial_optimizer_state;  // e.g. from a checkpoint
+  // Resuming: the number of epochs the checkpointed run had completed (with its parameters
+  // and optimizer state above). Their shuffles, dropout draws and schedule steps are
+  // replayed without training, so the run continues bit for bit as if never interrupted.
+  std::size_t start_epoch = 0;
 };
 
 // The recommended recipe for a data set (the CLI's defaults).
@@ -71,9 +76,17 @@ struct TensorEpochReport {
   double eval_seconds = 0.0;
 };
 
+// The live model and optimizer at the end of an epoch: what a checkpoint saves.
+struct TensorTrainState {
+  const nn::Mlp& model;
+  const Optimizer& optimizer;
+};
+
 struct TensorTrainCallbacks {
   std::function<void(const TensorStepReport&)> on_step;
   std::function<void(const TensorEpochReport&)> on_epoch;
+  // After on_epoch; resuming from its state with start_epoch = report.epoch continues the run.
+  std::function<void(const TensorEpochReport&, const TensorTrainState&)> on_checkpoint;
 };
 
 struct TensorTrainResult {
@@ -81,8 +94,8 @@ struct TensorTrainResult {
   double train_accuracy = 0.0;       // of the final weights on the training part
   double test_accuracy = 0.0;        // of the final weights on data.test
   std::optional<double> validation_accuracy;
-  std::size_t steps = 0;
-  std::size_t samples = 0;           // training samples processed (steps x batch, summed)
+  std::size_t steps = 0;            // optimizer steps of the whole run (a resumed run's included)
+  std::size_t samples = 0;           // training samples processed by this call
   std::size_t train_size = 0;        // samples in the training part
   std::size_t validation_size = 0;
   double seconds = 0.0;              // training time, evaluations excluded
