@@ -53,7 +53,8 @@ QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
   const std::size_t n_calib = std::min(options.calibration_images, data.train.size());
   spdlog::info("calibrating {} on {} training images of {} ({}, {})", model.architecture(), n_calib, data.name,
                granularity_name(options.quantize.granularity), calibration_method_name(options.quantize.calibration));
-  QuantizedMlp quantized = quantize_mlp(model, train_pixels, n_calib, options.quantize);
+  QuantizedMlp quantized = quantize_mlp(
+      model, std::span<const std::uint8_t>(train_pixels).first(n_calib * data.train.features), n_calib, options.quantize);
 
   const std::vector<std::uint8_t> test_pixels = dataset_pixels(data.test);
   measure_errors(model, quantized, test_pixels, data.test.size());
