@@ -1,0 +1,81 @@
+// run_training on the committed MNIST subset (data/mnist-small: 2,000 training and 1,000
+// test images): the quality bar (>= 90% on the test part) and the outputs.
+#include "seatorch/train/train_run.hpp"
+
+#include "seatorch/io/safetensors.hpp"
+#include "seatorch/quant/float_checkpoint.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+seatorch::TrainRunOptions subset_options() {
+  seatorch::TrainRunOptions options;
+  options.data.name = "mnist";
+  options.data.data_dir = std::filesystem::path(SEATORCH_SOURCE_DIR) / "data" / "mnist-small";
+  options.tensor = seatorch::default_train_config("mnist", seatorch::Engine::kTensor);
+  // The full-MNIST recipe with more steps per epoch and a higher rate for 2,000 images.
+  options.tensor.epochs = 10;
+  options.tensor.batch = 32;
+  options.tensor.lr = 3e-3;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_train_run_test";
+  std::filesystem::remove_all(dir);
+  seatorch::TrainRunOptions options = subset_options();
+  options.out = dir / "model.safetensors";
+  const seatorch::TrainRunSummary summary = seatorch::run_training(options);
+  INFO("test accuracy " << summary.test_accuracy << ", train accuracy " << summary.train_accuracy);
+  CHECK(summary.test_accuracy >= 0.90);
+  CHECK(summary.architecture == "784-256-128-10");
+  CHECK(summary.history.size() == 10);
+
+  // The checkpoint holds the model that was evaluated, under PyTorch's names.
+  const seatorch::quant::FloatMlp model = seatorch::quant::load_float_checkpoint(options.out);
+  CHECK(model.architecture() == "784-256-128-10");
+  const seatorch::io::SafetensorsFile file = seatorch::io::load_safetensors(options.out);
+  CHECK(file.tensors.count("0.weight") == 1);
+  CHECK(file.tensors.count("4.bias") == 1);
+  CHECK(file.metadata.at("dataset") == "mnist");
+
+  // metrics.json has the per-epoch history; the plots exist and are SVG.
+  std::ifstream metrics_file(dir / "metrics.json");
+  const nlohmann::json metrics = nlohmann::json::parse(metrics_file);
+  CHECK(metrics.at("history").size() == 10);
+  CHECK(metrics.at("test_accuracy").get<double>() == summary.test_accuracy);
+  for (const char* svg : {"loss.svg", "accuracy.svg", "confusion.svg"}) {
+    std::ifstream in(dir / svg);
+    std::string head(14, '\0');
+    in.read(head.data(), 14);
+    INFO(svg);
+    CHECK(head == "<?xml version=");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the same seed and flags give a bit-identical checkpoint", "[train]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_train_run_determinism";
+  std::filesystem::remove_all(dir);
+  seatorch::TrainRunOptions options = subset_options();
+  options.tensor.epochs = 1;
+  options.tensor.limit = 500;
+  options.out = dir / "a.safetensors";
+  seatorch::run_training(options);
+  options.out = dir / "b.safetensors";
+  seatorch::run_training(options);
+  const auto a = seatorch::io::load_safetensors(dir / "a.safetensors");
+  const auto b = seatorch::io::load_safetensors(dir / "b.safetensors");
+  for (const auto& [name, tensor] : a.tensors) {
+    INFO("tensor " << name);
+    CHECK(tensor.bytes == b.tensors.at(name).bytes);
+  }
+  std::filesystem::remove_all(dir);
+}
