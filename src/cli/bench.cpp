@@ -1,9 +1,13 @@
 // `seatorch bench <mode>`: parses the bench flags, calls the library's benchmarks, reports.
-// Modes: `matmul` (kernel throughput against the FMA peak and the system BLAS). Each mode
+// Modes: `matmul` (kernel throughput against the FMA peak and the system BLAS), `train`
+// (seconds per epoch with a breakdown, and the scalar engine beside the tensor engine) and
+// `int8` (float vs integer inference, images per second). Each mode
 // registers itself below as a sub-subcommand with its own flags and run function.
 #include "command.hpp"
 
+#include "seatorch/bench/int8_bench.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
+#include "seatorch/bench/train_bench.hpp"
 #include "seatorch/error.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
@@ -165,12 +169,127 @@ Command register_matmul(CLI::App& bench) {
   return Command{app, [flags] { return run_matmul(*flags); }};
 }
 
+
+// ---- bench train --------------------------------------------------------------
+
+struct TrainBenchFlags {
+  bench::TrainBenchOptions options;
+  std::string data_dir;
+  bool json = false;
+};
+
+int run_train_bench_command(TrainBenchFlags flags) {
+  flags.options.data_dir = flags.data_dir;
+  spdlog::info("training {} epoch(s) of MNIST with the tensor engine, then {} samples with the scalar engine",
+               flags.options.epochs, flags.options.scalar_samples);
+  const bench::TrainBenchReport r = bench::run_train_bench(flags.options);
+  const PhaseSeconds& p = r.phases_per_epoch;
+  if (flags.json) {
+    print_json({{"dataset", r.dataset},
+                {"architecture", r.architecture},
+                {"kernel", r.kernel},
+                {"batch", r.batch},
+                {"epochs", r.epochs},
+                {"train_size", r.train_size},
+                {"seconds_per_epoch", r.seconds_per_epoch},
+                {"breakdown_seconds", {{"data", p.data}, {"forward", p.forward}, {"backward", p.backward}, {"optimizer", p.optimizer}}},
+                {"tensor_us_per_sample", r.tensor_us_per_sample},
+                {"test_accuracy", r.test_accuracy},
+                {"scalar_samples", r.scalar_samples},
+                {"scalar_us_per_sample", r.scalar_us_per_sample},
+                {"scalar_nodes_per_sample", r.scalar_nodes_per_sample},
+                {"scalar_to_tensor", r.scalar_to_tensor},
+                {"peak_rss_bytes", r.peak_rss_bytes}});
+    return 0;
+  }
+  std::cout << fmt::format("# {} on {}, batch {}, SGD momentum 0.9, 1 thread, matmul kernel {}\n", r.architecture,
+                           r.dataset, r.batch, r.kernel);
+  std::cout << fmt::format("tensor engine: {:.3f} s/epoch ({} samples), {:.2f} us/sample, test accuracy {:.4f}\n",
+                           r.seconds_per_epoch, r.train_size, r.tensor_us_per_sample, r.test_accuracy);
+  std::cout << fmt::format("  breakdown per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s\n",
+                           p.data, p.forward, p.backward, p.optimizer);
+  std::cout << fmt::format("scalar engine: {:.1f} us/sample on {} samples ({:.0f} graph nodes/sample)\n",
+                           r.scalar_us_per_sample, r.scalar_samples, r.scalar_nodes_per_sample);
+  std::cout << fmt::format("scalar / tensor: {:.0f}x slower per sample\n", r.scalar_to_tensor);
+  std::cout << fmt::format("peak memory: {:.1f} MiB\n", static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));
+  return 0;
+}
+
+Command register_train_bench(CLI::App& bench) {
+  auto f = std::make_shared<TrainBenchFlags>();
+  CLI::App* app = bench.add_subcommand("train", "Seconds per MNIST epoch (with a breakdown), scalar vs tensor engine");
+  app->add_option("--hidden", f->options.hidden, "Hidden-layer widths, comma-separated")
+      ->delimiter(',')
+      ->check(kPositiveInteger)
+      ->capture_default_str();
+  app->add_option("--batch", f->options.batch, "Samples per step")->check(kPositiveInteger)->capture_default_str();
+  app->add_option("--epochs", f->options.epochs, "Epochs of the tensor engine")->check(kPositiveInteger)->capture_default_str();
+  app->add_option("--scalar-samples", f->options.scalar_samples, "Samples for the scalar engine")
+      ->check(kPositiveInteger)
+      ->capture_default_str();
+  app->add_option("--data-dir", f->data_dir, "Directory of the MNIST files");
+  app->add_option("--seed", f->options.seed, "Seed")->capture_default_str();
+  app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
+  return Command{app, [f] { return run_train_bench_command(*f); }};
+}
+
+// ---- bench int8 ---------------------------------------------------------------
+
+struct Int8BenchFlags {
+  bench::Int8BenchOptions options;
+  std::string float_model = "seatorch-out/model.safetensors";
+  std::string int8_model = "seatorch-out/model.int8.safetensors";
+  std::string dataset;
+  std::string data_dir;
+  bool json = false;
+};
+
+int run_int8_bench_command(Int8BenchFlags f) {
+  f.options.float_model = f.float_model;
+  f.options.int8_model = f.int8_model;
+  f.options.data.name = f.dataset;
+  f.options.data.data_dir = f.data_dir;
+  const bench::Int8BenchReport r = bench::run_int8_bench(f.options);
+  if (f.json) {
+    nlohmann::json paths = nlohmann::json::array();
+    for (const quant::Throughput& t : r.paths) {
+      paths.push_back({{"path", t.path}, {"images_per_second", t.images_per_second()}});
+    }
+    print_json({{"dataset", r.dataset},
+                {"architecture", r.architecture},
+                {"images", r.images},
+                {"results", paths},
+                {"best_int8_speedup", r.best_int8_speedup}});
+    return 0;
+  }
+  std::cout << fmt::format("# {} inference on {} {} test images, 1 thread\n", r.architecture, r.images, r.dataset);
+  const double float_rate = r.paths.front().images_per_second();
+  for (const quant::Throughput& t : r.paths) {
+    std::cout << fmt::format("{:<18} {:>12.0f} images/s  {:>6.2f}x float\n", t.path, t.images_per_second(),
+                             t.images_per_second() / float_rate);
+  }
+  return 0;
+}
+
+Command register_int8_bench(CLI::App& bench) {
+  auto f = std::make_shared<Int8BenchFlags>();
+  CLI::App* app = bench.add_subcommand("int8", "Images per second: float vs INT8 inference on every int8 kernel");
+  app->add_option("--float-model", f->float_model, "Float checkpoint")->capture_default_str();
+  app->add_option("--model", f->int8_model, "INT8 model quantized from it")->capture_default_str();
+  app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the INT8 model)")
+      ->check(CLI::IsMember(dataset_names()));
+  app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
+  app->add_option("--images", f->options.images, "Test images to run")->check(kPositiveInteger)->capture_default_str();
+  app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
+  return Command{app, [f] { return run_int8_bench_command(*f); }};
+}
+
 }  // namespace
 
 Command register_bench(CLI::App& root) {
   CLI::App* app = root.add_subcommand("bench", "Benchmark the kernels against their references");
   app->require_subcommand(1);
-  const std::vector<Command> modes{register_matmul(*app)};
+  const std::vector<Command> modes{register_matmul(*app), register_train_bench(*app), register_int8_bench(*app)};
   return Command{app, [modes] {
                    for (const Command& mode : modes) {
                      if (mode.app->parsed()) return mode.run();

@@ -155,13 +155,23 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
     std::size_t correct = 0;
     for (std::size_t begin = 0; begin < split.train && step < total_steps; begin += batch) {
       const auto rows = std::span<const std::size_t>(order).subspan(begin, std::min(batch, split.train - begin));
+      auto mark = Clock::now();
+      auto lap = [&mark](double& phase) {
+        const auto now = Clock::now();
+        phase += std::chrono::duration<double>(now - mark).count();
+        mark = now;
+      };
       const detail::Batch b = detail::gather_batch(train, rows);
+      lap(result.phases.data);
       const tensor::Tensor logits = model.forward(b.x);
       const tensor::Tensor loss = tensor::cross_entropy(logits, b.y);
+      lap(result.phases.forward);
       optimizer.zero_grad();
       loss.backward();
+      lap(result.phases.backward);
       report.lr = scheduled_lr(config.schedule, config.lr, step, steps_per_epoch, total_steps);
       optimizer.step(report.lr);
+      lap(result.phases.optimizer);
       ++step;
       ++report.steps;
       const double batch_loss = loss.item();

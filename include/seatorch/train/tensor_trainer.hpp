@@ -89,6 +89,15 @@ struct TensorTrainCallbacks {
   std::function<void(const TensorEpochReport&, const TensorTrainState&)> on_checkpoint;
 };
 
+// Where training time goes, summed over steps (the four add up to the training time, less
+// the callbacks and bookkeeping).
+struct PhaseSeconds {
+  double data = 0.0;       // gathering the batch
+  double forward = 0.0;    // model forward and loss
+  double backward = 0.0;   // zero_grad and backward
+  double optimizer = 0.0;  // the optimizer step
+};
+
 struct TensorTrainResult {
   double final_loss = 0.0;           // the last epoch's mean loss
   double train_accuracy = 0.0;       // of the final weights on the training part
@@ -100,6 +109,7 @@ struct TensorTrainResult {
   std::size_t validation_size = 0;
   double seconds = 0.0;              // training time, evaluations excluded
   double us_per_sample = 0.0;        // seconds / samples, in microseconds
+  PhaseSeconds phases;
   std::size_t parameters = 0;
   std::vector<TensorEpochReport> history;
 };

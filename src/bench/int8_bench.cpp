@@ -1,0 +1,43 @@
+// The inference benchmark: float vs int8 on the same images.
+#include "seatorch/bench/int8_bench.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/quant/int8_file.hpp"
+
+#include <algorithm>
+
+namespace seatorch::bench {
+
+Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
+  const quant::FloatMlp float_model = quant::load_float_checkpoint(options.float_model);
+  const quant::Int8ModelFile int8 = quant::load_int8_model(options.int8_model);
+  if (float_model.architecture() != int8.model.architecture()) {
+    throw input_error("{} is {} but {} is {}: pass the float model the int8 model was quantized from",
+                      options.float_model.string(), float_model.architecture(), options.int8_model.string(),
+                      int8.model.architecture());
+  }
+  DataOptions data_options = options.data;
+  if (data_options.name.empty()) {
+    const auto it = int8.metadata.find("dataset");
+    if (it == int8.metadata.end()) throw input_error("{} does not record its data set: pass --dataset", options.int8_model.string());
+    data_options.name = it->second;
+  }
+  const DataSplit data = load_dataset(data_options);
+  const std::vector<std::uint8_t> pixels = quant::dataset_pixels(data.test);
+  const std::size_t n = std::min(options.images, data.test.size());
+
+  Int8BenchReport report;
+  report.dataset = data.name;
+  report.architecture = float_model.architecture();
+  report.images = n;
+  report.paths = quant::bench_inference(float_model, int8.model, std::span<const std::uint8_t>(pixels).first(n * data.test.features),
+                                        n, options.min_seconds);
+  const double float_rate = report.paths.front().images_per_second();
+  for (std::size_t i = 1; i < report.paths.size(); ++i) {
+    report.best_int8_speedup = std::max(report.best_int8_speedup, report.paths[i].images_per_second() / float_rate);
+  }
+  return report;
+}
+
+}  // namespace seatorch::bench
