@@ -83,6 +83,15 @@ void pack_rows(const float* src, std::size_t ld, std::size_t cols, std::size_t k
   if (cols == R) {
     // A fixed-size copy: a few vector moves, where a variable-size memcpy would be a call.
     for (std::size_t p = 0; p < kc; ++p, src += ld, dst += R) std::memcpy(dst, src, R * sizeof(float));
+  } else if constexpr (R % V::kLanes == 0) {
+    // A partial panel (the last columns of C): one (masked) vector load per register.
+    constexpr std::size_t kW = V::kLanes;
+    for (std::size_t p = 0; p < kc; ++p, src += ld, dst += R) {
+      for (std::size_t j = 0; j < R; j += kW) {
+        const std::size_t n = cols > j ? min_of<V>(cols - j, kW) : 0;
+        V::store(dst + j, n == kW ? V::load(src + j) : n > 0 ? V::load_n(src + j, n) : V::zero());
+      }
+    }
   } else {
     for (std::size_t p = 0; p < kc; ++p, src += ld, dst += R) {
       for (std::size_t j = 0; j < R; ++j) dst[j] = j < cols ? src[j] : 0.0f;
