@@ -1,0 +1,97 @@
+// write_file_atomic(): temporary file + fsync + rename, with POSIX calls because the
+// standard library cannot fsync.
+#include "seatorch/io/atomic_file.hpp"
+
+#include "seatorch/error.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <system_error>
+
+namespace seatorch::io {
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, std::string_view what, int error) {
+  throw input_error("cannot write {}: {} failed ({}); check that the directory exists and is writable",
+                    path.string(), what, std::strerror(error));
+}
+
+// Owns the temporary file until it has been renamed into place.
+class TempFile {
+ public:
+  explicit TempFile(const std::filesystem::path& target) : target_(target) {
+    std::string pattern = (target.parent_path() / fmt::format(".{}.tmp.XXXXXX", target.filename().string())).string();
+    fd_ = ::mkstemp(pattern.data());
+    if (fd_ < 0) fail(target_, "creating a temporary file", errno);
+    path_ = pattern;
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+
+  void write_all(std::span<const std::uint8_t> bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(target_, "write", errno);
+      done += static_cast<std::size_t>(n);
+    }
+  }
+
+  // fsync, close, rename over the target; afterwards the destructor has nothing to undo.
+  void commit() {
+    if (::fsync(fd_) != 0) fail(target_, "fsync", errno);
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail(target_, "close", errno);
+    if (::rename(path_.c_str(), target_.c_str()) != 0) fail(target_, "rename", errno);
+    path_.clear();
+  }
+
+ private:
+  std::filesystem::path target_;
+  std::string path_;
+  int fd_ = -1;
+};
+
+// Makes the rename durable; a directory that cannot be opened for fsync (some file
+// systems) is not an error, the data itself is already on disk.
+void sync_directory(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  if (path.filename().empty()) {
+    throw input_error("cannot write '{}': the path names a directory, not a file", path.string());
+  }
+  const std::filesystem::path dir = path.parent_path();
+  if (!dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) fail(path, "creating the directory " + dir.string(), ec.value());
+  }
+  TempFile temp(path);
+  temp.write_all(bytes);
+  temp.commit();
+  sync_directory(dir);
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::string_view text) {
+  write_file_atomic(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+}  // namespace seatorch::io
