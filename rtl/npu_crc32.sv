@@ -18,17 +18,19 @@ module npu_crc32 (
   logic [31:0] reg_d, reg_q;  // the CRC register, before the final XOR
   logic [31:0] folded;
 
+  // The fold is computed only for a valid byte: idle cycles then cost the simulation nothing.
   always_comb begin
-    folded = reg_q ^ {24'd0, data_i};
-    for (int b = 0; b < 8; b++) begin
-      folded = folded[0] ? ((folded >> 1) ^ npu_pkg::CrcPoly) : (folded >> 1);
+    folded = reg_q;
+    if (valid_i) begin
+      folded = reg_q ^ {24'd0, data_i};
+      for (int b = 0; b < 8; b++) begin
+        folded = folded[0] ? ((folded >> 1) ^ npu_pkg::CrcPoly) : (folded >> 1);
+      end
     end
 
-    reg_d = reg_q;
+    reg_d = folded;
     if (clear_i) begin
       reg_d = 32'hFFFF_FFFF;
-    end else if (valid_i) begin
-      reg_d = folded;
     end
   end
 

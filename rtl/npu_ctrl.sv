@@ -16,7 +16,6 @@ module npu_ctrl #(
   parameter int unsigned ActDepth   = npu_pkg::ActDepth,
   parameter int unsigned DmemDepth  = npu_pkg::DmemDepth,
   parameter int unsigned FbufDepth  = npu_pkg::FbufDepth,
-  parameter int unsigned FixedBytes = 32,
   localparam int unsigned FbufAw = $clog2(FbufDepth),
   localparam int unsigned DmemAw = $clog2(DmemDepth)
 ) (
@@ -58,7 +57,8 @@ module npu_ctrl #(
   output logic [7:0]              tx_type_o,
   output logic [7:0]              tx_seq_o,
   output logic [5:0]              tx_fixed_len_o,
-  output logic [FixedBytes*8-1:0] tx_fixed_o,
+  input  logic [4:0]              tx_fixed_idx_i,
+  output logic [7:0]              tx_fixed_byte_o, // byte tx_fixed_idx_i of the fixed part
   output logic [15:0]             tx_tail_len_o,
   output logic                    tx_tail_act_o,   // tail from the logits (else the frame buffer)
   input  logic                    tx_done_i
@@ -121,11 +121,11 @@ module npu_ctrl #(
   logic                    rsp_nak;
   logic [7:0]              rsp_err;
   kind_e                   rsp_kind;
-  logic [7:0]              rsp_type_d, rsp_type_q;
+  logic                    rsp_nak_d, rsp_nak_q;
+  logic [7:0]              rsp_err_d, rsp_err_q;
+  kind_e                   rsp_kind_d, rsp_kind_q;
   logic [5:0]              rsp_fixed_len_d, rsp_fixed_len_q;
-  logic [FixedBytes*8-1:0] rsp_fixed_d, rsp_fixed_q;
   logic [15:0]             rsp_tail_len_d, rsp_tail_len_q;
-  logic                    rsp_tail_act_d, rsp_tail_act_q;
 
   // the running image CRC
   logic        crc_clear, crc_valid;
@@ -440,61 +440,98 @@ module npu_ctrl #(
     end
   end
 
-  // ---- the response's bytes ----
+  // ---- the response ----
+  // Only its kind is registered; the bytes are read from the live registers while they are
+  // sent (none of them changes before the response is out), so no response buffer is needed.
   always_comb begin
-    rsp_type_d      = rsp_type_q;
+    rsp_nak_d       = rsp_nak_q;
+    rsp_err_d       = rsp_err_q;
+    rsp_kind_d      = rsp_kind_q;
     rsp_fixed_len_d = rsp_fixed_len_q;
-    rsp_fixed_d     = rsp_fixed_q;
     rsp_tail_len_d  = rsp_tail_len_q;
-    rsp_tail_act_d  = rsp_tail_act_q;
     acked_d         = acked_q;
     naked_d         = naked_q;
 
     if (respond) begin
-      rsp_fixed_d        = '0;
-      rsp_fixed_d[7:0]   = cmd_q;
-      rsp_fixed_len_d    = 6'd1;
-      rsp_tail_len_d     = 16'd0;
-      rsp_tail_act_d     = 1'b0;
+      rsp_nak_d      = rsp_nak;
+      rsp_err_d      = rsp_err;
+      rsp_kind_d     = rsp_kind;
+      rsp_tail_len_d = 16'd0;
       if (rsp_nak) begin
-        rsp_type_d        = npu_pkg::RspNak;
-        rsp_fixed_d[15:8] = rsp_err;
-        rsp_fixed_len_d   = 6'd2;
-        naked_d           = naked_q + 16'd1;
+        rsp_fixed_len_d = 6'd2;
+        naked_d         = naked_q + 16'd1;
       end else begin
-        rsp_type_d = npu_pkg::RspAck;
-        acked_d    = acked_q + 16'd1;
+        acked_d = acked_q + 16'd1;
         unique case (rsp_kind)
-          KindStatus: begin
-            rsp_fixed_d[15:8]    = 8'(npu_pkg::FormatVersion);
-            rsp_fixed_d[23:16]   = 8'(Lanes);
-            rsp_fixed_d[31:24]   = 8'(MaxLayers);
-            rsp_fixed_d[39:32]   = {6'd0, open_q, valid_q};
-            rsp_fixed_d[47:40]   = valid_q ? layers_q : 8'd0;
-            rsp_fixed_d[63:56]   = 8'(npu_pkg::MaxChunkBytes);
-            rsp_fixed_d[71:64]   = 8'(npu_pkg::MaxChunkBytes >> 8);
-            rsp_fixed_d[87:72]   = 16'(ActDepth);
-            rsp_fixed_d[103:88]  = 16'(RowDepth);
-            rsp_fixed_d[135:104] = 32'(WmemDepth);
-            rsp_fixed_d[151:136] = valid_q ? in_size_q : 16'd0;
-            rsp_fixed_d[167:152] = valid_q ? out_size_q : 16'd0;
-            rsp_fixed_d[183:168] = acked_q;
-            rsp_fixed_d[199:184] = naked_q;
-            rsp_fixed_len_d      = 6'(1 + npu_pkg::StatusBytes);
+          KindStatus: rsp_fixed_len_d = 6'(1 + npu_pkg::StatusBytes);
+          KindInfer: begin
+            rsp_fixed_len_d = 6'(1 + npu_pkg::ResultBytes);
+            rsp_tail_len_d  = out_size_q;
           end
           KindEcho: begin
-            rsp_tail_len_d = len_q;
+            rsp_fixed_len_d = 6'd1;
+            rsp_tail_len_d  = len_q;
           end
-          KindInfer: begin
-            rsp_fixed_d[23:8]  = seq_class_i;
-            rsp_fixed_d[55:24] = seq_cycles_i;
-            rsp_fixed_len_d    = 6'(1 + npu_pkg::ResultBytes);
-            rsp_tail_len_d     = out_size_q;
-            rsp_tail_act_d     = 1'b1;
-          end
-          default: ;
+          default: rsp_fixed_len_d = 6'd1;
         endcase
       end
+    end
+  end
+
+  // The STATUS block (docs/NPU.md), byte by byte.
+  logic [7:0] status_byte;
+  always_comb begin
+    unique case (tx_fixed_idx_i)
+      5'd1:    status_byte = 8'(npu_pkg::FormatVersion);
+      5'd2:    status_byte = 8'(Lanes);
+      5'd3:    status_byte = 8'(MaxLayers);
+      5'd4:    status_byte = {6'd0, open_q, valid_q};
+      5'd5:    status_byte = valid_q ? layers_q : 8'd0;
+      5'd7:    status_byte = 8'(npu_pkg::MaxChunkBytes);
+      5'd8:    status_byte = 8'(npu_pkg::MaxChunkBytes >> 8);
+      5'd9:    status_byte = 8'(ActDepth);
+      5'd10:   status_byte = 8'(ActDepth >> 8);
+      5'd11:   status_byte = 8'(RowDepth);
+      5'd12:   status_byte = 8'(RowDepth >> 8);
+      5'd13:   status_byte = 8'(WmemDepth);
+      5'd14:   status_byte = 8'(WmemDepth >> 8);
+      5'd15:   status_byte = 8'(WmemDepth >> 16);
+      5'd16:   status_byte = 8'(WmemDepth >> 24);
+      5'd17:   status_byte = valid_q ? in_size_q[7:0] : 8'd0;
+      5'd18:   status_byte = valid_q ? in_size_q[15:8] : 8'd0;
+      5'd19:   status_byte = valid_q ? out_size_q[7:0] : 8'd0;
+      5'd20:   status_byte = valid_q ? out_size_q[15:8] : 8'd0;
+      5'd21:   status_byte = acked_q[7:0];
+      5'd22:   status_byte = acked_q[15:8];
+      5'd23:   status_byte = naked_q[7:0];
+      5'd24:   status_byte = naked_q[15:8];
+      default: status_byte = 8'd0;
+    endcase
+  end
+
+  // The INFER result: class u16, cycles u32 (the logits follow as the tail).
+  logic [7:0] result_byte;
+  always_comb begin
+    unique case (tx_fixed_idx_i)
+      5'd1:    result_byte = seq_class_i[7:0];
+      5'd2:    result_byte = seq_class_i[15:8];
+      5'd3:    result_byte = seq_cycles_i[7:0];
+      5'd4:    result_byte = seq_cycles_i[15:8];
+      5'd5:    result_byte = seq_cycles_i[23:16];
+      5'd6:    result_byte = seq_cycles_i[31:24];
+      default: result_byte = 8'd0;
+    endcase
+  end
+
+  always_comb begin
+    if (tx_fixed_idx_i == 5'd0) begin
+      tx_fixed_byte_o = cmd_q;
+    end else if (rsp_nak_q) begin
+      tx_fixed_byte_o = rsp_err_q;
+    end else if (rsp_kind_q == KindStatus) begin
+      tx_fixed_byte_o = status_byte;
+    end else begin
+      tx_fixed_byte_o = result_byte;
     end
   end
 
@@ -518,11 +555,11 @@ module npu_ctrl #(
       word_q          <= '0;
       acked_q         <= '0;
       naked_q         <= '0;
-      rsp_type_q      <= '0;
+      rsp_nak_q       <= 1'b0;
+      rsp_err_q       <= '0;
+      rsp_kind_q      <= KindPlain;
       rsp_fixed_len_q <= '0;
-      rsp_fixed_q     <= '0;
       rsp_tail_len_q  <= '0;
-      rsp_tail_act_q  <= 1'b0;
     end else begin
       state_q         <= state_d;
       cmd_q           <= cmd_d;
@@ -542,21 +579,20 @@ module npu_ctrl #(
       word_q          <= word_d;
       acked_q         <= acked_d;
       naked_q         <= naked_d;
-      rsp_type_q      <= rsp_type_d;
+      rsp_nak_q       <= rsp_nak_d;
+      rsp_err_q       <= rsp_err_d;
+      rsp_kind_q      <= rsp_kind_d;
       rsp_fixed_len_q <= rsp_fixed_len_d;
-      rsp_fixed_q     <= rsp_fixed_d;
       rsp_tail_len_q  <= rsp_tail_len_d;
-      rsp_tail_act_q  <= rsp_tail_act_d;
     end
   end
 
   assign rx_accept_o    = (state_q == StIdle);
   assign seq_layers_o   = layers_q;
-  assign tx_type_o      = rsp_type_q;
+  assign tx_type_o      = rsp_nak_q ? npu_pkg::RspNak : npu_pkg::RspAck;
   assign tx_seq_o       = seq_q;
   assign tx_fixed_len_o = rsp_fixed_len_q;
-  assign tx_fixed_o     = rsp_fixed_q;
   assign tx_tail_len_o  = rsp_tail_len_q;
-  assign tx_tail_act_o  = rsp_tail_act_q;
+  assign tx_tail_act_o  = !rsp_nak_q && rsp_kind_q == KindInfer;
 
 endmodule

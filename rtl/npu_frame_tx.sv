@@ -1,13 +1,11 @@
 // npu_frame_tx: the response encoder. Sends one frame
 //   A5 5A | type | seq | len u16 | fixed bytes | tail bytes | crc u32
-// where the fixed bytes come from a vector (ACK/NAK fields, the status block, class and
-// cycles) and the tail bytes are read from a memory one by one (logits, or the ECHO payload),
-// and computes the CRC-32 over type..tail on the way. done_o pulses once the last stop bit
-// is on the line. The inputs must stay stable from start_i to done_o (npu_ctrl holds them in
-// registers). Deliberately no buffering of the tail: the UART is far slower than the memory.
-module npu_frame_tx #(
-  parameter int unsigned FixedBytes = 32
-) (
+// where the fixed bytes are asked from npu_ctrl by index (ACK/NAK fields, the status block,
+// class and cycles) and the tail bytes are read from a memory one by one (logits, or the
+// ECHO payload), and computes the CRC-32 over type..tail on the way. done_o pulses once the
+// last stop bit is on the line. The inputs must stay stable from start_i to done_o.
+// Deliberately no buffering: the UART is far slower than the memory and the byte mux.
+module npu_frame_tx (
   input  logic                    clk_i,
   input  logic                    rst_ni,
 
@@ -15,9 +13,12 @@ module npu_frame_tx #(
   input  logic                    start_i,
   input  logic [7:0]              type_i,
   input  logic [7:0]              seq_i,
-  input  logic [5:0]              fixed_len_i,   // 0 .. FixedBytes
-  input  logic [FixedBytes*8-1:0] fixed_i,       // byte n in [8n +: 8]
+  input  logic [5:0]              fixed_len_i,   // 0 .. 32
   input  logic [15:0]             tail_len_i,
+
+  // fixed bytes: fixed_byte_i is byte fixed_idx_o, combinationally
+  output logic [4:0]              fixed_idx_o,
+  input  logic [7:0]              fixed_byte_i,
 
   // tail memory: data is valid the cycle after the request
   output logic                    tail_req_o,
@@ -66,6 +67,7 @@ module npu_frame_tx #(
   assign sent       = tx_valid_o && tx_ready_i;
   assign fixed_last = (idx_q + 16'd1 == 16'(fixed_len_i));
   assign tail_last  = (idx_q + 16'd1 == tail_len_i);
+  assign fixed_idx_o = idx_q[4:0];
 
   always_comb begin
     unique case (idx_q[2:0])
@@ -114,7 +116,7 @@ module npu_frame_tx #(
       end
       StFixed: begin
         tx_valid_o = 1'b1;
-        tx_data_o  = fixed_i[{idx_q[4:0], 3'b000} +: 8];
+        tx_data_o  = fixed_byte_i;
         if (sent) begin
           crc_valid = 1'b1;
           idx_d     = idx_q + 16'd1;

@@ -6,7 +6,8 @@
 //   3. srdhm: nudge, divide by 2^31 toward zero, saturate INT32_MIN * INT32_MIN
 //   4. rounding right shift, + zero-point (34 bits, so the clamp is exact), clamp
 // tag_i (the output index) travels with the value. busy_o is high while any stage holds a
-// value. Deliberately no handshake: the sequencer never feeds faster than one per cycle
+// value. A stage's registers load only when its input is valid (less switching in silicon,
+// less work in simulation). Deliberately no handshake: the sequencer never feeds faster than one per cycle
 // and never needs to stop the pipeline.
 module npu_requant (
   input  logic               clk_i,
@@ -39,7 +40,28 @@ module npu_requant (
   logic               s1_relu_q;
   logic [15:0]        s1_tag_q;
 
-  assign s1_sum_d = acc_i + bias_i;
+  logic signed [31:0] s1_mult_d;
+  logic [4:0]         s1_shift_d;
+  logic signed [7:0]  s1_zp_d;
+  logic               s1_relu_d;
+  logic [15:0]        s1_tag_d;
+
+  always_comb begin
+    s1_sum_d   = s1_sum_q;
+    s1_mult_d  = s1_mult_q;
+    s1_shift_d = s1_shift_q;
+    s1_zp_d    = s1_zp_q;
+    s1_relu_d  = s1_relu_q;
+    s1_tag_d   = s1_tag_q;
+    if (valid_i) begin
+      s1_sum_d   = acc_i + bias_i;
+      s1_mult_d  = mult_i;
+      s1_shift_d = shift_i;
+      s1_zp_d    = zp_i;
+      s1_relu_d  = relu_i;
+      s1_tag_d   = tag_i;
+    end
+  end
 
   // ---- stage 2: product ----
   logic               s2_valid_q;
@@ -50,8 +72,27 @@ module npu_requant (
   logic               s2_relu_q;
   logic [15:0]        s2_tag_q;
 
-  assign s2_prod_d = 64'(s1_sum_q) * 64'(s1_mult_q);
-  assign s2_sat_d  = (s1_sum_q == Int32Min) && (s1_mult_q == Int32Min);
+  logic [4:0]         s2_shift_d;
+  logic signed [7:0]  s2_zp_d;
+  logic               s2_relu_d;
+  logic [15:0]        s2_tag_d;
+
+  always_comb begin
+    s2_prod_d  = s2_prod_q;
+    s2_sat_d   = s2_sat_q;
+    s2_shift_d = s2_shift_q;
+    s2_zp_d    = s2_zp_q;
+    s2_relu_d  = s2_relu_q;
+    s2_tag_d   = s2_tag_q;
+    if (s1_valid_q) begin
+      s2_prod_d  = 64'(s1_sum_q) * 64'(s1_mult_q);
+      s2_sat_d   = (s1_sum_q == Int32Min) && (s1_mult_q == Int32Min);
+      s2_shift_d = s1_shift_q;
+      s2_zp_d    = s1_zp_q;
+      s2_relu_d  = s1_relu_q;
+      s2_tag_d   = s1_tag_q;
+    end
+  end
 
   // ---- stage 3: srdhm ----
   logic               s3_valid_q;
@@ -64,10 +105,28 @@ module npu_requant (
   logic signed [63:0] nudged;
   logic signed [63:0] quotient;  // nudged / 2^31, truncated toward zero
 
+  logic [4:0]         s3_shift_d;
+  logic signed [7:0]  s3_zp_d;
+  logic               s3_relu_d;
+  logic [15:0]        s3_tag_d;
+
   always_comb begin
-    nudged = s2_prod_q + (s2_prod_q >= 64'sd0 ? 64'sd1073741824 : -64'sd1073741823);
-    quotient = (nudged >= 64'sd0) ? (nudged >>> 31) : ((nudged + 64'sd2147483647) >>> 31);
-    s3_high_d = s2_sat_q ? Int32Max : quotient[31:0];
+    nudged     = '0;
+    quotient   = '0;
+    s3_high_d  = s3_high_q;
+    s3_shift_d = s3_shift_q;
+    s3_zp_d    = s3_zp_q;
+    s3_relu_d  = s3_relu_q;
+    s3_tag_d   = s3_tag_q;
+    if (s2_valid_q) begin
+      nudged     = s2_prod_q + (s2_prod_q >= 64'sd0 ? 64'sd1073741824 : -64'sd1073741823);
+      quotient   = (nudged >= 64'sd0) ? (nudged >>> 31) : ((nudged + 64'sd2147483647) >>> 31);
+      s3_high_d  = s2_sat_q ? Int32Max : quotient[31:0];
+      s3_shift_d = s2_shift_q;
+      s3_zp_d    = s2_zp_q;
+      s3_relu_d  = s2_relu_q;
+      s3_tag_d   = s2_tag_q;
+    end
   end
 
   // The quotient fits 32 bits except for INT32_MIN * INT32_MIN, which s2_sat_q replaces.
@@ -86,19 +145,32 @@ module npu_requant (
   logic signed [33:0] with_zp;
   logic signed [33:0] lo;
 
+  logic [15:0]        s4_tag_d;
+
   always_comb begin
-    mask      = ~(32'hFFFF_FFFF << s3_shift_q);
-    remainder = s3_high_q & mask;
-    threshold = (mask >> 1) + {31'd0, s3_high_q[31]};
-    shifted   = (s3_high_q >>> s3_shift_q) + ((remainder > threshold) ? 32'sd1 : 32'sd0);
-    with_zp   = 34'(shifted) + 34'(s3_zp_q);
-    lo        = s3_relu_q ? 34'(s3_zp_q) : -34'sd128;
-    if (with_zp < lo) begin
-      s4_y_d = lo[7:0];
-    end else if (with_zp > 34'sd127) begin
-      s4_y_d = 8'sd127;
-    end else begin
-      s4_y_d = with_zp[7:0];
+    mask      = '0;
+    remainder = '0;
+    threshold = '0;
+    shifted   = '0;
+    with_zp   = '0;
+    lo        = '0;
+    s4_y_d    = s4_y_q;
+    s4_tag_d  = s4_tag_q;
+    if (s3_valid_q) begin
+      mask      = ~(32'hFFFF_FFFF << s3_shift_q);
+      remainder = s3_high_q & mask;
+      threshold = (mask >> 1) + {31'd0, s3_high_q[31]};
+      shifted   = (s3_high_q >>> s3_shift_q) + ((remainder > threshold) ? 32'sd1 : 32'sd0);
+      with_zp   = 34'(shifted) + 34'(s3_zp_q);
+      lo        = s3_relu_q ? 34'(s3_zp_q) : -34'sd128;
+      s4_tag_d  = s3_tag_q;
+      if (with_zp < lo) begin
+        s4_y_d = lo[7:0];
+      end else if (with_zp > 34'sd127) begin
+        s4_y_d = 8'sd127;
+      end else begin
+        s4_y_d = with_zp[7:0];
+      end
     end
   end
 
@@ -130,27 +202,27 @@ module npu_requant (
     end else begin
       s1_valid_q <= valid_i;
       s1_sum_q   <= s1_sum_d;
-      s1_mult_q  <= mult_i;
-      s1_shift_q <= shift_i;
-      s1_zp_q    <= zp_i;
-      s1_relu_q  <= relu_i;
-      s1_tag_q   <= tag_i;
+      s1_mult_q  <= s1_mult_d;
+      s1_shift_q <= s1_shift_d;
+      s1_zp_q    <= s1_zp_d;
+      s1_relu_q  <= s1_relu_d;
+      s1_tag_q   <= s1_tag_d;
       s2_valid_q <= s1_valid_q;
       s2_prod_q  <= s2_prod_d;
       s2_sat_q   <= s2_sat_d;
-      s2_shift_q <= s1_shift_q;
-      s2_zp_q    <= s1_zp_q;
-      s2_relu_q  <= s1_relu_q;
-      s2_tag_q   <= s1_tag_q;
+      s2_shift_q <= s2_shift_d;
+      s2_zp_q    <= s2_zp_d;
+      s2_relu_q  <= s2_relu_d;
+      s2_tag_q   <= s2_tag_d;
       s3_valid_q <= s2_valid_q;
       s3_high_q  <= s3_high_d;
-      s3_shift_q <= s2_shift_q;
-      s3_zp_q    <= s2_zp_q;
-      s3_relu_q  <= s2_relu_q;
-      s3_tag_q   <= s2_tag_q;
+      s3_shift_q <= s3_shift_d;
+      s3_zp_q    <= s3_zp_d;
+      s3_relu_q  <= s3_relu_d;
+      s3_tag_q   <= s3_tag_d;
       s4_valid_q <= s3_valid_q;
       s4_y_q     <= s4_y_d;
-      s4_tag_q   <= s3_tag_q;
+      s4_tag_q   <= s4_tag_d;
     end
   end
 

@@ -8,7 +8,7 @@
 // the requantization pipeline, whose outputs are written to the destination buffer (and
 // seen by the argmax on the last layer) - all while the array accumulates the next group.
 // Only one group may wait for the feeder: the last input of the next group is held back
-// until the feeder is done (`pending_q`), which costs cycles only when in < Lanes + 2.
+// until the feeder is done (`pending_q`), which costs cycles only when in < Lanes + 3.
 // Layer l reads activation buffer l mod 2 and writes the other (parity_o); the top maps
 // the src/dst ports onto buffers A and B.
 // Deliberately trusting: descriptors are not validated (the exporter and the image CRC do
@@ -34,7 +34,7 @@ module npu_sequencer #(
   output logic                busy_o,
   output logic                done_o,       // one-cycle pulse; class_o/cycles_o valid from then on
   output logic [15:0]         class_o,
-  output logic [31:0]         cycles_o,     // cycles from start_i to done_o
+  output logic [31:0]         cycles_o,     // cycles from start_i to done_o, held until the next start
   output logic                parity_o,     // the current layer reads buffer parity_o
 
   // descriptor memory
@@ -159,7 +159,8 @@ module npu_sequencer #(
     dmem_req_o   = 1'b0;
     dmem_addr_o  = dmem_word[DmemAw-1:0];
 
-    if (state_q != StIdle) begin
+    // count the cycles of the layers; cycles_o holds still from done_o until the next start
+    if (state_q != StIdle && state_q != StDone) begin
       cycles_d = cycles_q + 32'd1;
     end
 

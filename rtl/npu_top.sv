@@ -23,7 +23,6 @@ module npu_top #(
   output logic        uart_tx_o
 );
 
-  localparam int unsigned FixedBytes = 32;
   localparam int unsigned Banks      = Lanes / 4;
   localparam int unsigned BankAw     = (Banks > 1) ? $clog2(Banks) : 1;
   localparam int unsigned WmemAw     = $clog2(WmemDepth);
@@ -109,7 +108,8 @@ module npu_top #(
   logic                    rsp_start, rsp_done, rsp_tail_act;
   logic [7:0]              rsp_type, rsp_seq;
   logic [5:0]              rsp_fixed_len;
-  logic [FixedBytes*8-1:0] rsp_fixed;
+  logic [4:0]              rsp_fixed_idx;
+  logic [7:0]              rsp_fixed_byte;
   logic [15:0]             rsp_tail_len;
   logic [7:0]              fbuf_rdata;
   logic [31:0]             dmem_rdata;
@@ -120,8 +120,7 @@ module npu_top #(
     .RowDepth  (RowDepth),
     .ActDepth  (ActDepth),
     .DmemDepth (DmemDepth),
-    .FbufDepth (FbufDepth),
-    .FixedBytes(FixedBytes)
+    .FbufDepth (FbufDepth)
   ) u_ctrl (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -149,7 +148,8 @@ module npu_top #(
     .tx_type_o     (rsp_type),
     .tx_seq_o      (rsp_seq),
     .tx_fixed_len_o(rsp_fixed_len),
-    .tx_fixed_o    (rsp_fixed),
+    .tx_fixed_idx_i(rsp_fixed_idx),
+    .tx_fixed_byte_o(rsp_fixed_byte),
     .tx_tail_len_o (rsp_tail_len),
     .tx_tail_act_o (rsp_tail_act),
     .tx_done_i     (rsp_done)
@@ -160,16 +160,15 @@ module npu_top #(
   logic [15:0] tail_addr;
   logic [7:0]  tail_data;
 
-  npu_frame_tx #(
-    .FixedBytes(FixedBytes)
-  ) u_frame_tx (
+  npu_frame_tx u_frame_tx (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .start_i    (rsp_start),
     .type_i     (rsp_type),
     .seq_i      (rsp_seq),
     .fixed_len_i(rsp_fixed_len),
-    .fixed_i    (rsp_fixed),
+    .fixed_idx_o(rsp_fixed_idx),
+    .fixed_byte_i(rsp_fixed_byte),
     .tail_len_i (rsp_tail_len),
     .tail_req_o (tail_req),
     .tail_addr_o(tail_addr),

@@ -190,11 +190,12 @@ std::string NpuImage::architecture() const {
 }
 
 std::uint64_t npu_layer_cycles(const NpuLayerInfo& layer, std::size_t lanes) {
-  // 5 descriptor fetch + 3 memory/MAC pipeline + 1 feeder register + 4 requantization
-  // + 1 drain check: 14 cycles around the stream of weight rows and the last group's outputs.
-  constexpr std::uint64_t kLayerOverhead = 14;
-  // Requantizing a full group takes lanes + 4 cycles; a group's last input waits for it.
-  constexpr std::uint64_t kGroupDrain = 4;
+  // 5 descriptor fetch + 2 memory read and MAC + 1 feeder register + 4 requantization
+  // + 1 drain check: 13 cycles around the stream of weight rows and the last group's outputs.
+  constexpr std::uint64_t kLayerOverhead = 13;
+  // A group's last input waits until the feeder has taken the previous group: lanes + 3
+  // cycles after that group's last input.
+  constexpr std::uint64_t kGroupDrain = 3;
   const std::uint64_t g = groups(layer.out, lanes);
   const std::uint64_t last_group_outputs = layer.out - (g - 1) * lanes;
   return kLayerOverhead + layer.in + (g - 1) * std::max<std::uint64_t>(layer.in, lanes + kGroupDrain) +

@@ -78,7 +78,7 @@ quant::Int8Model decode_npu_image(const NpuImage& image);
 
 // The NPU's clock cycles for one layer and for one inference, as counted by the NPU from
 // the start of the first layer to the last logit (docs/NPU.md, "Timing"):
-//   14 + in + (G - 1) * max(in, lanes + 4) + (outputs in the last group),  G = ceil(out / lanes)
+//   13 + in + (G - 1) * max(in, lanes + 3) + (outputs in the last group),  G = ceil(out / lanes)
 // The simulation tests check that the RTL takes exactly this many cycles.
 std::uint64_t npu_layer_cycles(const NpuLayerInfo& layer, std::size_t lanes);
 std::uint64_t npu_inference_cycles(const NpuImage& image);
