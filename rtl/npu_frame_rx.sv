@@ -57,7 +57,8 @@ module npu_frame_rx #(
   logic [15:0] idx_d, idx_q;        // payload byte, or CRC byte (0-3)
   logic [31:0] crc_rx_d, crc_rx_q;  // received CRC, little-endian
   logic        ferr_d, ferr_q;      // a framing error since the sync bytes
-  logic [31:0] idle_d, idle_q;      // cycles since the last byte
+  logic [15:0] idle_cyc_d, idle_cyc_q;    // cycles into the current idle bit time
+  logic [15:0] idle_bits_d, idle_bits_q;  // idle bit times since the last byte
   logic        done_d, done_q;
   logic [7:0]  err_d, err_q;
 
@@ -73,8 +74,6 @@ module npu_frame_rx #(
     .crc_o  (crc_calc)
   );
 
-  logic [31:0] timeout_cycles;
-  assign timeout_cycles = 32'(clks_per_bit_i) * 32'(npu_pkg::TimeoutBits);
 
   logic [15:0] len_full;   // the length once its high byte arrives
   logic [15:0] len_limit;
@@ -95,7 +94,16 @@ module npu_frame_rx #(
     idx_d     = idx_q;
     crc_rx_d  = crc_rx_q;
     ferr_d    = ferr_q;
-    idle_d    = in_frame ? idle_q + 32'd1 : 32'd0;
+    idle_cyc_d  = 16'd0;
+    idle_bits_d = 16'd0;
+    if (in_frame) begin
+      idle_cyc_d  = idle_cyc_q + 16'd1;
+      idle_bits_d = idle_bits_q;
+      if (idle_cyc_q + 16'd1 >= clks_per_bit_i) begin
+        idle_cyc_d  = 16'd0;
+        idle_bits_d = idle_bits_q + 16'd1;
+      end
+    end
     done_d    = 1'b0;
     err_d     = err_q;
     crc_clear = 1'b0;
@@ -103,7 +111,8 @@ module npu_frame_rx #(
     pl_we_o   = 1'b0;
 
     if (byte_valid_i) begin
-      idle_d = 32'd0;
+      idle_cyc_d  = 16'd0;
+      idle_bits_d = 16'd0;
       if (in_frame) begin
         ferr_d = ferr_q || byte_ferr_i;
       end
@@ -177,7 +186,7 @@ module npu_frame_rx #(
         end
         default: state_d = StHunt;
       endcase
-    end else if (in_frame && idle_q >= timeout_cycles) begin
+    end else if (in_frame && idle_bits_q >= 16'(npu_pkg::TimeoutBits)) begin
       done_d  = 1'b1;
       err_d   = npu_pkg::ErrTimeout;
       state_d = StHunt;
@@ -193,7 +202,8 @@ module npu_frame_rx #(
       idx_q    <= '0;
       crc_rx_q <= '0;
       ferr_q   <= 1'b0;
-      idle_q   <= '0;
+      idle_cyc_q  <= '0;
+      idle_bits_q <= '0;
       done_q   <= 1'b0;
       err_q    <= '0;
     end else begin
@@ -204,7 +214,8 @@ module npu_frame_rx #(
       idx_q    <= idx_d;
       crc_rx_q <= crc_rx_d;
       ferr_q   <= ferr_d;
-      idle_q   <= idle_d;
+      idle_cyc_q  <= idle_cyc_d;
+      idle_bits_q <= idle_bits_d;
       done_q   <= done_d;
       err_q    <= err_d;
     end

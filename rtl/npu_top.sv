@@ -238,6 +238,15 @@ module npu_top #(
   assign wr_region = mem_addr[npu_pkg::RegionLsb +: 4];
   assign wr_index  = mem_addr[npu_pkg::RegionLsb-1:0];
 
+  logic [DmemAw-1:0] dmem_waddr;
+  logic [RowAw-1:0]  row_waddr;
+  logic [WmemAw-1:0] wmem_waddr;
+  logic [BankAw-1:0] wmem_wbank;
+  assign dmem_waddr = DmemAw'(wr_index);
+  assign row_waddr  = RowAw'(wr_index);
+  assign wmem_waddr = WmemAw'(wr_index >> $clog2(Banks));
+  assign wmem_wbank = BankAw'(wr_index);
+
   logic dmem_we, bias_we, mult_we, shift_we, wmem_we;
   assign dmem_we  = mem_we && (wr_region == npu_pkg::RegionDmem);
   assign bias_we  = mem_we && (wr_region == npu_pkg::RegionBias);
@@ -324,7 +333,7 @@ module npu_top #(
     .clk_i  (clk_i),
     .req_i  (dmem_we || ctrl_dmem_req || seq_dmem_req),
     .we_i   (dmem_we),
-    .addr_i (dmem_we ? DmemAw'(wr_index) : (ctrl_dmem_req ? ctrl_dmem_addr : seq_dmem_addr)),
+    .addr_i (dmem_we ? dmem_waddr : (ctrl_dmem_req ? ctrl_dmem_addr : seq_dmem_addr)),
     .wdata_i(mem_wdata),
     .rdata_o(dmem_rdata)
   );
@@ -337,7 +346,7 @@ module npu_top #(
     .clk_i  (clk_i),
     .req_i  (bias_we || row_req),
     .we_i   (bias_we),
-    .addr_i (bias_we ? RowAw'(wr_index) : row_addr),
+    .addr_i (bias_we ? row_waddr : row_addr),
     .wdata_i(mem_wdata),
     .rdata_o(bias_rdata)
   );
@@ -349,7 +358,7 @@ module npu_top #(
     .clk_i  (clk_i),
     .req_i  (mult_we || row_req),
     .we_i   (mult_we),
-    .addr_i (mult_we ? RowAw'(wr_index) : row_addr),
+    .addr_i (mult_we ? row_waddr : row_addr),
     .wdata_i(mem_wdata),
     .rdata_o(mult_rdata)
   );
@@ -361,7 +370,7 @@ module npu_top #(
     .clk_i  (clk_i),
     .req_i  (shift_we || row_req),
     .we_i   (shift_we),
-    .addr_i (shift_we ? RowAw'(wr_index) : row_addr),
+    .addr_i (shift_we ? row_waddr : row_addr),
     .wdata_i(mem_wdata[4:0]),
     .rdata_o(shift_rdata)
   );
@@ -373,8 +382,8 @@ module npu_top #(
   ) u_wmem (
     .clk_i  (clk_i),
     .we_i   (wmem_we),
-    .waddr_i(WmemAw'(wr_index >> $clog2(Banks))),
-    .wbank_i(BankAw'(wr_index)),
+    .waddr_i(wmem_waddr),
+    .wbank_i(wmem_wbank),
     .wdata_i(mem_wdata),
     .re_i   (wmem_re),
     .raddr_i(wmem_raddr),
