@@ -34,7 +34,10 @@ std::uint64_t compute_budget(const NpuImage& image) { return 2 * npu_inference_c
 
 struct NpuSession::Model {
   explicit Model(const NpuSimOptions& options)
-      : line_out(options.clks_per_bit), line_in(options.clks_per_bit), decoder(kMaxResponsePayload) {
+      : line_out(options.clks_per_bit),
+        line_in(options.clks_per_bit),
+        decoder(kMaxResponsePayload),
+        from_npu(options.from_npu) {
     if (!options.trace_path.empty()) context.traceEverOn(true);
     top = std::make_unique<Vnpu_top>(&context, "TOP");
     if (!options.trace_path.empty()) {
@@ -69,8 +72,9 @@ struct NpuSession::Model {
     top->eval();
     if (trace) trace->dump(2 * time + 1);
     ++time;
-    if (const std::optional<UartByte> b = line_in.tick(top->uart_tx_o != 0)) {
+    if (std::optional<UartByte> b = line_in.tick(top->uart_tx_o != 0)) {
       ++bytes_in;
+      if (from_npu && !from_npu(b->value)) return;
       if (std::optional<DecodedFrame> event = decoder.push(b->value, b->framing_error)) {
         events.push_back(std::move(*event));
       }
@@ -83,6 +87,7 @@ struct NpuSession::Model {
   UartLineTx line_out;  // host -> NPU
   UartLineRx line_in;   // NPU -> host
   FrameDecoder decoder;
+  NpuLineFault from_npu;
   std::deque<DecodedFrame> events;
   std::uint64_t time = 0;
   std::uint64_t bytes_in = 0;
@@ -127,7 +132,11 @@ std::optional<DecodedFrame> NpuSession::run_until_event(std::uint64_t deadline) 
 }
 
 void NpuSession::send_raw(std::span<const std::uint8_t> bytes, std::optional<std::size_t> bad_stop_at) {
-  for (std::size_t i = 0; i < bytes.size(); ++i) model_->line_out.push(bytes[i], bad_stop_at != i);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::uint8_t byte = bytes[i];
+    if (options_.to_npu && !options_.to_npu(byte)) continue;
+    model_->line_out.push(byte, bad_stop_at != i);
+  }
   stats_.bytes_to_npu += bytes.size();
 }
 

@@ -23,7 +23,10 @@ TEST_CASE("npu rtl figures for 784-128-10 and 784-256-128-10", "[.][npu-bench]")
     seatorch::Rng rng(20);
     const q::Int8Model model = npu::test::random_model(rng, sizes);
     const npu::NpuImage image = npu::build_npu_image(model);
-    npu::NpuSession session(npu::NpuSimOptions{4, {}, 1});
+    npu::NpuSimOptions options;
+    options.clks_per_bit = 4;
+    options.max_attempts = 1;
+    npu::NpuSession session(options);
     const auto t0 = std::chrono::steady_clock::now();
     session.load(image);
     const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

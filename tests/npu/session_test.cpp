@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <limits>
 
 namespace npu = seatorch::npu;
@@ -83,7 +84,10 @@ std::vector<npu::Frame> load_frames(npu::NpuSession& s, const npu::NpuImage& ima
 TEST_CASE("npu rtl echoes frames at several clocks per bit", "[npu]") {
   seatorch::Rng rng(10);
   for (const unsigned cpb : {4U, 5U, 7U, 16U, 33U}) {
-    npu::NpuSession session(npu::NpuSimOptions{cpb, {}, 1});
+    npu::NpuSimOptions options;
+    options.clks_per_bit = cpb;
+    options.max_attempts = 1;  // a clean line needs no resend
+    npu::NpuSession session(options);
     for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{37}, std::size_t{300}}) {
       std::vector<std::uint8_t> data(size);
       for (auto& b : data) b = static_cast<std::uint8_t>(rng.below(256));
@@ -95,6 +99,23 @@ TEST_CASE("npu rtl echoes frames at several clocks per bit", "[npu]") {
   npu::NpuSession session;
   const std::vector<std::uint8_t> full(npu::kMaxPayload, 0xA5);  // sync bytes inside the payload
   CHECK(session.echo(full) == full);
+}
+
+TEST_CASE("npu session writes an FST trace of every cycle", "[npu]") {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "seatorch_npu_trace_test.fst";
+  std::filesystem::remove(path);
+  {
+    npu::NpuSimOptions options;
+    options.trace_path = path;
+    npu::NpuSession session(options);
+    CHECK(session.status().lanes == npu::kLanes);
+  }
+  REQUIRE(std::filesystem::exists(path));
+  CHECK(std::filesystem::file_size(path) > 1000);
+  std::filesystem::remove(path);
+  npu::NpuSimOptions bad;
+  bad.trace_path = "/nonexistent/dir/x.fst";
+  CHECK_THROWS_AS(npu::NpuSession(bad), seatorch::InputError);
 }
 
 TEST_CASE("npu rtl reports its status and refuses inference before a valid image", "[npu]") {
@@ -238,6 +259,36 @@ TEST_CASE("npu rtl validates the image CRC and header at LOAD_END", "[npu]") {
   require_nak(send_and_receive(session, npu::encode_frame(npu::infer_request(3, std::vector<std::uint8_t>(11, 0)))),
               npu::kErrLength);
   require_agreement(session, image, model, rng, 3);
+}
+
+TEST_CASE("npu session resends after a corrupted request and lost bytes in both directions", "[npu]") {
+  seatorch::Rng rng(17);
+  const q::Int8Model model = npu::test::random_model(rng, {64, 20, 10});
+  const npu::NpuImage image = npu::build_npu_image(model);
+  // Byte counters pick the victims: the 30th byte to the NPU (in the first chunk) gets a
+  // flipped bit, the 2000th (in a later chunk) is dropped, and bytes 40 to 60 from the NPU
+  // are dropped, which garbles one ACK and swallows the next whole (a timeout).
+  std::size_t sent = 0;
+  std::size_t received = 0;
+  npu::NpuSimOptions options;
+  options.to_npu = [&sent](std::uint8_t& byte) {
+    ++sent;
+    if (sent == 30) byte ^= 0x08;
+    return sent != 2000;
+  };
+  options.from_npu = [&received](std::uint8_t&) {
+    ++received;
+    return received < 40 || received > 60;
+  };
+  npu::NpuSession session(options);
+  session.load(image);
+  require_agreement(session, image, model, rng, 4);
+  const npu::NpuStats& st = session.stats();
+  INFO("naks " << st.naks << ", timeouts " << st.timeouts << ", bad responses " << st.bad_responses << ", resends "
+               << st.resends);
+  CHECK(st.naks == 2);  // E_CRC for the flipped bit, E_TIMEOUT for the dropped byte
+  CHECK(st.timeouts >= 1);
+  CHECK(st.resends == st.naks + st.timeouts + st.bad_responses);
 }
 
 TEST_CASE("npu rtl MAC array and requantization match the reference at the extremes", "[npu]") {

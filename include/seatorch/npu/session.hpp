@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -21,10 +22,16 @@
 
 namespace seatorch::npu {
 
+// A fault on the line: called for each byte on its way; it may change the byte (bit errors)
+// and returns false to drop it. Empty: a clean line.
+using NpuLineFault = std::function<bool(std::uint8_t& byte)>;
+
 struct NpuSimOptions {
   unsigned clks_per_bit = 4;          // UART bit time in clock cycles, >= kMinClksPerBit
   std::filesystem::path trace_path;   // FST waveform of every clock edge; empty: none
   unsigned max_attempts = 8;          // sends of one request before giving up
+  NpuLineFault to_npu;                // faults on the host -> NPU line
+  NpuLineFault from_npu;              // faults on the NPU -> host line
 };
 
 struct NpuInference {
