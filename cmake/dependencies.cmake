@@ -15,6 +15,8 @@ seatorch_require_package(fmt libfmt-dev CONFIG)
 seatorch_require_package(spdlog libspdlog-dev CONFIG)
 seatorch_require_package(nlohmann_json nlohmann-json3-dev CONFIG)
 seatorch_require_package(ZLIB zlib1g-dev)
+seatorch_require_package(verilator verilator)
+find_program(SEATORCH_VERILATOR verilator REQUIRED)  # the lint test runs the real front end
 
 find_path(SEATORCH_STB_INCLUDE_DIR stb/stb_image.h)
 if(NOT SEATORCH_STB_INCLUDE_DIR)

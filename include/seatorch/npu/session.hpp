@@ -1,0 +1,114 @@
+// NpuSession: the Mini NPU in simulation. It owns the Verilated npu_top and the host's end of
+// the UART, and talks to the NPU only through its two pins: each clock cycle it drives the
+// receive pin from a bit-level transmitter and samples the transmit pin with a bit-level
+// receiver - no backdoor into the memories (docs/NPU.md, "Simulation and tracing").
+// On top of that it speaks the frame protocol: request(), with resends on NAK and timeout,
+// and load(), infer(), status(), echo(). It counts cycles, bytes and errors in stats().
+// Deliberately single-threaded and one model per session: Verilator models are fastest on
+// one thread, and tests need independent NPUs.
+#pragma once
+
+#include "seatorch/npu/frame.hpp"
+#include "seatorch/npu/image.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace seatorch::npu {
+
+// A fault on the line: called for each byte on its way; it may change the byte (bit errors)
+// and returns false to drop it. Empty: a clean line.
+using NpuLineFault = std::function<bool(std::uint8_t& byte)>;
+
+struct NpuSimOptions {
+  unsigned clks_per_bit = 4;          // UART bit time in clock cycles, >= kMinClksPerBit
+  std::filesystem::path trace_path;   // FST waveform of every clock edge; empty: none
+  unsigned max_attempts = 8;          // sends of one request before giving up
+  NpuLineFault to_npu;                // faults on the host -> NPU line
+  NpuLineFault from_npu;              // faults on the NPU -> host line
+};
+
+struct NpuInference {
+  std::size_t predicted = 0;
+  std::vector<std::int8_t> logits;    // (outputs)
+  std::uint32_t npu_cycles = 0;       // the NPU's count: first layer start -> last logit
+  std::uint64_t wire_cycles = 0;      // first bit of the request -> end of the response
+};
+
+struct NpuStats {
+  std::uint64_t cycles = 0;           // clock cycles simulated
+  double sim_seconds = 0.0;           // wall time spent simulating them
+  std::uint64_t bytes_to_npu = 0;
+  std::uint64_t bytes_from_npu = 0;
+  std::uint64_t requests = 0;         // frames sent, resends included
+  std::uint64_t resends = 0;
+  std::uint64_t naks = 0;             // NAKs received
+  std::uint64_t timeouts = 0;         // responses that did not come in time
+  std::uint64_t bad_responses = 0;    // responses with a CRC, framing or length error
+  std::uint64_t load_cycles = 0;      // of the last load()
+  std::uint64_t load_bytes = 0;       // bytes on the wire, both directions, of the last load()
+  std::uint64_t inferences = 0;
+  std::uint64_t npu_cycles = 0;       // sum of NpuInference::npu_cycles
+  std::uint64_t wire_cycles = 0;      // sum of NpuInference::wire_cycles
+  std::uint64_t inference_bytes = 0;  // bytes on the wire, both directions, of all infer()s
+
+  [[nodiscard]] double cycles_per_second() const { return sim_seconds > 0 ? cycles / sim_seconds : 0.0; }
+};
+
+class NpuSession {
+ public:
+  explicit NpuSession(const NpuSimOptions& options = {});
+  ~NpuSession();
+  NpuSession(const NpuSession&) = delete;
+  NpuSession& operator=(const NpuSession&) = delete;
+
+  // One request and its final response: resends (same seq) on a NAK for a transmission
+  // error (E_CRC, E_FRAMING, E_LENGTH, E_TIMEOUT), on a corrupted response and on a timeout.
+  // Returns the ACK, or the NAK that resending cannot fix. Throws InputError after
+  // options().max_attempts sends without an answer.
+  Response request(const Frame& frame);
+
+  // The commands; each throws InputError naming the command and the NPU's error code
+  // when the NPU refuses.
+  NpuStatus status();
+  std::vector<std::uint8_t> echo(std::span<const std::uint8_t> data);
+  void load(const NpuImage& image);
+  NpuInference infer(std::span<const std::uint8_t> pixels);  // (inputs) bytes
+
+  // ---- the line itself, for tests: no protocol, no resends ----
+  // Sends bytes; the byte at index bad_stop_at (if any) gets a low stop bit.
+  void send_raw(std::span<const std::uint8_t> bytes, std::optional<std::size_t> bad_stop_at = std::nullopt);
+  void send_break(unsigned bit_times);
+  // The next frame event decoded from the NPU's transmit pin, or nullopt after timeout_cycles.
+  std::optional<DecodedFrame> receive(std::uint64_t timeout_cycles);
+  void run(std::uint64_t cycles);
+  std::uint8_t next_seq() { return seq_++; }
+
+  [[nodiscard]] const NpuStats& stats() const { return stats_; }
+  [[nodiscard]] const NpuSimOptions& options() const { return options_; }
+
+ private:
+  struct Model;
+
+  void tick();
+  // Runs until the host transmitter is idle and an event is decoded, or `deadline` passes.
+  std::optional<DecodedFrame> run_until_event(std::uint64_t deadline);
+  void wait_line_quiet();
+  std::uint64_t response_timeout(const Frame& frame) const;
+  Response require_ack(const Frame& frame, const char* what);
+
+  NpuSimOptions options_;
+  std::unique_ptr<Model> model_;
+  NpuStats stats_;
+  std::uint8_t seq_ = 0;
+  std::uint64_t compute_budget_;      // cycles an inference of the loaded image may take
+  std::size_t outputs_ = kActDepth;   // logits of the loaded image (the most until load())
+};
+
+}  // namespace seatorch::npu

@@ -1,0 +1,233 @@
+// npu_frame_rx: turns the received byte stream into request frames
+// (docs/NPU.md, "UART frame protocol"):  A5 5A | type | seq | len u16 | payload | crc u32.
+//
+// While idle and accept_i is high it hunts for the sync bytes. Payload bytes are handed
+// out as they arrive (pl_we_o with their index); the caller stores them and must not act
+// on them before done_o. done_o pulses once per frame with err_o:
+//   ErrLength  as soon as the length exceeds the command's limit (ActDepth for INFER,
+//              MaxPayload otherwise); the rest of the frame is then ignored,
+//   ErrTimeout when no byte arrived for TimeoutBits bit times after the sync bytes,
+//   ErrFraming when any byte after the sync bytes had a low stop bit,
+//   ErrCrc     when the CRC-32 over type..payload does not match,
+//   ErrNone    otherwise.
+// Deliberately no knowledge of the commands beyond the INFER length limit.
+module npu_frame_rx #(
+  parameter int unsigned ActDepth = npu_pkg::ActDepth
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  input  logic [15:0] clks_per_bit_i,
+  input  logic        accept_i,      // the executor can take a frame
+
+  // bytes from the UART
+  input  logic        byte_valid_i,
+  input  logic [7:0]  byte_i,
+  input  logic        byte_ferr_i,
+
+  // payload bytes as they arrive
+  output logic        pl_we_o,
+  output logic [15:0] pl_idx_o,
+  output logic [7:0]  pl_data_o,
+  output logic [7:0]  pl_cmd_o,      // the frame's type, to route the payload
+
+  // the finished frame
+  output logic        done_o,
+  output logic [7:0]  err_o,
+  output logic [7:0]  cmd_o,
+  output logic [7:0]  seq_o,
+  output logic [15:0] len_o
+);
+
+  typedef enum logic [2:0] {
+    StHunt,
+    StSync1,
+    StCmd,
+    StSeq,
+    StLen0,
+    StLen1,
+    StPayload,
+    StCrc
+  } state_e;
+
+  state_e      state_d, state_q;
+  logic [7:0]  cmd_d, cmd_q;
+  logic [7:0]  seq_d, seq_q;
+  logic [15:0] len_d, len_q;
+  logic [15:0] idx_d, idx_q;        // payload byte, or CRC byte (0-3)
+  logic [31:0] crc_rx_d, crc_rx_q;  // received CRC, little-endian
+  logic        ferr_d, ferr_q;      // a framing error since the sync bytes
+  logic [15:0] idle_cyc_d, idle_cyc_q;    // cycles into the current idle bit time
+  logic [15:0] idle_bits_d, idle_bits_q;  // idle bit times since the last byte
+  logic        done_d, done_q;
+  logic [7:0]  err_d, err_q;
+
+  logic        crc_clear, crc_valid;
+  logic [31:0] crc_calc;
+
+  npu_crc32 u_crc (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clear_i(crc_clear),
+    .valid_i(crc_valid),
+    .data_i (byte_i),
+    .crc_o  (crc_calc)
+  );
+
+
+  logic [15:0] len_full;   // the length once its high byte arrives
+  logic [15:0] len_limit;
+  assign len_full  = {byte_i, len_q[7:0]};
+  assign len_limit = (cmd_q == npu_pkg::CmdInfer) ? 16'(ActDepth) : 16'(npu_pkg::MaxPayload);
+
+  logic [31:0] crc_rx_full;  // the received CRC once its last byte arrives
+  assign crc_rx_full = {byte_i, crc_rx_q[31:8]};
+
+  logic in_frame;            // after the sync bytes
+  assign in_frame = (state_q != StHunt) && (state_q != StSync1);
+
+  always_comb begin
+    state_d   = state_q;
+    cmd_d     = cmd_q;
+    seq_d     = seq_q;
+    len_d     = len_q;
+    idx_d     = idx_q;
+    crc_rx_d  = crc_rx_q;
+    ferr_d    = ferr_q;
+    idle_cyc_d  = 16'd0;
+    idle_bits_d = 16'd0;
+    if (in_frame) begin
+      idle_cyc_d  = idle_cyc_q + 16'd1;
+      idle_bits_d = idle_bits_q;
+      if (idle_cyc_q + 16'd1 >= clks_per_bit_i) begin
+        idle_cyc_d  = 16'd0;
+        idle_bits_d = idle_bits_q + 16'd1;
+      end
+    end
+    done_d    = 1'b0;
+    err_d     = err_q;
+    crc_clear = 1'b0;
+    crc_valid = 1'b0;
+    pl_we_o   = 1'b0;
+
+    if (byte_valid_i) begin
+      idle_cyc_d  = 16'd0;
+      idle_bits_d = 16'd0;
+      if (in_frame) begin
+        ferr_d = ferr_q || byte_ferr_i;
+      end
+      unique case (state_q)
+        StHunt: begin
+          if (accept_i && !byte_ferr_i && byte_i == npu_pkg::Sync0) begin
+            state_d = StSync1;
+          end
+        end
+        StSync1: begin
+          if (!byte_ferr_i && byte_i == npu_pkg::Sync1) begin
+            state_d   = StCmd;
+            ferr_d    = 1'b0;
+            crc_clear = 1'b1;
+          end else if (!byte_ferr_i && byte_i == npu_pkg::Sync0) begin
+            state_d = StSync1;
+          end else begin
+            state_d = StHunt;
+          end
+        end
+        StCmd: begin
+          cmd_d     = byte_i;
+          crc_valid = 1'b1;
+          state_d   = StSeq;
+        end
+        StSeq: begin
+          seq_d     = byte_i;
+          crc_valid = 1'b1;
+          state_d   = StLen0;
+        end
+        StLen0: begin
+          len_d     = {8'd0, byte_i};
+          crc_valid = 1'b1;
+          state_d   = StLen1;
+        end
+        StLen1: begin
+          len_d     = len_full;
+          crc_valid = 1'b1;
+          idx_d     = 16'd0;
+          if (len_full > len_limit) begin
+            done_d  = 1'b1;
+            err_d   = npu_pkg::ErrLength;
+            state_d = StHunt;
+          end else begin
+            state_d = (len_full == 16'd0) ? StCrc : StPayload;
+          end
+        end
+        StPayload: begin
+          pl_we_o   = 1'b1;
+          crc_valid = 1'b1;
+          idx_d     = idx_q + 16'd1;
+          if (idx_q + 16'd1 == len_q) begin
+            idx_d   = 16'd0;
+            state_d = StCrc;
+          end
+        end
+        StCrc: begin
+          crc_rx_d = crc_rx_full;
+          idx_d    = idx_q + 16'd1;
+          if (idx_q == 16'd3) begin
+            done_d  = 1'b1;
+            state_d = StHunt;
+            if (ferr_q || byte_ferr_i) begin
+              err_d = npu_pkg::ErrFraming;
+            end else if (crc_rx_full != crc_calc) begin
+              err_d = npu_pkg::ErrCrc;
+            end else begin
+              err_d = npu_pkg::ErrNone;
+            end
+          end
+        end
+        default: state_d = StHunt;
+      endcase
+    end else if (in_frame && idle_bits_q >= 16'(npu_pkg::TimeoutBits)) begin
+      done_d  = 1'b1;
+      err_d   = npu_pkg::ErrTimeout;
+      state_d = StHunt;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q  <= StHunt;
+      cmd_q    <= '0;
+      seq_q    <= '0;
+      len_q    <= '0;
+      idx_q    <= '0;
+      crc_rx_q <= '0;
+      ferr_q   <= 1'b0;
+      idle_cyc_q  <= '0;
+      idle_bits_q <= '0;
+      done_q   <= 1'b0;
+      err_q    <= '0;
+    end else begin
+      state_q  <= state_d;
+      cmd_q    <= cmd_d;
+      seq_q    <= seq_d;
+      len_q    <= len_d;
+      idx_q    <= idx_d;
+      crc_rx_q <= crc_rx_d;
+      ferr_q   <= ferr_d;
+      idle_cyc_q  <= idle_cyc_d;
+      idle_bits_q <= idle_bits_d;
+      done_q   <= done_d;
+      err_q    <= err_d;
+    end
+  end
+
+  assign pl_idx_o  = idx_q;
+  assign pl_data_o = byte_i;
+  assign pl_cmd_o  = cmd_q;
+  assign done_o    = done_q;
+  assign err_o     = err_q;
+  assign cmd_o     = cmd_q;
+  assign seq_o     = seq_q;
+  assign len_o     = len_q;
+
+endmodule

@@ -1,0 +1,176 @@
+// npu_frame_tx: the response encoder. Sends one frame
+//   A5 5A | type | seq | len u16 | fixed bytes | tail bytes | crc u32
+// where the fixed bytes are asked from npu_ctrl by index (ACK/NAK fields, the status block,
+// class and cycles) and the tail bytes are read from a memory one by one (logits, or the
+// ECHO payload), and computes the CRC-32 over type..tail on the way. done_o pulses once the
+// last stop bit is on the line. The inputs must stay stable from start_i to done_o.
+// Deliberately no buffering: the UART is far slower than the memory and the byte mux.
+module npu_frame_tx (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+
+  // the response
+  input  logic                    start_i,
+  input  logic [7:0]              type_i,
+  input  logic [7:0]              seq_i,
+  input  logic [5:0]              fixed_len_i,   // 0 .. 32
+  input  logic [15:0]             tail_len_i,
+
+  // fixed bytes: fixed_byte_i is byte fixed_idx_o, combinationally
+  output logic [4:0]              fixed_idx_o,
+  input  logic [7:0]              fixed_byte_i,
+
+  // tail memory: data is valid the cycle after the request
+  output logic                    tail_req_o,
+  output logic [15:0]             tail_addr_o,
+  input  logic [7:0]              tail_data_i,
+
+  // to the UART transmitter
+  output logic                    tx_valid_o,
+  output logic [7:0]              tx_data_o,
+  input  logic                    tx_ready_i,
+
+  output logic                    done_o
+);
+
+  typedef enum logic [2:0] {
+    StIdle,
+    StHead,
+    StFixed,
+    StTailRead,
+    StTailSend,
+    StCrc,
+    StFinish
+  } state_e;
+
+  state_e      state_d, state_q;
+  logic [15:0] idx_d, idx_q;    // byte within the current part
+
+  logic        crc_clear, crc_valid;
+  logic [31:0] crc;
+
+  npu_crc32 u_crc (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .clear_i(crc_clear),
+    .valid_i(crc_valid),
+    .data_i (tx_data_o),
+    .crc_o  (crc)
+  );
+
+  logic [15:0] len;
+  logic        sent;            // the UART takes the byte this cycle
+  logic [7:0]  head_byte;
+  logic        fixed_last, tail_last;
+
+  assign len        = 16'(fixed_len_i) + tail_len_i;
+  assign sent       = tx_valid_o && tx_ready_i;
+  assign fixed_last = (idx_q + 16'd1 == 16'(fixed_len_i));
+  assign tail_last  = (idx_q + 16'd1 == tail_len_i);
+  assign fixed_idx_o = idx_q[4:0];
+
+  always_comb begin
+    unique case (idx_q[2:0])
+      3'd0:    head_byte = npu_pkg::Sync0;
+      3'd1:    head_byte = npu_pkg::Sync1;
+      3'd2:    head_byte = type_i;
+      3'd3:    head_byte = seq_i;
+      3'd4:    head_byte = len[7:0];
+      default: head_byte = len[15:8];
+    endcase
+  end
+
+  always_comb begin
+    state_d     = state_q;
+    idx_d       = idx_q;
+    crc_clear   = 1'b0;
+    crc_valid   = 1'b0;
+    tail_req_o  = 1'b0;
+    tail_addr_o = idx_q;
+    tx_valid_o  = 1'b0;
+    tx_data_o   = head_byte;
+    done_o      = 1'b0;
+
+    unique case (state_q)
+      StIdle: begin
+        if (start_i) begin
+          crc_clear = 1'b1;
+          idx_d     = 16'd0;
+          state_d   = StHead;
+        end
+      end
+      StHead: begin
+        tx_valid_o = 1'b1;
+        if (sent) begin
+          crc_valid = (idx_q >= 16'd2);
+          idx_d     = idx_q + 16'd1;
+          if (idx_q == 16'd5) begin
+            idx_d = 16'd0;
+            if (fixed_len_i != 6'd0) begin
+              state_d = StFixed;
+            end else begin
+              state_d = (tail_len_i != 16'd0) ? StTailRead : StCrc;
+            end
+          end
+        end
+      end
+      StFixed: begin
+        tx_valid_o = 1'b1;
+        tx_data_o  = fixed_byte_i;
+        if (sent) begin
+          crc_valid = 1'b1;
+          idx_d     = idx_q + 16'd1;
+          if (fixed_last) begin
+            idx_d   = 16'd0;
+            state_d = (tail_len_i != 16'd0) ? StTailRead : StCrc;
+          end
+        end
+      end
+      StTailRead: begin
+        tail_req_o = 1'b1;
+        state_d    = StTailSend;
+      end
+      StTailSend: begin
+        tx_valid_o = 1'b1;
+        tx_data_o  = tail_data_i;
+        if (sent) begin
+          crc_valid = 1'b1;
+          idx_d     = idx_q + 16'd1;
+          state_d   = StTailRead;
+          if (tail_last) begin
+            idx_d   = 16'd0;
+            state_d = StCrc;
+          end
+        end
+      end
+      StCrc: begin
+        tx_valid_o = 1'b1;
+        tx_data_o  = crc[{idx_q[1:0], 3'b000} +: 8];
+        if (sent) begin
+          idx_d = idx_q + 16'd1;
+          if (idx_q == 16'd3) begin
+            state_d = StFinish;
+          end
+        end
+      end
+      StFinish: begin
+        if (tx_ready_i) begin
+          done_o  = 1'b1;
+          state_d = StIdle;
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      idx_q   <= '0;
+    end else begin
+      state_q <= state_d;
+      idx_q   <= idx_d;
+    end
+  end
+
+endmodule

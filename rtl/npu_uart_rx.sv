@@ -1,0 +1,127 @@
+// npu_uart_rx: 8N1 UART receiver.
+//
+// The line goes through a two-flop synchronizer. A falling edge starts a byte; the start
+// bit is checked again half a bit later (a shorter low pulse is a glitch and ignored), then
+// every data bit and the stop bit are sampled in their middle, clks_per_bit_i cycles apart.
+// A low stop bit is a framing error: the byte is still delivered, flagged, and the
+// receiver waits for the line to return high before it looks for the next start bit.
+// The receiver returns to idle in the middle of the stop bit, which leaves half a bit of
+// tolerance for a transmitter running slightly fast.
+// Assumes clks_per_bit_i >= npu_pkg::MinClksPerBit and that it changes only while idle.
+// Deliberately no FIFO: the frame decoder consumes every byte in the cycle it arrives.
+module npu_uart_rx (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // configuration
+  input  logic [15:0] clks_per_bit_i,
+
+  // the line
+  input  logic        rx_i,
+
+  // received bytes
+  output logic        valid_o,      // one-cycle pulse per byte
+  output logic [7:0]  data_o,       // the byte, stable until the next one
+  output logic        frame_err_o   // qualifies valid_o: the stop bit was low
+);
+
+  typedef enum logic [2:0] {
+    StIdle,
+    StStart,
+    StData,
+    StStop,
+    StWaitHigh
+  } state_e;
+
+  state_e      state_d, state_q;
+  logic        meta_q, line_q;       // the synchronizer; line_q is the usable line level
+  logic [15:0] cnt_d, cnt_q;         // cycles into the current bit
+  logic [2:0]  bit_d, bit_q;         // data bit being received
+  logic [7:0]  shift_d, shift_q;     // data bits, LSB first
+  logic        valid_d, valid_q;
+  logic        ferr_d, ferr_q;
+
+  logic [15:0] half_bit;
+  assign half_bit = {1'b0, clks_per_bit_i[15:1]};
+
+  always_comb begin
+    state_d = state_q;
+    cnt_d   = cnt_q;
+    bit_d   = bit_q;
+    shift_d = shift_q;
+    valid_d = 1'b0;
+    ferr_d  = ferr_q;
+
+    unique case (state_q)
+      StIdle: begin
+        if (!line_q) begin
+          state_d = StStart;
+          cnt_d   = 16'd1;
+        end
+      end
+      StStart: begin
+        if (cnt_q >= half_bit) begin
+          cnt_d   = 16'd1;
+          bit_d   = 3'd0;
+          state_d = line_q ? StIdle : StData;  // high again: a glitch, not a start bit
+        end else begin
+          cnt_d = cnt_q + 16'd1;
+        end
+      end
+      StData: begin
+        if (cnt_q >= clks_per_bit_i) begin
+          cnt_d   = 16'd1;
+          shift_d = {line_q, shift_q[7:1]};
+          bit_d   = bit_q + 3'd1;
+          if (bit_q == 3'd7) begin
+            state_d = StStop;
+          end
+        end else begin
+          cnt_d = cnt_q + 16'd1;
+        end
+      end
+      StStop: begin
+        if (cnt_q >= clks_per_bit_i) begin
+          valid_d = 1'b1;
+          ferr_d  = !line_q;
+          state_d = line_q ? StIdle : StWaitHigh;
+        end else begin
+          cnt_d = cnt_q + 16'd1;
+        end
+      end
+      StWaitHigh: begin
+        if (line_q) begin
+          state_d = StIdle;
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      meta_q  <= 1'b1;
+      line_q  <= 1'b1;
+      state_q <= StIdle;
+      cnt_q   <= '0;
+      bit_q   <= '0;
+      shift_q <= '0;
+      valid_q <= 1'b0;
+      ferr_q  <= 1'b0;
+    end else begin
+      meta_q  <= rx_i;
+      line_q  <= meta_q;
+      state_q <= state_d;
+      cnt_q   <= cnt_d;
+      bit_q   <= bit_d;
+      shift_q <= shift_d;
+      valid_q <= valid_d;
+      ferr_q  <= ferr_d;
+    end
+  end
+
+  assign valid_o     = valid_q;
+  assign data_o      = shift_q;
+  assign frame_err_o = ferr_q;
+
+endmodule

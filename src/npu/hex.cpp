@@ -1,0 +1,161 @@
+// The .hex writer and its strict reader, and the JSON manifest.
+#include "seatorch/npu/hex.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/io/atomic_file.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+namespace seatorch::npu {
+namespace {
+
+constexpr std::uintmax_t kHexMaxFileBytes = kHexMaxWords * 10 + (std::uintmax_t{1} << 20);
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Exactly `min_digits`..`max_digits` hex digits, nothing else.
+std::optional<std::uint32_t> parse_hex(std::string_view s, std::size_t min_digits, std::size_t max_digits) {
+  if (s.size() < min_digits || s.size() > max_digits) return std::nullopt;
+  std::uint32_t value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value, 16);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::string npu_hex_text(const NpuImage& image) {
+  std::string out;
+  out += fmt::format("// seatorch NPU image (docs/NPU.md), format {}: {}, {} layers, lanes {}, {} words, crc32 0x{:08x}\n",
+                     kFormatVersion, image.architecture(), image.layers.size(), image.lanes, image.total_words(),
+                     image.crc);
+  for (const NpuSection& s : image.sections) {
+    out += fmt::format("// section {}: {} words at 0x{:06x}\n@{:06x}\n", s.name, s.words.size(), s.address, s.address);
+    for (const std::uint32_t w : s.words) out += fmt::format("{:08x}\n", w);
+  }
+  out += fmt::format("// section crc: the image CRC-32, sent with LOAD_END (not loaded)\n@{:06x}\n{:08x}\n",
+                     region_base(kRegionCrc), image.crc);
+  return out;
+}
+
+nlohmann::json npu_manifest(const NpuImage& image) {
+  nlohmann::json sections = nlohmann::json::array();
+  for (const NpuSection& s : image.sections) {
+    sections.push_back({{"name", s.name}, {"address", s.address}, {"words", s.words.size()}});
+  }
+  sections.push_back({{"name", "crc"}, {"address", region_base(kRegionCrc)}, {"words", 1}});
+  nlohmann::json layers = nlohmann::json::array();
+  for (const NpuLayerInfo& l : image.layers) {
+    layers.push_back({{"in", l.in},
+                      {"out", l.out},
+                      {"relu", l.relu},
+                      {"input_zero_point", l.input_zero_point},
+                      {"weight_zero_point", l.weight_zero_point},
+                      {"output_zero_point", l.output_zero_point},
+                      {"w_base", l.w_base},
+                      {"weight_rows", l.weight_rows},
+                      {"row_base", l.row_base},
+                      {"macs", l.macs()}});
+  }
+  return {{"format", "seatorch-npu-image"},
+          {"format_version", kFormatVersion},
+          {"lanes", image.lanes},
+          {"architecture", image.architecture()},
+          {"input_size", image.input_size()},
+          {"output_size", image.output_size()},
+          {"total_words", image.total_words()},
+          {"macs", image.macs()},
+          {"crc32", image.crc},
+          {"crc32_hex", fmt::format("0x{:08x}", image.crc)},
+          {"sections", sections},
+          {"layers", layers}};
+}
+
+std::filesystem::path npu_manifest_path(const std::filesystem::path& hex_path) {
+  std::filesystem::path p = hex_path;
+  p.replace_extension(".manifest.json");
+  return p;
+}
+
+void write_npu_hex(const std::filesystem::path& path, const NpuImage& image) {
+  io::write_file_atomic(path, npu_hex_text(image));
+  io::write_file_atomic(npu_manifest_path(path), npu_manifest(image).dump(2) + "\n");
+}
+
+NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuLimits& limits) {
+  std::vector<NpuSection> sections;
+  std::size_t words = 0;
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    ++line_no;
+    const std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    if (line.size() > kHexMaxLineChars) {
+      throw input_error("{}:{}: line longer than {} characters; not an NPU .hex file", source, line_no,
+                        kHexMaxLineChars);
+    }
+    if (const std::size_t c = line.find("//"); c != std::string_view::npos) line = line.substr(0, c);
+    line = trim(line);
+    if (line.empty()) continue;
+    if (line.front() == '@') {
+      const std::optional<std::uint32_t> address = parse_hex(line.substr(1), 1, 6);
+      if (!address) {
+        throw input_error("{}:{}: expected '@' and a word address of 1 to 6 hex digits, got '{}'", source, line_no,
+                          line);
+      }
+      if (!sections.empty() && sections.back().words.empty()) {
+        throw input_error("{}:{}: the section at @{:06x} has no words", source, line_no, sections.back().address);
+      }
+      sections.push_back({"", *address, {}});
+      continue;
+    }
+    const std::optional<std::uint32_t> word = parse_hex(line, 8, 8);
+    if (!word) {
+      throw input_error("{}:{}: expected a word of 8 hex digits, got '{}'", source, line_no, line);
+    }
+    if (sections.empty()) {
+      throw input_error("{}:{}: a word before the first '@address' line", source, line_no);
+    }
+    if (++words > kHexMaxWords) {
+      throw input_error("{}:{}: more than {} words; no NPU image is that large", source, line_no, kHexMaxWords);
+    }
+    sections.back().words.push_back(*word);
+  }
+  if (sections.empty() || sections.back().address != region_base(kRegionCrc) || sections.back().words.size() != 1) {
+    throw input_error("{}: the last section must be the one-word image CRC at @{:06x}; the file is truncated or "
+                      "not an NPU image",
+                      source, region_base(kRegionCrc));
+  }
+  const std::uint32_t crc = sections.back().words.front();
+  sections.pop_back();
+  return npu_image_from_sections(std::move(sections), crc, source, limits);
+}
+
+NpuImage read_npu_hex(const std::filesystem::path& path, const NpuLimits& limits) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    throw input_error("cannot read {}: {}; export one with `seatorch export --hex`", path.string(), ec.message());
+  }
+  if (size > kHexMaxFileBytes) {
+    throw input_error("{}: {} bytes, more than any NPU image ({} bytes at most)", path.string(), size,
+                      kHexMaxFileBytes);
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) throw input_error("cannot read {}", path.string());
+  return parse_npu_hex(text.str(), path.string(), limits);
+}
+
+}  // namespace seatorch::npu

@@ -1,0 +1,264 @@
+// NpuSession: the Verilated npu_top behind a bit-level UART, and the stop-and-wait frame
+// protocol with resends (docs/NPU.md, "UART frame protocol").
+#include "seatorch/npu/session.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/npu/uart.hpp"
+
+#include <Vnpu_top.h>
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+
+namespace seatorch::npu {
+namespace {
+
+// The largest response: an ECHO of a full payload, or a result with ActDepth logits.
+constexpr std::size_t kMaxResponsePayload = 1 + std::max(kMaxPayload, kResultBytes + kActDepth);
+constexpr unsigned kResetCycles = 4;
+constexpr std::uint64_t kTimeoutMarginCycles = 2000;
+// Before load(): enough for the largest image the NPU can hold.
+constexpr std::uint64_t kDefaultComputeBudget = 2 * (kWmemDepth + kMaxLayers * (kActDepth + 64));
+
+bool resend_fixes(std::uint8_t error) {
+  return error == kErrCrc || error == kErrFraming || error == kErrLength || error == kErrTimeout;
+}
+
+// Cycles the NPU may compute on `image`: twice the documented count (docs/NPU.md, Timing).
+std::uint64_t compute_budget(const NpuImage& image) { return 2 * npu_inference_cycles(image); }
+
+}  // namespace
+
+struct NpuSession::Model {
+  explicit Model(const NpuSimOptions& options)
+      : line_out(options.clks_per_bit),
+        line_in(options.clks_per_bit),
+        decoder(kMaxResponsePayload),
+        from_npu(options.from_npu) {
+    if (!options.trace_path.empty()) context.traceEverOn(true);
+    top = std::make_unique<Vnpu_top>(&context, "TOP");
+    if (!options.trace_path.empty()) {
+      trace = std::make_unique<VerilatedFstC>();
+      top->trace(trace.get(), 99);
+      trace->open(options.trace_path.c_str());
+      if (!trace->isOpen()) {
+        throw input_error("cannot write the trace {}; check that its directory exists", options.trace_path.string());
+      }
+    }
+    top->clks_per_bit_i = static_cast<std::uint16_t>(options.clks_per_bit);
+    top->uart_rx_i = 1;
+    top->rst_ni = 0;
+  }
+
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  ~Model() {
+    if (trace) trace->close();
+    top->final();
+  }
+
+  // One clock cycle: inputs change on the falling edge, outputs are sampled after the
+  // rising edge.
+  void cycle() {
+    top->uart_rx_i = line_out.tick() ? 1 : 0;
+    top->clk_i = 0;
+    top->eval();
+    if (trace) trace->dump(2 * time);
+    top->clk_i = 1;
+    top->eval();
+    if (trace) trace->dump(2 * time + 1);
+    ++time;
+    if (std::optional<UartByte> b = line_in.tick(top->uart_tx_o != 0)) {
+      ++bytes_in;
+      if (from_npu && !from_npu(b->value)) return;
+      if (std::optional<DecodedFrame> event = decoder.push(b->value, b->framing_error)) {
+        events.push_back(std::move(*event));
+      }
+    }
+  }
+
+  VerilatedContext context;
+  std::unique_ptr<Vnpu_top> top;
+  std::unique_ptr<VerilatedFstC> trace;
+  UartLineTx line_out;  // host -> NPU
+  UartLineRx line_in;   // NPU -> host
+  FrameDecoder decoder;
+  NpuLineFault from_npu;
+  std::deque<DecodedFrame> events;
+  std::uint64_t time = 0;
+  std::uint64_t bytes_in = 0;
+};
+
+NpuSession::NpuSession(const NpuSimOptions& options)
+    : options_(options), model_(std::make_unique<Model>(options)), compute_budget_(kDefaultComputeBudget) {
+  if (options.max_attempts == 0) throw input_error("NpuSimOptions::max_attempts must be at least 1");
+  run(kResetCycles);
+  model_->top->rst_ni = 1;
+  run(kResetCycles);
+}
+
+NpuSession::~NpuSession() = default;
+
+void NpuSession::tick() {
+  model_->cycle();
+  ++stats_.cycles;
+}
+
+void NpuSession::run(std::uint64_t cycles) {
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t c = 0; c < cycles; ++c) tick();
+  stats_.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.bytes_from_npu = model_->bytes_in;
+}
+
+std::optional<DecodedFrame> NpuSession::run_until_event(std::uint64_t deadline) {
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<DecodedFrame> event;
+  while (stats_.cycles < deadline || !model_->line_out.idle()) {
+    if (!model_->events.empty() && model_->line_out.idle()) {
+      event = std::move(model_->events.front());
+      model_->events.pop_front();
+      break;
+    }
+    tick();
+  }
+  stats_.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.bytes_from_npu = model_->bytes_in;
+  return event;
+}
+
+void NpuSession::send_raw(std::span<const std::uint8_t> bytes, std::optional<std::size_t> bad_stop_at) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::uint8_t byte = bytes[i];
+    if (options_.to_npu && !options_.to_npu(byte)) continue;
+    model_->line_out.push(byte, bad_stop_at != i);
+  }
+  stats_.bytes_to_npu += bytes.size();
+}
+
+void NpuSession::send_break(unsigned bit_times) { model_->line_out.push_break(bit_times * options_.clks_per_bit); }
+
+std::optional<DecodedFrame> NpuSession::receive(std::uint64_t timeout_cycles) {
+  return run_until_event(stats_.cycles + timeout_cycles);
+}
+
+// Before a resend: let the NPU finish what it is sending (a response we could not read),
+// so that it listens again, and forget any half-decoded frame.
+void NpuSession::wait_line_quiet() {
+  const std::uint64_t quiet = 20ULL * options_.clks_per_bit;
+  std::uint64_t idle = 0;
+  while (idle < quiet) {
+    tick();
+    idle = (model_->top->uart_tx_o != 0 && !model_->line_in.busy()) ? idle + 1 : 0;
+  }
+  model_->decoder.reset();
+  model_->events.clear();
+  stats_.bytes_from_npu = model_->bytes_in;
+}
+
+// Long enough for the request's processing, the NPU's own frame timeout plus its NAK (when a
+// byte of the request was lost), and the longest response, with margin.
+std::uint64_t NpuSession::response_timeout(const Frame& frame) const {
+  const std::uint64_t bit = options_.clks_per_bit;
+  const std::uint64_t processing = frame.type == kCmdInfer ? compute_budget_ : 4 * frame.payload.size() + 100;
+  const std::uint64_t response_bytes =
+      kFrameOverhead + 1 + std::max({frame.payload.size(), kResultBytes + outputs_, kStatusBytes});
+  return processing + (kTimeoutBits + 10 * (response_bytes + kFrameOverhead + 2)) * bit + kTimeoutMarginCycles;
+}
+
+Response NpuSession::request(const Frame& frame) {
+  const std::vector<std::uint8_t> bytes = encode_frame(frame);
+  std::string last_problem = "no answer";
+  for (unsigned attempt = 0; attempt < options_.max_attempts; ++attempt) {
+    if (attempt > 0) {
+      ++stats_.resends;
+      wait_line_quiet();
+    }
+    ++stats_.requests;
+    send_raw(bytes);
+    // the timeout counts from the end of the request
+    const std::uint64_t deadline = stats_.cycles + 10ULL * bytes.size() * options_.clks_per_bit + response_timeout(frame);
+    for (;;) {
+      const std::optional<DecodedFrame> event = run_until_event(deadline);
+      if (!event) {
+        ++stats_.timeouts;
+        last_problem = "no answer in time";
+        break;
+      }
+      if (event->event != FrameEvent::kFrame) {
+        ++stats_.bad_responses;
+        last_problem = "a corrupted response";
+        break;
+      }
+      if (event->frame.seq != frame.seq) continue;  // a stale response to an earlier request
+      const std::optional<Response> response = parse_response(event->frame);
+      if (!response) {
+        ++stats_.bad_responses;
+        last_problem = "a malformed response";
+        break;
+      }
+      if (response->ack) return *response;
+      ++stats_.naks;
+      if (!resend_fixes(response->error)) return *response;
+      last_problem = "NAK " + error_name(response->error);
+      break;
+    }
+  }
+  throw input_error("the NPU did not accept {} after {} attempts (last: {}); check the line settings "
+                    "(clocks per bit)",
+                    command_name(frame.type), options_.max_attempts, last_problem);
+}
+
+Response NpuSession::require_ack(const Frame& frame, const char* what) {
+  Response response = request(frame);
+  if (!response.ack) {
+    throw input_error("the NPU refused {}: {} (docs/NPU.md, Error codes)", what, error_name(response.error));
+  }
+  return response;
+}
+
+NpuStatus NpuSession::status() { return parse_status(require_ack(status_request(next_seq()), "STATUS").data); }
+
+std::vector<std::uint8_t> NpuSession::echo(std::span<const std::uint8_t> data) {
+  return require_ack(echo_request(next_seq(), data), "ECHO").data;
+}
+
+void NpuSession::load(const NpuImage& image) {
+  const std::uint64_t start_cycles = stats_.cycles;
+  const std::uint64_t start_bytes = stats_.bytes_to_npu + stats_.bytes_from_npu;
+  require_ack(load_begin_request(next_seq()), "LOAD_BEGIN");
+  constexpr std::size_t kChunkWords = kMaxChunkBytes / 4;
+  std::uint16_t index = 0;
+  for (const NpuSection& section : image.sections) {
+    for (std::size_t at = 0; at < section.words.size(); at += kChunkWords) {
+      const std::size_t n = std::min(kChunkWords, section.words.size() - at);
+      const std::span<const std::uint32_t> words(section.words.data() + at, n);
+      require_ack(load_chunk_request(next_seq(), index++, section.address + static_cast<std::uint32_t>(at), words),
+                  "LOAD_CHUNK");
+    }
+  }
+  require_ack(load_end_request(next_seq(), image.crc), "LOAD_END");
+  outputs_ = image.output_size();
+  compute_budget_ = compute_budget(image);
+  stats_.load_cycles = stats_.cycles - start_cycles;
+  stats_.load_bytes = stats_.bytes_to_npu + stats_.bytes_from_npu - start_bytes;
+}
+
+NpuInference NpuSession::infer(std::span<const std::uint8_t> pixels) {
+  const std::uint64_t start_cycles = stats_.cycles;
+  const std::uint64_t start_bytes = stats_.bytes_to_npu + stats_.bytes_from_npu;
+  const Response response = require_ack(infer_request(next_seq(), pixels), "INFER");
+  const NpuResult result = parse_result(response.data);
+  NpuInference inference{result.predicted, result.logits, result.cycles, stats_.cycles - start_cycles};
+  ++stats_.inferences;
+  stats_.npu_cycles += inference.npu_cycles;
+  stats_.wire_cycles += inference.wire_cycles;
+  stats_.inference_bytes += stats_.bytes_to_npu + stats_.bytes_from_npu - start_bytes;
+  return inference;
+}
+
+}  // namespace seatorch::npu

@@ -1,0 +1,151 @@
+// The NPU image layout against golden words written by hand from docs/NPU.md, the round
+// trip through decode_npu_image(), the timing formula on known shapes, and every limit.
+#include "seatorch/npu/image.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/npu/crc32.hpp"
+#include "npu_test_models.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace npu = seatorch::npu;
+namespace q = seatorch::quant;
+
+namespace {
+
+// A 2-input, 5-output layer: w[j][i] = 10*j + i + 1, so every weight names its position.
+q::Int8Model tiny_model() {
+  q::Int8Layer layer;
+  layer.in = 2;
+  layer.out = 5;
+  for (std::size_t j = 0; j < 5; ++j) {
+    for (std::size_t i = 0; i < 2; ++i) layer.weight.push_back(static_cast<std::int8_t>(10 * j + i + 1));
+    layer.bias.push_back(-static_cast<std::int32_t>(j) - 1);
+    layer.multiplier.push_back((1 << 30) + static_cast<std::int32_t>(j));
+    layer.shift.push_back(static_cast<std::int32_t>(j));
+  }
+  layer.input_zero_point = -128;
+  layer.weight_zero_point = 3;
+  layer.output_zero_point = -7;
+  layer.relu = true;
+  return q::Int8Model{{layer}};
+}
+
+}  // namespace
+
+TEST_CASE("npu image lays out header descriptors rows and weights as specified", "[npu]") {
+  npu::NpuLimits limits;
+  limits.lanes = 4;  // one 32-bit word per weight row
+  const npu::NpuImage image = npu::build_npu_image(tiny_model(), limits);
+  REQUIRE(image.sections.size() == 5);
+  const std::vector<std::uint32_t> header{0x55504E53U, 0x01040001U, 0x00050002U, 0,
+                                          0x00050002U, 0, 0, 0x01F90380U};  // relu, zy -7, zw 3, zx -128
+  CHECK(image.sections[0].words == header);
+  CHECK(image.sections[0].address == 0x000000U);
+  CHECK(image.sections[1].address == 0x100000U);
+  CHECK(image.sections[2].address == 0x200000U);
+  CHECK(image.sections[3].address == 0x300000U);
+  CHECK(image.sections[4].address == 0x400000U);
+  CHECK(image.sections[1].words == std::vector<std::uint32_t>{0xFFFFFFFFU, 0xFFFFFFFEU, 0xFFFFFFFDU, 0xFFFFFFFCU, 0xFFFFFFFBU});
+  CHECK(image.sections[2].words[4] == (1U << 30) + 4);
+  CHECK(image.sections[3].words == std::vector<std::uint32_t>{0, 1, 2, 3, 4});
+  // group 0 (rows 0-3) for inputs 0 and 1, then group 1 (row 4, lanes 1-3 zero)
+  const std::vector<std::uint32_t> weights{0x1F150B01U, 0x20160C02U, 0x00000029U, 0x0000002AU};
+  CHECK(image.sections[4].words == weights);
+  CHECK(image.crc == npu::crc32(npu::npu_image_bytes(image.sections)));
+  CHECK(image.architecture() == "2-5");
+  CHECK(image.layers[0].weight_rows == 4);
+}
+
+TEST_CASE("npu image decodes back to the model it was built from", "[npu]") {
+  seatorch::Rng rng(4);
+  for (const auto& sizes : {std::vector<std::size_t>{784, 64, 10}, std::vector<std::size_t>{30, 17, 33, 5}}) {
+    const q::Int8Model model = npu::test::random_model(rng, sizes);
+    const npu::NpuImage image = npu::build_npu_image(model);
+    const q::Int8Model back = npu::decode_npu_image(image);
+    REQUIRE(back.layers.size() == model.layers.size());
+    for (std::size_t l = 0; l < model.layers.size(); ++l) {
+      INFO("layer " << l);
+      const q::Int8Layer& a = model.layers[l];
+      const q::Int8Layer& b = back.layers[l];
+      CHECK(a.weight == b.weight);
+      CHECK(a.bias == b.bias);
+      CHECK(a.multiplier == b.multiplier);
+      CHECK(a.shift == b.shift);
+      CHECK(a.input_zero_point == b.input_zero_point);
+      CHECK(a.weight_zero_point == b.weight_zero_point);
+      CHECK(a.output_zero_point == b.output_zero_point);
+      CHECK(a.relu == b.relu);
+    }
+    const npu::NpuImage again = npu::npu_image_from_sections(image.sections, image.crc, "test");
+    CHECK(again.layers.size() == image.layers.size());
+    CHECK(again.layers.back().w_base == image.layers.back().w_base);
+  }
+}
+
+TEST_CASE("npu timing formula on the reference shapes", "[npu]") {
+  seatorch::Rng rng(5);
+  // 784-128-10: 8 groups of 784, then 1 group of 128 with 10 outputs
+  const npu::NpuImage a = npu::build_npu_image(npu::test::random_model(rng, {784, 128, 10}));
+  CHECK(npu::npu_inference_cycles(a) == (13 + 8 * 784 + 16) + (13 + 128 + 10));
+  // a layer with fewer inputs than a group takes to requantize waits lanes + 3 per group
+  npu::NpuLayerInfo narrow;
+  narrow.in = 8;
+  narrow.out = 40;
+  CHECK(npu::npu_layer_cycles(narrow, 16) == 13 + 8 + 2 * 19 + 8);
+}
+
+TEST_CASE("npu image builder names the limit a model breaks", "[npu]") {
+  seatorch::Rng rng(6);
+  auto message_of = [](const q::Int8Model& model, const npu::NpuLimits& limits) -> std::string {
+    try {
+      npu::build_npu_image(model, limits);
+    } catch (const seatorch::InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  npu::NpuLimits small;
+  small.wmem_depth = 100;
+  CHECK_THAT(message_of(npu::test::random_model(rng, {60, 40, 10}), small), Catch::Contains("WmemDepth"));
+  small = {};
+  small.row_depth = 20;
+  CHECK_THAT(message_of(npu::test::random_model(rng, {8, 16, 10}), small), Catch::Contains("RowDepth"));
+  small = {};
+  CHECK_THAT(message_of(npu::test::random_model(rng, {1025, 2}), small), Catch::Contains("ActDepth"));
+  std::vector<std::size_t> deep(17, 4);
+  CHECK_THAT(message_of(npu::test::random_model(rng, deep), small), Catch::Contains("MaxLayers"));
+  CHECK_THAT(message_of(q::Int8Model{}, small), Catch::Contains("MaxLayers"));
+
+  q::Int8Model bad = npu::test::random_model(rng, {4, 3});
+  bad.layers[0].shift[1] = 32;
+  CHECK_THAT(message_of(bad, small), Catch::Contains("shift 32"));
+  bad = npu::test::random_model(rng, {4, 3});
+  bad.layers[0].output_zero_point = 128;
+  CHECK_THAT(message_of(bad, small), Catch::Contains("zero-point 128"));
+  bad = npu::test::random_model(rng, {4, 3, 2});
+  bad.layers[1].in = 4;
+  CHECK_THAT(message_of(bad, small), Catch::Contains("must chain"));
+  bad = npu::test::random_model(rng, {4, 3});
+  bad.layers[0].bias.pop_back();
+  CHECK_THAT(message_of(bad, small), Catch::Contains("expected 12 weights"));
+}
+
+TEST_CASE("npu image from sections rejects a bad CRC and a bad header", "[npu]") {
+  seatorch::Rng rng(7);
+  const npu::NpuImage image = npu::build_npu_image(npu::test::random_model(rng, {10, 6, 3}));
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(image.sections, image.crc ^ 1U, "x.hex"),
+                    Catch::Contains("x.hex") && Catch::Contains("corrupted"));
+  std::vector<npu::NpuSection> sections = image.sections;
+  sections[0].words[0] = 0;
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
+                    Catch::Contains("magic"));
+  sections = image.sections;
+  sections[0].words[1] = (sections[0].words[1] & 0xFF00FFFFU) | (8U << 16);
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
+                    Catch::Contains("8 lanes"));
+  sections = image.sections;
+  sections[0].words[4 + 1] = 1000;  // layer 0 w_base beyond the weights
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
+                    Catch::Contains("weight rows"));
+}

@@ -1,0 +1,62 @@
+// Random quantized models and images for the NPU tests, with realistic ranges: multipliers
+// from quantize_multiplier() of reals in (1e-4, 0.5) chosen so that outputs spread over the
+// int8 range instead of saturating, weights mostly small with some extremes, MNIST-like
+// images (mostly 0, some 255).
+#pragma once
+
+#include "seatorch/quant/fixed_point.hpp"
+#include "seatorch/quant/int8_model.hpp"
+#include "seatorch/rng.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace seatorch::npu::test {
+
+inline std::int32_t uniform_int(Rng& rng, std::int32_t lo, std::int32_t hi) {
+  return lo + static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(hi - lo + 1)));
+}
+
+// sizes = {in, hidden..., out}; hidden layers use ReLU, the last does not.
+inline quant::Int8Model random_model(Rng& rng, const std::vector<std::size_t>& sizes) {
+  quant::Int8Model model;
+  std::int32_t input_zero_point = -128;  // the first layer sees p - 128 with zero-point -128
+  for (std::size_t l = 0; l + 1 < sizes.size(); ++l) {
+    quant::Int8Layer layer;
+    layer.in = sizes[l];
+    layer.out = sizes[l + 1];
+    layer.relu = l + 2 < sizes.size();
+    layer.input_zero_point = input_zero_point;
+    layer.weight_zero_point = rng.below(3) == 0 ? uniform_int(rng, -20, 20) : 0;
+    layer.output_zero_point = layer.relu ? -128 : uniform_int(rng, -30, 30);
+    for (std::size_t n = 0; n < layer.in * layer.out; ++n) {
+      const bool extreme = rng.below(100) == 0;
+      layer.weight.push_back(static_cast<std::int8_t>(extreme ? (rng.below(2) ? 127 : -128) : uniform_int(rng, -50, 50)));
+    }
+    // typical |acc|: sqrt(in) * E|x - z_x| * E|w - z_w|; map about 3 of those onto 127
+    const double typical = std::sqrt(static_cast<double>(layer.in)) * 80.0 * 30.0;
+    for (std::size_t j = 0; j < layer.out; ++j) {
+      layer.bias.push_back(uniform_int(rng, -20000, 20000));
+      const double real = std::clamp(127.0 / (3.0 * typical) * rng.uniform(0.5, 2.0), 1.1e-4, 0.49);
+      const quant::QuantizedMultiplier m = quant::quantize_multiplier(real);
+      layer.multiplier.push_back(m.multiplier);
+      layer.shift.push_back(m.shift);
+    }
+    input_zero_point = layer.output_zero_point;
+    model.layers.push_back(std::move(layer));
+  }
+  return model;
+}
+
+inline std::vector<std::uint8_t> random_image(Rng& rng, std::size_t size) {
+  std::vector<std::uint8_t> image(size);
+  for (std::uint8_t& p : image) {
+    const std::uint64_t kind = rng.below(10);
+    p = kind < 6 ? 0 : kind < 8 ? 255 : static_cast<std::uint8_t>(rng.below(256));
+  }
+  return image;
+}
+
+}  // namespace seatorch::npu::test
