@@ -56,6 +56,8 @@ int run(int argc, char** argv) {
       seatorch::cli::register_train(root),
       seatorch::cli::register_eval(root),
       seatorch::cli::register_quantize(root),
+      seatorch::cli::register_export(root),
+      seatorch::cli::register_sim(root),
       seatorch::cli::register_bench(root),
   };
 

@@ -1,0 +1,61 @@
+// One `seatorch sim --npu` run as a library call: read a .hex image, load it into the
+// simulated Mini NPU over its UART pins, stream test images through it, and compare every
+// answer (class and each int8 logit) with the C++ integer reference model that the same
+// image encodes. Reports accuracy, agreement, cycles, MAC utilization, bytes on the wire,
+// equivalent wall times at a clock and at standard baud rates, and the simulation speed.
+// Deliberately not here: printing and argument parsing.
+#pragma once
+
+#include "seatorch/data/registry.hpp"
+#include "seatorch/npu/session.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace seatorch::npu {
+
+struct SimRunOptions {
+  std::filesystem::path hex = "seatorch-out/model.hex";
+  DataOptions data;              // the test images (name defaults to mnist)
+  std::size_t images = 0;        // the first N test images; 0: all
+  unsigned clks_per_bit = kMinClksPerBit;
+  double clock_mhz = 100.0;      // for the equivalent wall times
+  std::filesystem::path trace;   // FST waveform; empty: none
+};
+
+struct SimRunSummary {
+  std::string dataset;
+  std::string architecture;
+  std::size_t images = 0;
+  std::size_t correct = 0;            // NPU class == label
+  std::size_t class_agreement = 0;    // NPU class == reference class
+  std::size_t logits_agreement = 0;   // every NPU logit == the reference's
+  std::size_t first_mismatch = SIZE_MAX;
+  double cycles_per_inference = 0.0;  // NPU compute cycles (first layer to last logit)
+  double ideal_cycles = 0.0;          // MACs / lanes
+  double mac_utilization = 0.0;       // ideal / actual
+  std::uint64_t load_bytes = 0;       // both directions
+  std::uint64_t load_cycles = 0;
+  double inference_bytes = 0.0;       // per image, both directions
+  double wire_cycles_per_inference = 0.0;
+  unsigned clks_per_bit = 0;
+  double clock_mhz = 0.0;
+  NpuStats stats;
+
+  [[nodiscard]] double accuracy() const;
+  [[nodiscard]] double agreement() const;
+  [[nodiscard]] double logits_agreement_rate() const;
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+
+// Called after each image with the number done so far.
+using SimProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress = {});
+
+}  // namespace seatorch::npu

@@ -1,0 +1,99 @@
+// `seatorch sim --npu`: runs the test set through the Verilated Mini NPU over its UART and
+// reports agreement with the integer reference, cycles and wire times.
+#include "command.hpp"
+#include "progress.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/npu/sim_run.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <memory>
+
+namespace seatorch::cli {
+namespace {
+
+struct SimFlags {
+  bool npu = false;
+  npu::SimRunOptions options;
+  std::string hex = "seatorch-out/model.hex";
+  std::string dataset = "mnist";
+  std::string data_dir;
+  std::string trace;
+  bool json = false;
+};
+
+void print_report(const npu::SimRunSummary& s) {
+  const nlohmann::json j = s.to_json();
+  std::cout << fmt::format("Mini NPU ({}), {} {} test images, {} clocks per bit\n", s.architecture, s.images,
+                           s.dataset, s.clks_per_bit);
+  std::cout << fmt::format("  accuracy            {:.4f}\n", s.accuracy());
+  std::cout << fmt::format("  agreement           classes {}/{}, logits {}/{} (vs the C++ integer reference)\n",
+                           s.class_agreement, s.images, s.logits_agreement, s.images);
+  std::cout << fmt::format("  cycles/inference    {:.0f} (ideal MACs/lanes {:.0f}, MAC utilization {:.1f}%)\n",
+                           s.cycles_per_inference, s.ideal_cycles, 100.0 * s.mac_utilization);
+  std::cout << fmt::format("  bytes on the wire   load {}, per image {:.0f}\n", s.load_bytes, s.inference_bytes);
+  std::cout << fmt::format("  at {:.0f} MHz          load {:.3f} s, per image {:.3f} ms\n", s.clock_mhz,
+                           j.at("load_seconds_at_clock").get<double>(),
+                           1e3 * j.at("inference_seconds_at_clock").get<double>());
+  for (const auto& b : j.at("at_baud")) {
+    std::cout << fmt::format("  at {:>7.0f} baud     load {:.2f} s, per image {:.2f} ms ({:.0f} images/s)\n",
+                             b.at("baud").get<double>(), b.at("load_seconds").get<double>(),
+                             1e3 * b.at("inference_seconds").get<double>(), b.at("images_per_second").get<double>());
+  }
+  std::cout << fmt::format("  simulation          {} cycles in {:.1f} s ({:.1f} M cycles/s)\n", s.stats.cycles,
+                           s.stats.sim_seconds, s.stats.cycles_per_second() / 1e6)
+            << std::flush;
+}
+
+int run_sim_command(SimFlags f) {
+  if (!f.npu) throw input_error("seatorch sim simulates the Mini NPU only: pass --npu");
+  f.options.hex = f.hex;
+  f.options.data.name = f.dataset;
+  f.options.data.data_dir = f.data_dir;
+  f.options.trace = f.trace;
+  std::unique_ptr<ProgressBar> bar;
+  const npu::SimRunSummary s = npu::run_sim(f.options, [&](std::size_t done, std::size_t total) {
+    if (!bar) bar = std::make_unique<ProgressBar>("npu", total, stderr_is_terminal());
+    bar->update(done, "");
+  });
+  if (bar) bar->finish();
+  if (s.class_agreement != s.images || s.logits_agreement != s.images) {
+    spdlog::error("the NPU disagrees with the integer reference on {} of {} images (first: test image {})",
+                  s.images - std::min(s.class_agreement, s.logits_agreement), s.images, s.first_mismatch);
+  }
+  if (f.json) {
+    print_json(s.to_json());
+  } else {
+    print_report(s);
+  }
+  // A disagreement is a bug in seatorch (exporter, RTL or reference), not bad input.
+  return s.class_agreement == s.images && s.logits_agreement == s.images ? 0 : 2;
+}
+
+}  // namespace
+
+Command register_sim(CLI::App& root) {
+  auto f = std::make_shared<SimFlags>();
+  CLI::App* app = root.add_subcommand("sim", "Run test images through the Mini NPU (Verilated RTL) over its UART");
+  app->add_flag("--npu", f->npu, "Simulate the Mini NPU");
+  app->add_option("--hex", f->hex, "NPU image written by `seatorch export --hex`")->capture_default_str();
+  app->add_option("--dataset", f->dataset, "Data set of the test images")
+      ->check(CLI::IsMember(dataset_names()))
+      ->capture_default_str();
+  app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
+  app->add_option("--images", f->options.images, "Run the first N test images (0: all)")->capture_default_str();
+  app->add_option("--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles (>= 4)")
+      ->check(CLI::Range(4u, 65535u))
+      ->capture_default_str();
+  app->add_option("--clock-mhz", f->options.clock_mhz, "NPU clock for the equivalent wall times")
+      ->check(kPositiveReal)
+      ->capture_default_str();
+  app->add_option("--trace", f->trace, "Write an FST waveform of every clock edge (large: use with --images 1)");
+  app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
+  return Command{app, [f] { return run_sim_command(*f); }};
+}
+
+}  // namespace seatorch::cli
