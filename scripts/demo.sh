@@ -1,19 +1,44 @@
 #!/usr/bin/env bash
-# The README's main command: from a fresh Debian/Ubuntu machine, installs what is missing,
-# builds the Release preset, and runs the main job. Today that is the scalar autograd
-# engine learning XOR and the two moons; the later stages (MNIST, INT8, the Mini NPU)
-# extend this same script as they land.
+# The README's main command. From a fresh Debian/Ubuntu machine: installs what is missing,
+# builds the Release preset, fetches MNIST, and runs the whole pipeline —
+#   the scalar engine learns XOR (autodiff, one scalar at a time),
+#   train (tensor engine, full MNIST) -> quantize --int8 -> export --hex -> sim --npu
+#   (all 10,000 test images through the Verilated Mini NPU over its UART)
+# — then prints one summary table. Outputs go to seatorch-out/ in the current directory.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
-./scripts/setup.sh
-cmake --preset release >/dev/null
-cmake --build --preset release
-seatorch=build/release/seatorch
+"$root/scripts/setup.sh"
+(cd "$root" && cmake --preset release >/dev/null && cmake --build --preset release)
+seatorch="$root/build/release/seatorch"
+"$root/scripts/fetch-data.sh" mnist "$root/data/mnist"
+data=(--data-dir "$root/data/mnist")
+json() { jq -r "$1" "seatorch-out/$2"; }
+mkdir -p seatorch-out
 
 echo
-echo "== the scalar engine learns XOR"
-"$seatorch" train --dataset xor --engine scalar
+echo "== 1/5 the scalar engine learns XOR"
+"$seatorch" train --dataset xor --engine scalar --out seatorch-out/xor/model.safetensors --json > seatorch-out/xor.json
 echo
-echo "== the scalar engine learns the two moons"
-"$seatorch" train --dataset moons --engine scalar
+echo "== 2/5 train: the tensor engine on MNIST"
+"$seatorch" train --dataset mnist "${data[@]}" --json > seatorch-out/train.json
+echo
+echo "== 3/5 quantize --int8"
+"$seatorch" quantize --int8 "${data[@]}" --json > seatorch-out/quantize.json
+echo
+echo "== 4/5 export --hex"
+"$seatorch" export --hex --json > seatorch-out/export.json
+echo
+echo "== 5/5 sim --npu: the 10,000 test images through the Mini NPU"
+"$seatorch" sim --npu "${data[@]}" --json > seatorch-out/sim.json
+
+printf '\n%-44s %s\n' "seatorch demo summary" ""
+printf '%-44s %s\n' "XOR, scalar engine: accuracy" "$(json .accuracy xor.json) in $(json '.seconds*1000|floor' xor.json) ms"
+printf '%-44s %s\n' "MNIST model" "$(json .architecture train.json), $(json .epochs train.json) epochs, $(json '.train_seconds*10|floor/10' train.json) s"
+printf '%-44s %s\n' "float test accuracy" "$(json .test_accuracy train.json)"
+printf '%-44s %s\n' "INT8 test accuracy (delta, pp)" "$(json .int8_accuracy quantize.json) ($(json '.delta_pp*100|round/100' quantize.json))"
+printf '%-44s %s\n' "NPU image" "$(json .total_words export.json) words, CRC $(json .crc export.json)"
+printf '%-44s %s\n' "NPU accuracy on $(json .images sim.json) images" "$(json .accuracy sim.json)"
+printf '%-44s %s\n' "NPU agreement with the C++ integer model" "classes $(json .agreement sim.json), logits $(json .logits_agreement sim.json)"
+printf '%-44s %s\n' "NPU cycles per inference (MAC utilization)" "$(json '.cycles_per_inference|floor' sim.json) ($(json '.mac_utilization*1000|floor/10' sim.json)%)"
+printf '%-44s %s\n' "simulation speed" "$(json '.sim_cycles_per_second/100000|floor/10' sim.json) M cycles/s"

@@ -1,0 +1,53 @@
+# The whole pipeline through the real binary on the committed MNIST subset:
+# train -> quantize --int8 -> eval -> export --hex -> sim --npu on 500 test images, checking
+# the quality bar (>= 90% float), the INT8 delta, and 100% NPU agreement (classes and logits).
+# Usage: cmake -DSEATORCH=<binary> -DDATA_DIR=<data/mnist-small> -DWORK_DIR=<tmp> -P pipeline.cmake
+
+function(run_json out_var)
+  execute_process(COMMAND ${SEATORCH} --quiet ${ARGN} --json
+    WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "seatorch ${ARGN}: exit ${rc}\n${err}")
+  endif()
+  set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
+function(expect_at_least json key minimum)
+  string(JSON value GET "${json}" ${key})
+  if(value LESS minimum)
+    message(FATAL_ERROR "${key} = ${value}, expected at least ${minimum}")
+  endif()
+  message(STATUS "${key} = ${value} (>= ${minimum})")
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+run_json(train train --dataset mnist --data-dir ${DATA_DIR} --epochs 10 --batch 32 --lr 0.003)
+expect_at_least("${train}" test_accuracy 0.90)
+foreach(file model.safetensors metrics.json loss.svg accuracy.svg confusion.svg)
+  if(NOT EXISTS ${WORK_DIR}/seatorch-out/${file})
+    message(FATAL_ERROR "train did not write seatorch-out/${file}")
+  endif()
+endforeach()
+
+run_json(quantized quantize --int8 --data-dir ${DATA_DIR})
+string(JSON delta GET "${quantized}" delta_pp)
+if(delta LESS -1.0)
+  message(FATAL_ERROR "INT8 lost ${delta} pp on the subset")
+endif()
+string(JSON int8_accuracy GET "${quantized}" int8_accuracy)
+
+run_json(evaluated eval --model seatorch-out/model.int8.safetensors --data-dir ${DATA_DIR})
+string(JSON eval_accuracy GET "${evaluated}" accuracy)
+if(NOT eval_accuracy EQUAL int8_accuracy)
+  message(FATAL_ERROR "eval says ${eval_accuracy}, quantize said ${int8_accuracy}")
+endif()
+
+run_json(exported export --hex)
+run_json(simulated sim --npu --data-dir ${DATA_DIR} --images 500)
+expect_at_least("${simulated}" images 500)
+expect_at_least("${simulated}" agreement 1.0)
+expect_at_least("${simulated}" logits_agreement 1.0)
+expect_at_least("${simulated}" mac_utilization 0.9)
+file(REMOVE_RECURSE ${WORK_DIR})
