@@ -32,13 +32,15 @@ echo
 echo "== 5/5 sim --npu: the 10,000 test images through the Mini NPU"
 "$seatorch" sim --npu "${data[@]}" --json > seatorch-out/sim.json
 
-printf '\n%-44s %s\n' "seatorch demo summary" ""
-printf '%-44s %s\n' "XOR, scalar engine: accuracy" "$(json .accuracy xor.json) in $(json '.seconds*1000|floor' xor.json) ms"
-printf '%-44s %s\n' "MNIST model" "$(json .architecture train.json), $(json .epochs train.json) epochs, $(json '.train_seconds*10|floor/10' train.json) s"
-printf '%-44s %s\n' "float test accuracy" "$(json .test_accuracy train.json)"
-printf '%-44s %s\n' "INT8 test accuracy (delta, pp)" "$(json .int8_accuracy quantize.json) ($(json '.delta_pp*100|round/100' quantize.json))"
-printf '%-44s %s\n' "NPU image" "$(json .total_words export.json) words, CRC $(json .crc export.json)"
-printf '%-44s %s\n' "NPU accuracy on $(json .images sim.json) images" "$(json .accuracy sim.json)"
-printf '%-44s %s\n' "NPU agreement with the C++ integer model" "classes $(json .agreement sim.json), logits $(json .logits_agreement sim.json)"
-printf '%-44s %s\n' "NPU cycles per inference (MAC utilization)" "$(json '.cycles_per_inference|floor' sim.json) ($(json '.mac_utilization*1000|floor/10' sim.json)%)"
-printf '%-44s %s\n' "simulation speed" "$(json '.sim_cycles_per_second/100000|floor/10' sim.json) M cycles/s"
+row() { printf '%-44s %s\n' "$1" "$2"; }
+echo
+row "seatorch demo summary" ""
+row "XOR, scalar engine: train accuracy" "$(json '.accuracy*10000|round/10000' xor.json) in $(json '.seconds*1000|round' xor.json) ms"
+row "MNIST model" "$(json .architecture train.json), $(json .epochs train.json) epochs in $(json '.train_seconds*10|round/10' train.json) s"
+row "float test accuracy" "$(json .test_accuracy train.json)"
+row "INT8 test accuracy (delta in pp)" "$(json .int8_accuracy quantize.json) ($(json '.delta_pp*100|round/100' quantize.json))"
+row "NPU image" "$(json .total_words export.json) words, CRC-32 $(json .crc32_hex export.json)"
+row "NPU accuracy on $(json .images sim.json) test images" "$(json .accuracy sim.json)"
+row "NPU agreement with the C++ integer model" "classes $(json .agreement sim.json), logits $(json .logits_agreement sim.json)"
+row "NPU cycles per inference (MAC utilization)" "$(json '.cycles_per_inference|round' sim.json) ($(json '.mac_utilization*1000|round/10' sim.json)%)"
+row "simulation" "$(json '.sim_seconds|round' sim.json) s, $(json '.sim_cycles_per_second/100000|round/10' sim.json) M cycles/s"

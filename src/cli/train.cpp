@@ -3,6 +3,7 @@
 #include "command.hpp"
 #include "progress.hpp"
 
+#include "seatorch/kernels/matmul.hpp"
 #include "seatorch/train/train_run.hpp"
 
 #include <fmt/format.h>
@@ -41,6 +42,7 @@ struct TrainFlags {
   bool no_shuffle = false;
   std::string init;
   std::string out = "seatorch-out/model.safetensors";
+  std::string kernel;
   bool json = false;
 };
 
@@ -82,6 +84,7 @@ std::string percent_or_dash(const std::optional<double>& v) {
 }
 
 int run_train(const TrainFlags& flags, const CLI::App& app) {
+  if (!flags.kernel.empty()) kernels::select_kernel(flags.kernel);
   const TrainRunOptions options = run_options(flags, app);
   const TensorTrainConfig& c = options.tensor;
   spdlog::info("training on {} with the {} engine: hidden {}, {} epochs, batch {}, {} lr {}, seed {}",
@@ -151,6 +154,7 @@ Command register_train(CLI::App& root) {
   app->add_option("--init", f->init, "Start from the weights of this checkpoint (its architecture wins over --hidden)")
       ->check(CLI::ExistingFile);
   app->add_option("--out", f->out, "Checkpoint to write; metrics.json and the plots go beside it")->capture_default_str();
+  app->add_option("--kernel", f->kernel, "Matmul kernel (default: the best this CPU has; see SEATORCH_KERNEL)");
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   return Command{app, [f, app] { return run_train(*f, *app); }};
 }

@@ -4,6 +4,7 @@
 #include "seatorch/data/split.hpp"
 #include "seatorch/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
+#include "seatorch/kernels/matmul.hpp"
 #include "seatorch/quant/evaluate.hpp"
 #include "seatorch/quant/float_checkpoint.hpp"
 #include "seatorch/report/svg_plot.hpp"
@@ -217,6 +218,7 @@ nlohmann::json TrainRunSummary::to_json() const {
   return {{"dataset", dataset},
           {"engine", engine_name(engine)},
           {"architecture", architecture},
+          {"kernel", kernel},
           {"epochs", epochs},
           {"steps", steps},
           {"train_size", train_size},
@@ -257,6 +259,7 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
   summary.dataset = data.name;
   summary.engine = options.engine;
   summary.architecture = trained.model.architecture();
+  summary.kernel = std::string(kernels::selected_kernel());
   summary.epochs = trained.history.size();
   summary.steps = trained.steps;
   summary.train_size = trained.train_size;

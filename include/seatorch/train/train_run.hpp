@@ -52,6 +52,7 @@ struct TrainRunSummary {
   std::string dataset;
   Engine engine = Engine::kTensor;
   std::string architecture;      // "784-256-128-10"
+  std::string kernel;            // the matmul kernel that trained it
   std::size_t epochs = 0;
   std::size_t steps = 0;
   std::size_t train_size = 0;
