@@ -156,7 +156,7 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
     for (std::size_t begin = 0; begin < split.train && step < total_steps; begin += batch) {
       const auto rows = std::span<const std::size_t>(order).subspan(begin, std::min(batch, split.train - begin));
       const detail::Batch b = detail::gather_batch(train, rows);
-      const tensor::Tensor logits = model.forward(b.x);
+      const tensor::Tensor logits = config.train_forward ? config.train_forward(model, b.x) : model.forward(b.x);
       const tensor::Tensor loss = tensor::cross_entropy(logits, b.y);
       optimizer.zero_grad();
       loss.backward();
