@@ -25,6 +25,8 @@ struct QuantizeFlags {
   std::string calib_method = "minmax";
   std::size_t calib = 500;
   double percentile = 99.99;
+  std::size_t qat_epochs = 0;
+  double qat_lr = 1e-4;
   bool json = false;
 };
 
@@ -41,6 +43,8 @@ int run_quantize_command(const QuantizeFlags& f) {
   options.quantize.calibration = quant::parse_calibration_method(f.calib_method);
   options.quantize.percentile = f.percentile;
   options.calibration_images = f.calib;
+  options.qat.epochs = f.qat_epochs;
+  options.qat.lr = f.qat_lr;
 
   const quant::QuantizeRunSummary s = quant::run_quantize(options);
   spdlog::info("layer   in   out  relu  s_in        z_in  s_w(first)  z_w   s_out       z_out  max|err|   SQNR dB");
@@ -50,6 +54,10 @@ int run_quantize_command(const QuantizeFlags& f) {
                  l.out, l.relu ? "yes" : "no", l.input_scale, l.input_zero_point, l.weight_scale.front(),
                  l.weight_zero_point, l.output_scale, l.output_zero_point, l.max_abs_error,
                  std::isfinite(l.sqnr_db) ? fmt::format("{:.1f}", l.sqnr_db) : std::string("exact"));
+  }
+  if (s.qat_epochs > 0) {
+    spdlog::info("QAT: {} epochs in {:.1f} s; the fine-tuned float weights score {:.4f}", s.qat_epochs, s.qat_seconds,
+                 *s.qat_float_accuracy);
   }
   spdlog::info("{} on {} ({} test images): float accuracy {:.4f}, int8 accuracy {:.4f}, delta {:+.2f} pp ({} kernel)",
                s.architecture, s.dataset, s.test_images, s.float_accuracy, s.int8_accuracy, s.delta_pp, s.kernel);
@@ -82,6 +90,13 @@ Command register_quantize(CLI::App& root) {
       ->capture_default_str();
   app->add_option("--percentile", f->percentile, "Upper percentile kept by --calib-method percentile")
       ->check(CLI::Range(50.0, 100.0))
+      ->capture_default_str();
+  app->add_option("--qat-epochs", f->qat_epochs,
+                  "Quantization-aware fine-tuning epochs before the export (0: plain post-training quantization)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app->add_option("--qat-lr", f->qat_lr, "Adam learning rate of the fine-tuning (cosine decay to 0)")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   return Command{app, [f] { return run_quantize_command(*f); }};

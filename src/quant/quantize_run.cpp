@@ -31,6 +31,10 @@ nlohmann::json QuantizeRunSummary::to_json() const {
           {"int8_accuracy", int8_accuracy},
           {"delta_pp", delta_pp},
           {"int8_kernel", kernel},
+          {"qat_epochs", qat_epochs},
+          {"qat_lr", qat_epochs > 0 ? nlohmann::json(qat_lr) : nlohmann::json(nullptr)},
+          {"qat_seconds", qat_seconds},
+          {"qat_float_accuracy", qat_float_accuracy ? nlohmann::json(*qat_float_accuracy) : nlohmann::json(nullptr)},
           {"layers", layer_reports_json(layers)},
           {"model", written.string()}};
 }
@@ -51,18 +55,31 @@ QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
 
   const std::vector<std::uint8_t> train_pixels = dataset_pixels(data.train);
   const std::size_t n_calib = std::min(options.calibration_images, data.train.size());
+  const auto calibration_pixels = std::span<const std::uint8_t>(train_pixels).first(n_calib * data.train.features);
+
+  QuantizeRunSummary summary;
+  FloatMlp exported = model;  // the float weights that are quantized: fine-tuned ones after QAT
+  if (options.qat.epochs > 0) {
+    spdlog::info("quantization-aware fine-tuning of {} on {}: {} epochs, Adam lr {} with cosine decay, per-{} weights",
+                 model.architecture(), data.name, options.qat.epochs, options.qat.lr,
+                 granularity_name(options.quantize.granularity));
+    QatResult qat = quantization_aware_finetune(model, data, calibration_pixels, n_calib, options.quantize, options.qat);
+    exported = std::move(qat.model);
+    summary.qat_epochs = options.qat.epochs;
+    summary.qat_lr = options.qat.lr;
+    summary.qat_seconds = qat.seconds;
+    summary.qat_float_accuracy = qat.float_accuracy;
+  }
   spdlog::info("calibrating {} on {} training images of {} ({}, {})", model.architecture(), n_calib, data.name,
                granularity_name(options.quantize.granularity), calibration_method_name(options.quantize.calibration));
-  QuantizedMlp quantized = quantize_mlp(
-      model, std::span<const std::uint8_t>(train_pixels).first(n_calib * data.train.features), n_calib, options.quantize);
+  QuantizedMlp quantized = quantize_mlp(exported, calibration_pixels, n_calib, options.quantize);
 
   const std::vector<std::uint8_t> test_pixels = dataset_pixels(data.test);
-  measure_errors(model, quantized, test_pixels, data.test.size());
+  measure_errors(exported, quantized, test_pixels, data.test.size());
   const Evaluation float_eval = evaluate_float(model, data.test);
   const Int8Engine engine(quantized.model);
   const Evaluation int8_eval = evaluate_int8(engine, data.test);
 
-  QuantizeRunSummary summary;
   summary.dataset = data.name;
   summary.architecture = model.architecture();
   summary.quantize = options.quantize;
@@ -79,6 +96,10 @@ QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
   metadata["source_model"] = options.model.filename().string();
   metadata["float_accuracy"] = fmt::format("{:.4f}", summary.float_accuracy);
   metadata["int8_accuracy"] = fmt::format("{:.4f}", summary.int8_accuracy);
+  if (summary.qat_epochs > 0) {
+    metadata["qat_epochs"] = std::to_string(summary.qat_epochs);
+    metadata["qat_lr"] = fmt::format("{}", summary.qat_lr);
+  }
   save_int8_model(options.out, quantized.model, metadata);
   summary.written = options.out;
   return summary;

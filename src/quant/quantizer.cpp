@@ -105,28 +105,15 @@ struct WeightParams {
   double lo = 0.0;                // per-tensor: the range's lower end, which fixes the zero-point
 };
 
-WeightParams weight_params(const DenseLayer& layer, Granularity granularity) {
-  WeightParams w;
-  if (granularity == Granularity::kTensor) {
-    const auto [mn, mx] = std::minmax_element(layer.weight.begin(), layer.weight.end());
-    w.lo = std::min<double>(*mn, 0.0);
-    const double hi = std::max<double>(*mx, 0.0);
-    // An all-zero matrix gets scale 0 here; quantize_layer lifts it.
-    w.rows = {hi > w.lo ? affine_params(w.lo, hi) : QuantParams{0.0, 0, -128, 127}};
-    return w;
-  }
-  for (std::size_t j = 0; j < layer.out; ++j) {
-    double max_abs = 0.0;
-    for (std::size_t i = 0; i < layer.in; ++i) max_abs = std::max<double>(max_abs, std::abs(layer.weight[j * layer.in + i]));
-    w.rows.push_back(symmetric_params(max_abs));
-  }
-  return w;
+WeightParams layer_weight_params(const DenseLayer& layer, Granularity granularity) {
+  return {weight_params(layer.weight, layer.out, granularity),
+          std::min<double>(*std::min_element(layer.weight.begin(), layer.weight.end()), 0.0)};
 }
 
 // One layer, given its input mapping and its calibrated output range.
 Int8Layer quantize_layer(const DenseLayer& layer, const QuantParams& input, const Calibration& range,
                          Granularity granularity) {
-  WeightParams w = weight_params(layer, granularity);
+  WeightParams w = layer_weight_params(layer, granularity);
   QuantParams output = affine_params(range.lo, range.hi);
   // A multiplier s_x s_w / s_y must lie in (0, 1): widen the output scale when the range is
   // below what one accumulator step covers, and lift tiny (or zero) weight scales; their
@@ -190,6 +177,23 @@ QuantParams affine_params(double lo, double hi) {
 }
 
 QuantParams symmetric_params(double max_abs) { return {to_f32(max_abs / 127.0), 0, -127, 127}; }
+
+std::vector<QuantParams> weight_params(std::span<const float> weight, std::size_t out, Granularity granularity) {
+  if (granularity == Granularity::kTensor) {
+    const auto [mn, mx] = std::minmax_element(weight.begin(), weight.end());
+    const double lo = std::min<double>(*mn, 0.0), hi = std::max<double>(*mx, 0.0);
+    // An all-zero matrix gets scale 0 here; quantize_layer lifts it.
+    return {hi > lo ? affine_params(lo, hi) : QuantParams{0.0, 0, -128, 127}};
+  }
+  const std::size_t in = weight.size() / out;
+  std::vector<QuantParams> rows;
+  for (std::size_t j = 0; j < out; ++j) {
+    double max_abs = 0.0;
+    for (std::size_t i = 0; i < in; ++i) max_abs = std::max<double>(max_abs, std::abs(weight[j * in + i]));
+    rows.push_back(symmetric_params(max_abs));
+  }
+  return rows;
+}
 
 std::string_view granularity_name(Granularity g) { return g == Granularity::kTensor ? "tensor" : "channel"; }
 

@@ -163,7 +163,7 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
       };
       const detail::Batch b = detail::gather_batch(train, rows);
       lap(result.phases.data);
-      const tensor::Tensor logits = model.forward(b.x);
+      const tensor::Tensor logits = config.train_forward ? config.train_forward(model, b.x) : model.forward(b.x);
       const tensor::Tensor loss = tensor::cross_entropy(logits, b.y);
       lap(result.phases.forward);
       optimizer.zero_grad();

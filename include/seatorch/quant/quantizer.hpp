@@ -10,7 +10,7 @@
 // Every rounding here (std::round) is to nearest with ties away from zero; every scale is rounded to float32
 // before anything is derived from it, so the int8 file stores the model exactly.
 // Deliberately not here: the integer arithmetic (quant/int8_model.hpp, fixed_point.hpp),
-// files (quant/int8_file.hpp) and quantization-aware training.
+// files (quant/int8_file.hpp) and quantization-aware training (quant/qat.hpp).
 #pragma once
 
 #include "seatorch/quant/float_mlp.hpp"
@@ -55,6 +55,12 @@ QuantParams affine_params(double lo, double hi);
 // Symmetric over [-max_abs, max_abs]: scale = max_abs / 127 (rounded to float32),
 // zero_point 0, q in [-127, 127]. max_abs = 0 gets scale 0 (the quantizer lifts it).
 QuantParams symmetric_params(double max_abs);
+
+// The grid of a weight matrix (out, in) before quantize_mlp's degenerate-case lifts:
+// per tensor one affine_params over [min(w, 0), max(w, 0)] (an all-zero matrix gets scale 0),
+// per channel one symmetric_params(max_i |w_ji|) per row. Returns (1) or (out) grids.
+// Quantization-aware training fake-quantizes the weights with exactly these.
+std::vector<QuantParams> weight_params(std::span<const float> weight, std::size_t out, Granularity granularity);
 
 struct QuantizeOptions {
   Granularity granularity = Granularity::kTensor;

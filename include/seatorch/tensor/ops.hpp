@@ -4,6 +4,7 @@
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/dropout.hpp"
 #include "seatorch/tensor/elementwise.hpp"
+#include "seatorch/tensor/fake_quant.hpp"
 #include "seatorch/tensor/loss.hpp"
 #include "seatorch/tensor/matmul.hpp"
 #include "seatorch/tensor/movement.hpp"

@@ -50,6 +50,10 @@ struct TensorTrainConfig {
   // and optimizer state above). Their shuffles, dropout draws and schedule steps are
   // replayed without training, so the run continues bit for bit as if never interrupted.
   std::size_t start_epoch = 0;
+  // The training steps' forward pass, x (batch, features) -> logits; empty: model.forward(x).
+  // Quantization-aware fine-tuning (quant/qat.hpp) puts fake quantization here. Every
+  // evaluation (per epoch and final) uses model.forward.
+  std::function<tensor::Tensor(nn::Mlp& model, const tensor::Tensor& x)> train_forward;
 };
 
 // The recommended recipe for a data set (the CLI's defaults).

@@ -1,0 +1,101 @@
+// Quantization-aware fine-tuning: the fake-quantized forward, and train_tensor driven with it.
+#include "seatorch/quant/qat.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/tensor/elementwise.hpp"
+#include "seatorch/tensor/matmul.hpp"
+#include "seatorch/train/checkpoint.hpp"
+#include "seatorch/train/tensor_trainer.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+
+namespace seatorch::quant {
+namespace {
+
+tensor::AffineGrid grid_of(const QuantParams& p) {
+  // quantize_mlp lifts an all-zero matrix's (or row's) scale 0; its values are exact on any grid.
+  return {p.scale > 0.0 ? p.scale : 1.0, p.zero_point, p.qmin, p.qmax};
+}
+
+// The weight as quantize_mlp would quantize it now, dequantized; the STE passes its gradient.
+tensor::Tensor fake_quant_weight(const tensor::Tensor& weight, Granularity granularity) {
+  const std::vector<QuantParams> params =
+      weight_params(std::span<const float>(weight.data<float>(), weight.numel()), weight.size(0), granularity);
+  if (granularity == Granularity::kTensor) return tensor::fake_quantize(weight, grid_of(params.front()));
+  std::vector<tensor::AffineGrid> rows;  // (out)
+  for (const QuantParams& p : params) rows.push_back(grid_of(p));
+  return tensor::fake_quantize_rows(weight, rows);
+}
+
+// quantize_mlp's output grids for `model`'s current weights on the calibration images.
+std::vector<tensor::AffineGrid> calibrated_grids(const FloatMlp& model, std::span<const std::uint8_t> pixels,
+                                                 std::size_t n, const QuantizeOptions& quantize) {
+  return activation_grids(quantize_mlp(model, pixels, n, quantize));
+}
+
+}  // namespace
+
+std::vector<tensor::AffineGrid> activation_grids(const QuantizedMlp& quantized) {
+  std::vector<tensor::AffineGrid> grids;
+  for (const Int8Layer& layer : quantized.model.layers) grids.push_back({layer.output_scale, layer.output_zero_point, -128, 127});
+  return grids;
+}
+
+tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x, Granularity granularity,
+                                  std::span<const tensor::AffineGrid> activations) {
+  const std::vector<nn::Linear>& layers = model.layers();
+  if (activations.size() != layers.size()) {
+    throw input_error("fake_quant_forward: {} activation grids for a {}-layer model", activations.size(), layers.size());
+  }
+  tensor::Tensor h = x;
+  for (std::size_t k = 0; k < layers.size(); ++k) {
+    h = tensor::linear(h, fake_quant_weight(layers[k].weight, granularity), layers[k].bias);
+    if (k + 1 < layers.size()) h = tensor::relu(h);
+    h = tensor::fake_quantize(h, activations[k]);
+  }
+  return h;
+}
+
+QatResult quantization_aware_finetune(const FloatMlp& model, const DataSplit& data,
+                                      std::span<const std::uint8_t> calibration_pixels, std::size_t n,
+                                      const QuantizeOptions& quantize, const QatOptions& options) {
+  if (options.epochs == 0) throw input_error("quantization-aware training needs at least one epoch (--qat-epochs)");
+  if (!(options.lr > 0.0 && std::isfinite(options.lr))) throw input_error("--qat-lr must be positive (got {})", options.lr);
+  const auto start = std::chrono::steady_clock::now();
+
+  TensorTrainConfig config;
+  const std::vector<std::size_t> sizes = layer_sizes(model);
+  config.hidden.assign(sizes.begin() + 1, sizes.end() - 1);
+  config.epochs = options.epochs;
+  config.batch = options.batch;
+  config.optimizer = OptimizerKind::kAdam;
+  config.lr = options.lr;
+  config.schedule = {ScheduleKind::kCosine};
+  config.seed = options.seed;
+  config.evaluate_each_epoch = false;
+  config.initial_parameters = state_dict_of(model);
+  std::vector<tensor::AffineGrid> grids = calibrated_grids(model, calibration_pixels, n, quantize);  // (layers)
+  config.train_forward = [&](nn::Mlp& m, const tensor::Tensor& x) {
+    return fake_quant_forward(m, x, quantize.granularity, grids);
+  };
+  TensorTrainCallbacks callbacks;
+  callbacks.on_checkpoint = [&](const TensorEpochReport& report, const TensorTrainState& state) {
+    spdlog::info("QAT epoch {}/{}: loss {:.4f}, train accuracy {:.4f} (fake-quantized), {:.1f} s", report.epoch,
+                 options.epochs, report.loss, report.train_accuracy, report.seconds);
+    if (report.epoch < options.epochs) grids = calibrated_grids(float_mlp_of(state.model), calibration_pixels, n, quantize);
+  };
+  TensorTrainOutput trained = train_tensor(data, config, callbacks);
+
+  QatResult result;
+  result.model = float_mlp_of(trained.model);
+  result.steps = trained.result.steps;
+  result.final_loss = trained.result.final_loss;
+  result.float_accuracy = trained.result.test_accuracy;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace seatorch::quant
