@@ -50,28 +50,32 @@ constexpr std::size_t round_up(std::size_t x, std::size_t step) {
 }
 
 // Copies the (rows, kc) block at src (row stride ld) transposed into dst (kc, R): dst[p * R
-// + i] = src[i * ld + p], rows past `rows` zero. Whole kLanes x kLanes blocks go through
-// registers (V::transpose); the rest element by element.
+// + i] = src[i * ld + p], rows past `rows` zero. Whole panels go through registers in
+// kLanes x kLanes blocks (V::transpose), the last, shorter depth block with masked loads;
+// partial panels element by element.
 template <class V, std::size_t R>
 void pack_transposed(const float* src, std::size_t ld, std::size_t rows, std::size_t kc, float* dst) {
   constexpr std::size_t kW = V::kLanes;
-  std::size_t p = 0;
   if constexpr (R % kW == 0) {
     if (rows == R) {
-      for (; p + kW <= kc; p += kW) {
+      for (std::size_t p = 0; p < kc; p += kW) {
+        const std::size_t depth = min_of<V>(kW, kc - p);
 #pragma GCC unroll 4
         for (std::size_t i0 = 0; i0 < R; i0 += kW) {
           typename V::Reg block[kW];
 #pragma GCC unroll 16
-          for (std::size_t l = 0; l < kW; ++l) block[l] = V::load(src + (i0 + l) * ld + p);
+          for (std::size_t l = 0; l < kW; ++l) {
+            const float* row = src + (i0 + l) * ld + p;
+            block[l] = depth == kW ? V::load(row) : V::load_n(row, depth);
+          }
           V::transpose(block);
-#pragma GCC unroll 16
-          for (std::size_t l = 0; l < kW; ++l) V::store(dst + (p + l) * R + i0, block[l]);
+          for (std::size_t l = 0; l < depth; ++l) V::store(dst + (p + l) * R + i0, block[l]);
         }
       }
+      return;
     }
   }
-  for (; p < kc; ++p) {
+  for (std::size_t p = 0; p < kc; ++p) {
     for (std::size_t i = 0; i < R; ++i) dst[p * R + i] = i < rows ? src[i * ld + p] : 0.0f;
   }
 }
