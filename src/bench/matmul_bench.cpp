@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 
 namespace seatorch::bench {
 namespace {
@@ -80,10 +79,10 @@ Operands make_operands(const MatmulProblem& problem, Rng& rng) {
   return ops;
 }
 
-double seconds_of_probe(double (*probe)(std::size_t), std::size_t rounds, double* flops) {
-  const auto start = std::chrono::steady_clock::now();
+double seconds_of_probe(double (*probe)(std::size_t), std::size_t rounds, TimingClock clock, double* flops) {
+  const double start = now_seconds(clock);
   *flops = probe(rounds);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return now_seconds(clock) - start;
 }
 
 }  // namespace
@@ -118,7 +117,7 @@ std::vector<MatmulProblem> mlp_matmul_problems() {
   };
 }
 
-std::optional<FmaPeak> measure_fma_peak(double seconds) {
+std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock) {
   std::optional<FmaPeak> best;
   for (const kernels::KernelInfo& kernel : kernels::available_kernels()) {
     if (kernel.fma_probe == nullptr) continue;
@@ -128,12 +127,12 @@ std::optional<FmaPeak> measure_fma_peak(double seconds) {
     constexpr int kRuns = 10;
     double flops = 0.0;
     std::size_t rounds = 1 << 14;
-    double t = seconds_of_probe(kernel.fma_probe, rounds, &flops);
+    double t = seconds_of_probe(kernel.fma_probe, rounds, clock, &flops);
     rounds = std::max<std::size_t>(rounds, static_cast<std::size_t>(static_cast<double>(rounds) * seconds / kRuns /
                                                                      std::max(t, 1e-9)));
     double gflops = 0.0;
     for (int run = 0; run < kRuns; ++run) {
-      t = seconds_of_probe(kernel.fma_probe, rounds, &flops);
+      t = seconds_of_probe(kernel.fma_probe, rounds, clock, &flops);
       gflops = std::max(gflops, flops / std::max(t, 1e-12) / 1e9);
     }
     if (!best || gflops > best->gflops) best = FmaPeak{std::string(kernel.name), gflops};
@@ -152,9 +151,10 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
   }
 
   MatmulBenchReport report;
-  report.peak = measure_fma_peak();
+  report.clock = options.clock;
+  report.peak = measure_fma_peak(0.05, options.clock);
   if (options.blas) report.blas = blas_name();
-  const TimingOptions timing{options.reps, options.min_sample_seconds};
+  const TimingOptions timing{options.reps, options.min_sample_seconds, options.clock};
   Rng rng(2024);
 
   auto emit = [&](MatmulBenchRow row) {

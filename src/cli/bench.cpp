@@ -45,6 +45,7 @@ struct MatmulFlags {
   std::vector<std::string> shapes;
   std::vector<std::string> kernels;
   std::size_t reps = 5;
+  std::string clock = "cpu";
   bool json = false;
   CLI::Option* sizes_opt = nullptr;
   CLI::Option* shapes_opt = nullptr;
@@ -65,7 +66,8 @@ void print_matmul_table(const bench::MatmulBenchReport& report) {
   for (const auto& row : report.rows) {
     if (std::find(columns.begin(), columns.end(), row.kernel) == columns.end()) columns.push_back(row.kernel);
   }
-  std::cout << fmt::format("# matmul, 1 thread, GFLOPS (median); FMA peak {}; BLAS: {}\n",
+  std::cout << fmt::format("# matmul, 1 thread, GFLOPS (median, {} time); FMA peak {}; BLAS: {}\n",
+                           report.clock == bench::TimingClock::kWall ? "wall" : "thread CPU",
                            report.peak ? fmt::format("{:.1f} GFLOPS ({})", report.peak->gflops, report.peak->isa)
                                        : std::string("not measured (no SIMD ISA)"),
                            report.blas.empty() ? std::string("none in this build") : report.blas);
@@ -117,12 +119,14 @@ nlohmann::json matmul_json(const bench::MatmulBenchReport& report, const MatmulF
           {"peak_isa", report.peak ? nlohmann::json(report.peak->isa) : nlohmann::json()},
           {"blas", report.blas.empty() ? nlohmann::json() : nlohmann::json(report.blas)},
           {"threads", 1},
+          {"clock", bench::clock_name(report.clock)},
           {"reps", flags.reps}};
 }
 
 int run_matmul(const MatmulFlags& flags) {
   bench::MatmulBenchOptions options;
   options.reps = flags.reps;
+  options.clock = flags.clock == "wall" ? bench::TimingClock::kWall : bench::TimingClock::kThreadCpu;
   options.kernels = flags.kernels;
   // With neither --sizes nor --shapes: the default squares and the MLP's shapes; otherwise
   // exactly what was asked for.
@@ -161,6 +165,10 @@ Command register_matmul(CLI::App& bench) {
           ->check(library_validator([](const std::string& t) { bench::parse_matmul_problem(t); }, "SHAPE"));
   app->add_option("--reps", flags->reps, "Timed samples per figure (the median is reported)")
       ->check(kPositiveInteger)
+      ->capture_default_str();
+  app->add_option("--clock", flags->clock,
+                  "What is timed: the thread's CPU time (cpu: the code alone, even on a busy machine) or wall time")
+      ->check(CLI::IsMember({"cpu", "wall"}))
       ->capture_default_str();
   app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)")
       ->delimiter(',')

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <utility>
 
 namespace seatorch::kernels {
 
@@ -50,28 +51,32 @@ constexpr std::size_t round_up(std::size_t x, std::size_t step) {
 }
 
 // Copies the (rows, kc) block at src (row stride ld) transposed into dst (kc, R): dst[p * R
-// + i] = src[i * ld + p], rows past `rows` zero. Whole kLanes x kLanes blocks go through
-// registers (V::transpose); the rest element by element.
+// + i] = src[i * ld + p], rows past `rows` zero. Whole panels go through registers in
+// kLanes x kLanes blocks (V::transpose), the last, shorter depth block with masked loads;
+// partial panels element by element.
 template <class V, std::size_t R>
 void pack_transposed(const float* src, std::size_t ld, std::size_t rows, std::size_t kc, float* dst) {
   constexpr std::size_t kW = V::kLanes;
-  std::size_t p = 0;
   if constexpr (R % kW == 0) {
     if (rows == R) {
-      for (; p + kW <= kc; p += kW) {
+      for (std::size_t p = 0; p < kc; p += kW) {
+        const std::size_t depth = min_of<V>(kW, kc - p);
 #pragma GCC unroll 4
         for (std::size_t i0 = 0; i0 < R; i0 += kW) {
           typename V::Reg block[kW];
 #pragma GCC unroll 16
-          for (std::size_t l = 0; l < kW; ++l) block[l] = V::load(src + (i0 + l) * ld + p);
+          for (std::size_t l = 0; l < kW; ++l) {
+            const float* row = src + (i0 + l) * ld + p;
+            block[l] = depth == kW ? V::load(row) : V::load_n(row, depth);
+          }
           V::transpose(block);
-#pragma GCC unroll 16
-          for (std::size_t l = 0; l < kW; ++l) V::store(dst + (p + l) * R + i0, block[l]);
+          for (std::size_t l = 0; l < depth; ++l) V::store(dst + (p + l) * R + i0, block[l]);
         }
       }
+      return;
     }
   }
-  for (; p < kc; ++p) {
+  for (std::size_t p = 0; p < kc; ++p) {
     for (std::size_t i = 0; i < R; ++i) dst[p * R + i] = i < rows ? src[i * ld + p] : 0.0f;
   }
 }
@@ -206,6 +211,49 @@ void gemm(const MatmulArgs& args, const Blocking& blocking) {
           }
         }
       }
+    }
+  }
+}
+
+// Runs the transposed-store micro-kernel whose height is exactly `rows` (1..sizeof(Rows)):
+// a tile as tall as C is wide wastes no rows.
+template <class V, std::size_t NV, std::size_t... Rows>
+void micro_kernel_transposed(std::size_t rows, const MicroTile& t, std::index_sequence<Rows...>) {
+  (void)((rows == Rows + 1 && (micro_kernel<V, Rows + 1, NV, true>(t), true)) || ...);
+}
+
+// C = op(A) * op(B) for C at most kMaxN columns wide with A stored transposed (the weight
+// gradient Xᵀ·dY of a narrow layer), computed as Cᵀ = op(B)ᵀ * op(A)ᵀ: vectors then run
+// along m, over the contiguous rows of the stored A, instead of along n, where a 10-wide C
+// fills 10 of 16 lanes; and both operands are read in place. Each micro-tile is exactly n
+// rows of Cᵀ by NR columns, written back to C through register transposes.
+template <class V, std::size_t NV, std::size_t kMaxN>
+void gemm_narrow(const MatmulArgs& args, const Blocking& blocking) {
+  if (matmul_degenerate(args)) return;
+  constexpr std::size_t NR = NV * V::kLanes;
+  const auto [m, n, k] = args.shape;  // n <= kMaxN, args.ta == Transpose::kYes
+  // op(A)ᵀ's last, partial column panel: the micro-kernel reads NR columns.
+  float* tail = pack_buffer(PackSlot::kB, NR * min_of<V>(blocking.kc, k));  // (kc, NR)
+  const std::size_t full = m / NR * NR;
+
+  MicroTile t;
+  t.ldc = args.ldc;
+  t.m_eff = n;
+  // op(B)ᵀ (n, k): element (j, p) = op(B)(p, j).
+  t.a_rs = args.tb == Transpose::kYes ? args.ldb : 1;
+  t.a_cs = args.tb == Transpose::kYes ? 1 : args.ldb;
+  for (std::size_t pc = 0; pc < k; pc += blocking.kc) {
+    t.kc = min_of<V>(blocking.kc, k - pc);
+    t.accumulate = args.accumulate || pc > 0;
+    t.a = args.b + (args.tb == Transpose::kYes ? pc : pc * args.ldb);
+    // op(A)ᵀ (k, m) is A as stored: row p at a + p * lda.
+    if (full < m) pack_rows<V, NR>(args.a + pc * args.lda + full, args.lda, m - full, t.kc, tail);
+    for (std::size_t i0 = 0; i0 < m; i0 += NR) {
+      t.n_eff = min_of<V>(NR, m - i0);
+      t.b = i0 < full ? args.a + pc * args.lda + i0 : tail;
+      t.b_rs = i0 < full ? args.lda : NR;
+      t.c = args.c + i0 * args.ldc;
+      micro_kernel_transposed<V, NV>(n, t, std::make_index_sequence<kMaxN>{});
     }
   }
 }

@@ -36,7 +36,9 @@ struct MicroTile {
   bool accumulate = false;   // C += A*B rather than C = A*B
 };
 
-template <class V, std::size_t MR, std::size_t NV>
+// With kTransposedC the tile is Cᵀ: tile element (i, j) goes to c[j * ldc + i], written
+// through V::transpose, one kLanes x kLanes block per vector column (MR <= kLanes).
+template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
 inline void micro_kernel(const MicroTile& t) {
   using Reg = typename V::Reg;
   constexpr std::size_t kW = V::kLanes;
@@ -65,6 +67,26 @@ inline void micro_kernel(const MicroTile& t) {
     }
     b += t.b_rs;
     a_off += t.a_cs;
+  }
+
+  if constexpr (kTransposedC) {
+    static_assert(MR <= kW, "a transposed tile is written in kLanes x kLanes blocks");
+#pragma GCC unroll 8
+    for (std::size_t v = 0; v < NV; ++v) {
+      Reg block[kW];
+#pragma GCC unroll 16
+      for (std::size_t l = 0; l < kW; ++l) block[l] = l < MR ? acc[l][v] : V::zero();
+      V::transpose(block);  // block[q]: column v * kW + q of the tile, i.e. a row of C
+      for (std::size_t q = 0; q < kW && v * kW + q < t.n_eff; ++q) {
+        float* c_row = t.c + (v * kW + q) * t.ldc;
+        if constexpr (MR == kW) {
+          V::store(c_row, t.accumulate ? V::add(V::load(c_row), block[q]) : block[q]);
+        } else {
+          V::store_n(c_row, t.accumulate ? V::add(V::load_n(c_row, MR), block[q]) : block[q], MR);
+        }
+      }
+    }
+    return;
   }
 
 #pragma GCC unroll 32

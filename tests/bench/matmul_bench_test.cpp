@@ -8,7 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace b = seatorch::bench;
@@ -80,19 +82,43 @@ TEST_CASE("the FMA peak probe returns a plausible throughput", "[bench]") {
 }
 
 TEST_CASE("time_median calls the work once to warm up and then samples x calls times", "[bench]") {
-  std::size_t calls = 0;
+  for (b::TimingClock clock : {b::TimingClock::kWall, b::TimingClock::kThreadCpu}) {
+    INFO("clock " << b::clock_name(clock));
+    std::size_t calls = 0;
+    volatile double sink = 0.0;
+    const b::Timing t = b::time_median(
+        [&] {
+          ++calls;
+          for (int i = 0; i < 1000; ++i) sink = sink + 1.0;
+        },
+        {.samples = 3, .min_sample_seconds = 0.001, .clock = clock});
+    CHECK(t.samples == 3);
+    CHECK(t.calls_per_sample >= 1);
+    CHECK(calls == 1 + t.samples * t.calls_per_sample);
+    CHECK(t.seconds > 0.0);
+  }
+}
+
+TEST_CASE("the thread CPU clock advances with work and not with sleep", "[bench]") {
+  // Each interval is read wall first, CPU second at its start and the reverse at its end,
+  // so the wall interval contains the CPU one: wall elapsed >= CPU elapsed, always.
+  const double wall0 = b::now_seconds(b::TimingClock::kWall);
+  const double cpu0 = b::now_seconds(b::TimingClock::kThreadCpu);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  const double cpu1 = b::now_seconds(b::TimingClock::kThreadCpu);
+  const double wall1 = b::now_seconds(b::TimingClock::kWall);
+  CHECK(wall1 - wall0 >= 0.030);
+  CHECK(cpu1 - cpu0 < 0.015);  // a sleeping thread uses (next to) no CPU
+
+  const double wall2 = b::now_seconds(b::TimingClock::kWall);
+  const double cpu2 = b::now_seconds(b::TimingClock::kThreadCpu);
   volatile double sink = 0.0;
-  const b::Timing t = b::time_median(
-      [&] {
-        ++calls;
-        for (int i = 0; i < 1000; ++i) sink = sink + 1.0;
-      },
-      {.samples = 3, .min_sample_seconds = 0.001});
-  CHECK(t.samples == 3);
-  CHECK(t.calls_per_sample >= 1);
-  CHECK(calls == 1 + t.samples * t.calls_per_sample);
-  CHECK(t.seconds > 0.0);
-  CHECK(t.seconds * static_cast<double>(t.calls_per_sample) >= 0.001 * 0.5);
+  double cpu3 = cpu2;
+  while (cpu3 - cpu2 < 0.005) {
+    sink = sink + 1.0;
+    cpu3 = b::now_seconds(b::TimingClock::kThreadCpu);
+  }
+  CHECK(b::now_seconds(b::TimingClock::kWall) - wall2 >= cpu3 - cpu2);
 }
 
 TEST_CASE("run_matmul_bench measures every kernel asked for and the BLAS", "[bench]") {
@@ -104,6 +130,7 @@ TEST_CASE("run_matmul_bench measures every kernel asked for and the BLAS", "[ben
   const b::MatmulBenchReport report = b::run_matmul_bench(options);
   const bool blas = !b::blas_name().empty();
   CHECK(report.blas == b::blas_name());
+  CHECK(report.clock == b::TimingClock::kThreadCpu);
   REQUIRE(report.rows.size() == (blas ? 3u : 2u));
   CHECK(report.rows[0].kernel == "ref");
   CHECK(report.rows[1].kernel == "blocked");

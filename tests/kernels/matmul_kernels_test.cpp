@@ -139,11 +139,13 @@ TEST_CASE("matmul kernels match ref on random shapes up to 300", "[kernels]") {
 TEST_CASE("matmul kernels match ref across every cache block boundary", "[kernels]") {
   seatorch::Rng rng(105);
   // Wider than any NC (2048) and deeper than any KC (256); taller than any MC (144) and
-  // deeper than two KC blocks. Accumulation across depth blocks is what can go wrong here.
+  // deeper than two KC blocks; narrow (C at most 14 wide has its own path) and deeper than
+  // two of the largest KC (512). Accumulation across depth blocks is what can go wrong here.
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
       check_all_kernels(make_problem({3, 2100, 260, ta, tb, ta != tb, 1}, rng));
       check_all_kernels(make_problem({150, 20, 520, ta, tb, ta == tb, 0}, rng));
+      check_all_kernels(make_problem({70, 12, 1030, ta, tb, ta != tb, 2}, rng));
     }
   }
 }

@@ -8,6 +8,7 @@
 // Deliberately not here: printing (the CLI formats the table and the JSON), threads.
 #pragma once
 
+#include "seatorch/bench/timing.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
 #include <cstddef>
@@ -48,15 +49,18 @@ struct FmaPeak {
   double gflops = 0.0;
 };
 
-// Runs each available ISA's FMA probe for about `seconds` (the best of ten short runs) and
-// returns the fastest; nullopt when no kernel of this CPU has a probe (no SIMD ISA).
-std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05);
+// Runs each available ISA's FMA probe for about `seconds` (the best of ten short runs, timed
+// with `clock`) and returns the fastest; nullopt when no kernel of this CPU has a probe.
+std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05, TimingClock clock = TimingClock::kThreadCpu);
 
 struct MatmulBenchOptions {
   std::vector<MatmulProblem> problems;
   std::vector<std::string> kernels;  // kernel names; empty: every available kernel
   std::size_t reps = 5;              // timed samples per figure (median)
   double min_sample_seconds = 0.02;
+  // Single-threaded kernels and a one-thread BLAS: the thread's CPU time is the honest
+  // figure on a shared machine (see TimingClock), and equals wall time on an idle one.
+  TimingClock clock = TimingClock::kThreadCpu;
   bool blas = true;                  // also time cblas_sgemm when the build has a BLAS
 };
 
@@ -70,6 +74,7 @@ struct MatmulBenchRow {
 };
 
 struct MatmulBenchReport {
+  TimingClock clock = TimingClock::kThreadCpu;
   std::optional<FmaPeak> peak;
   std::string blas;  // blas_name(), empty when not run
   std::vector<MatmulBenchRow> rows;  // per problem: the kernels in the order given, then "blas"

@@ -9,12 +9,26 @@
 
 #include <cstddef>
 #include <functional>
+#include <string_view>
 
 namespace seatorch::bench {
+
+// What a benchmark's seconds are. For single-threaded work on an idle machine the two
+// agree; on a shared one the wall clock also counts the time the scheduler gives to other
+// processes, while the calling thread's CPU time counts only the work, so it measures the
+// code rather than the machine's load. Work that runs on several threads needs the wall
+// clock.
+enum class TimingClock { kWall, kThreadCpu };
+
+std::string_view clock_name(TimingClock clock);  // "wall" or "thread_cpu"
+
+// The current reading of `clock`, in seconds from an arbitrary origin.
+double now_seconds(TimingClock clock);
 
 struct TimingOptions {
   std::size_t samples = 5;           // timed samples; the median is reported
   double min_sample_seconds = 0.02;  // each sample repeats the work at least this long
+  TimingClock clock = TimingClock::kWall;
 };
 
 struct Timing {

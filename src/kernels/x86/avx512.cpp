@@ -4,8 +4,10 @@
 //
 // Micro-tile 8 x 32: sixteen zmm accumulators (of 32 registers). On Zen 4 a 512-bit FMA
 // runs on both 256-bit pipes, so the peak is the same as AVX2's; what AVX-512 brings is
-// the register count (a taller tile, fewer loads per FMA) and masked tails. For C at most
-// 16 wide (the MLP's 10 classes) an 8 x 16 tile wastes half as many lanes.
+// the register count (a taller tile, fewer loads per FMA) and masked tails. Eight rows
+// divide the MLP's 64, 128 and 784. For C at most 16 wide (the MLP's 10 classes) an 8 x 16
+// tile wastes half as many lanes; and when A is stored transposed as well (the weight
+// gradient Hᵀ·dY), gemm_narrow computes Cᵀ with exact-height tiles and wastes none.
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
@@ -61,6 +63,8 @@ struct Avx512Vec {
 constexpr std::size_t kMr = 8;
 constexpr std::size_t kNv = 2;
 constexpr std::size_t kNarrowNv = 1;  // for n <= 16
+// Up to 14 rows of Cᵀ x 32: 28 accumulators, two for A's row and one broadcast.
+constexpr std::size_t kNarrowMaxN = 14;
 // A block (128, 512): 256 KiB of the 1 MiB L2; B panel (512, 2048): 4 MiB of L3. A long kc
 // halves the passes over C; it measured 2-5% faster than 256 from 512^3 up.
 constexpr Blocking kBlocking{.mc = 128, .kc = 512, .nc = 2048};
@@ -68,7 +72,9 @@ constexpr Blocking kBlocking{.mc = 128, .kc = 512, .nc = 2048};
 }  // namespace
 
 void matmul_avx512(const MatmulArgs& args) {
-  if (args.shape.n <= kNarrowNv * Avx512Vec::kLanes) {
+  if (args.ta == Transpose::kYes && args.shape.n <= kNarrowMaxN) {
+    gemm_narrow<Avx512Vec, kNv, kNarrowMaxN>(args, kBlocking);
+  } else if (args.shape.n <= kNarrowNv * Avx512Vec::kLanes) {
     gemm<Avx512Vec, kMr, kNarrowNv>(args, kBlocking);
   } else {
     gemm<Avx512Vec, kMr, kNv>(args, kBlocking);
