@@ -26,7 +26,7 @@ struct QuantizeFlags {
   std::size_t calib = 500;
   double percentile = 99.99;
   std::size_t qat_epochs = 0;
-  double qat_lr = 1e-4;
+  double qat_lr = 1e-3;
   bool json = false;
 };
 

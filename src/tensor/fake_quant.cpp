@@ -7,6 +7,7 @@
 #include "strided.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace seatorch::tensor {
@@ -23,15 +24,19 @@ void check_grid(const AffineGrid& g, const char* op) {
 // The unclamped integer round(x / s) + z, in double as QuantParams::quantize computes it.
 double grid_index(float x, const AffineGrid& g) { return std::round(static_cast<double>(x) / g.scale) + g.zero_point; }
 
-// y and the gradient mask (both contiguous, `part`'s shape) of the elements of `part`.
+// y and the gradient mask (both contiguous, `part`'s shape) of the elements of `part`, in
+// one pass: the division and the rounding are the costly part.
 void fake_quantize_part(float* y, float* mask, const Tensor& part, const AffineGrid& g) {
   const double lo = g.qmin, hi = g.qmax;
-  detail::map1<false>(y, part.shape(), part, [&](float v) {
-    return static_cast<float>((std::clamp(grid_index(v, g), lo, hi) - g.zero_point) * g.scale);
-  });
-  detail::map1<false>(mask, part.shape(), part, [&](float v) {
-    const double t = grid_index(v, g);
-    return t >= lo && t <= hi ? 1.0f : 0.0f;
+  const float* x = part.data<float>();
+  const std::array<Strides, 2> strides{contiguous_strides(part.shape()), part.strides()};
+  detail::for_each_run<2>(part.shape(), strides, [&](std::size_t n, detail::Offsets<2> at, detail::Offsets<2> step) {
+    // The output is contiguous, so its inner step is 1.
+    for (std::size_t i = 0; i < n; ++i) {
+      const double t = grid_index(x[at[1] + i * step[1]], g);
+      y[at[0] + i] = static_cast<float>((std::clamp(t, lo, hi) - g.zero_point) * g.scale);
+      mask[at[0] + i] = t >= lo && t <= hi ? 1.0f : 0.0f;
+    }
   });
 }
 

@@ -1,10 +1,11 @@
 // The tensor trainer end to end: the cross-engine check (tensor and scalar engines train
 // the same model from the same weights on the same 64 samples and must agree), bit-identical
 // determinism, moons and XOR to high accuracy, limit/validation/max_steps bookkeeping,
-// the callbacks, and evaluation's confusion matrix.
+// the callbacks, the training-forward hook, and evaluation's confusion matrix.
 #include "seatorch/data/registry.hpp"
 #include "seatorch/error.hpp"
 #include "seatorch/rng.hpp"
+#include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/train/evaluate.hpp"
 #include "seatorch/train/scalar_trainer.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
@@ -227,4 +228,29 @@ TEST_CASE("evaluate counts a confusion matrix of a known model", "[train]") {
   CHECK(model.training());  // restored after evaluating
   d.features = 3;
   CHECK_THROWS_AS(evaluate(model, d), InputError);
+}
+
+TEST_CASE("train_forward replaces the forward pass of the training steps only", "[train]") {
+  const DataSplit data = blobs(200, 8, 4, 12);
+  TensorTrainConfig config;
+  config.hidden = {16};
+  config.epochs = 2;
+  config.batch = 32;
+  config.lr = 0.01;
+  const TensorTrainOutput plain = train_tensor(data, config);
+  // The model's own forward through the hook: the same run, bit for bit.
+  std::size_t calls = 0;
+  config.train_forward = [&](nn::Mlp& model, const tensor::Tensor& x) {
+    ++calls;
+    return model.forward(x);
+  };
+  const TensorTrainOutput hooked = train_tensor(data, config);
+  CHECK(calls == 2 * 7);  // 2 epochs of ceil(200 / 32) steps; evaluations do not call it
+  CHECK(flat_weights(hooked.model) == flat_weights(plain.model));
+  // A forward whose logits do not depend on the weights: no gradient, so Adam never moves them.
+  config.train_forward = [](nn::Mlp& model, const tensor::Tensor& x) { return model.forward(x) * 0.0f; };
+  const TensorTrainOutput frozen = train_tensor(data, config);
+  Rng init(config.seed);  // the trainer's initial weights come first from Rng(seed)
+  const std::vector<std::size_t> sizes{8, 16, 4};
+  CHECK(flat_weights(frozen.model) == flat_weights(nn::Mlp(sizes, 0.0, init)));
 }

@@ -34,7 +34,7 @@ namespace seatorch::quant {
 
 struct QatOptions {
   std::size_t epochs = 0;  // 0: none (run_quantize then does plain PTQ)
-  double lr = 1e-4;        // Adam's rate at the first step, annealed to 0 by a cosine
+  double lr = 1e-3;        // Adam's rate at the first step, annealed to 0 by a cosine
   std::size_t batch = 128;
   std::uint64_t seed = 0;  // the shuffles
 };
