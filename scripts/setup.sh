@@ -12,6 +12,7 @@ packages=(
   verilator                           # the Mini NPU's RTL, compiled into the binary
   libopenblas-dev                     # `seatorch bench matmul`'s yardstick (optional for the build)
   g++-aarch64-linux-gnu qemu-user     # the NEON kernel: cross-built and tested under qemu
+  clang libclang-rt-14-dev            # libFuzzer + sanitizers for the readers' fuzz targets (scripts/fuzz.sh)
 )
 
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
