@@ -225,7 +225,7 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   nlohmann::json header;
   try {
     header = nlohmann::json::parse(header_begin, header_end);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     invalid(source, fmt::format("the header is not valid JSON ({})", printable(e.what(), 160)));
   }
   if (!header.is_object()) invalid(source, "the header is not a JSON object");

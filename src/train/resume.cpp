@@ -104,7 +104,7 @@ const std::string& metadata(const io::SafetensorsFile& file, std::string_view ke
 nlohmann::json metadata_json(const io::SafetensorsFile& file, std::string_view key, std::string_view source) {
   try {
     return nlohmann::json::parse(metadata(file, key, source));
-  } catch (const nlohmann::json::parse_error&) {
+  } catch (const nlohmann::json::exception&) {  // parse_error, and out_of_range for a number like 1e999
     bad(source, fmt::format("metadata '{}' is not valid JSON", key));
   }
 }

@@ -160,6 +160,11 @@ TEST_CASE("malformed safetensors files are each one clear InputError", "[io]") {
     std::vector<std::uint8_t> bytes{0, 0, 0, 0, 0, 0, 0, 1};
     require_invalid(bytes, "exceeds the 100 MB limit");
   }
+  SECTION("a number too large for a double") {
+    // Regression (found by tests/fuzz/safetensors_fuzz): nlohmann throws out_of_range, not
+    // parse_error, for such a number; it escaped as an internal error (exit code 2).
+    require_invalid(file_of(R"({"t":{"dtype":"U8","shape":[1e99999],"data_offsets":[0,1]}})", {0}), "not valid JSON");
+  }
   SECTION("bad JSON") { require_invalid(file_of(R"({"t":{"dtype":"I32",)", data8), "not valid JSON"); }
   SECTION("not an object") { require_invalid(file_of("[1,2]   ", {}), "not a JSON object"); }
   SECTION("unknown dtype") {

@@ -251,6 +251,9 @@ TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
   SECTION("another version") { require_invalid(with_metadata("format_version", "9"), "format version '9'"); }
   SECTION("no config") { require_invalid(without("config"), "no 'config'"); }
   SECTION("config not JSON") { require_invalid(with_metadata("config", "{lr:"), "'config' is not valid JSON"); }
+  SECTION("a number too large for a double") {
+    require_invalid(with_metadata("position", R"({"loss_sum":1e400})"), "'position' is not valid JSON");
+  }
   SECTION("config field mistyped") {
     nlohmann::json config = nlohmann::json::parse(good.metadata.at("config"));
     config["lr"] = "fast";
