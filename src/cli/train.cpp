@@ -7,15 +7,18 @@
 #include "progress.hpp"
 #include "stop_signal.hpp"
 
+#include "seatorch/error.hpp"
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/train_run.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace seatorch::cli {
@@ -55,6 +58,11 @@ TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
   auto given = [&app](const char* name) { return app.count(name) > 0; };
   if (given("--resume")) {
     const std::filesystem::path path = f.resume.empty() ? default_resume_path(f.out) : std::filesystem::path(f.resume);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      throw input_error("--resume: {} does not exist; an interrupted `seatorch train` writes it beside its --out",
+                        path.string());
+    }
     TrainRunOptions options = load_resume_state(path).options;
     options.resume = path;
     return options;
@@ -144,6 +152,9 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
                  "`seatorch train --resume {}`", StopSignals::name(signal), summary.steps, p.epoch + 1,
                  p.step_in_epoch, summary.written.front().string(), summary.written.front().string());
     return 128 + signal;
+  }
+  if (StopSignals::received() != 0) {
+    spdlog::warn("{} arrived after the last step: the run completed", StopSignals::name(StopSignals::received()));
   }
   spdlog::info("{} {}: test accuracy {:.4f}, train accuracy {:.4f}, {} steps, {:.2f} s of training ({:.1f} us/sample)",
                summary.architecture, engine_name(summary.engine), summary.test_accuracy, summary.train_accuracy,

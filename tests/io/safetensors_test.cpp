@@ -7,6 +7,7 @@
 #include "seatorch/error.hpp"
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include <cstring>
@@ -217,7 +218,8 @@ TEST_CASE("safetensors reader accepts any tensor order in the header", "[io]") {
 
 namespace {
 
-const auto kScratch = std::filesystem::temp_directory_path() / "seatorch_integrity_test";
+// Per process: ctest runs test cases in parallel processes.
+const auto kScratch = std::filesystem::temp_directory_path() / ("seatorch_integrity_test_" + std::to_string(::getpid()));
 
 std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -12,6 +12,7 @@
 #include "seatorch/train/train_run.hpp"
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -60,7 +61,8 @@ TensorTrainConfig resumed(TensorTrainConfig config, const TensorTrainOutput& sto
   return config;
 }
 
-const auto kScratch = std::filesystem::temp_directory_path() / "seatorch_resume_test";
+// Per process: ctest runs test cases in parallel processes.
+const auto kScratch = std::filesystem::temp_directory_path() / ("seatorch_resume_test_" + std::to_string(::getpid()));
 
 std::vector<char> file_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
