@@ -13,6 +13,7 @@ packages=(
   libopenblas-dev                     # `seatorch bench matmul`'s yardstick (optional for the build)
   g++-aarch64-linux-gnu qemu-user     # the NEON kernel: cross-built and tested under qemu
   jq                                  # demo.sh reads the JSON results for its summary
+  clang libclang-rt-14-dev            # libFuzzer + sanitizers for the readers' fuzz targets (scripts/fuzz.sh)
 )
 
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's): installs what is missing, builds the Release and
 # the ASan+UBSan presets, and runs the whole suite on each with ctest; then cross-builds the
-# matmul kernels for AArch64 and runs their tests under qemu (scripts/test-neon.sh). Exits
-# non-zero on the first failure.
+# matmul kernels for AArch64 and runs their tests under qemu (scripts/test-neon.sh), and
+# fuzzes the file readers with libFuzzer for FUZZ_SECONDS each (scripts/fuzz.sh, default
+# 30 s per target). Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,3 +18,5 @@ for preset in release asan; do
 done
 
 ./scripts/test-neon.sh
+
+./scripts/fuzz.sh

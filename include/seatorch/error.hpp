@@ -9,8 +9,10 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace seatorch {
@@ -24,6 +26,27 @@ class InputError : public std::runtime_error {
 template <typename... Args>
 [[nodiscard]] InputError input_error(fmt::format_string<Args...> format, Args&&... args) {
   return InputError(fmt::format(format, std::forward<Args>(args)...));
+}
+
+// Text taken from a file (a tensor name, a CSV field), made safe to quote in a one-line
+// message: control bytes become \xNN escapes and anything past `max_bytes` becomes "...",
+// so a hostile file can neither break the line nor flood the terminal.
+inline std::string printable(std::string_view text, std::size_t max_bytes = 80) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    // Cut at a character boundary: never inside a UTF-8 sequence (continuation bytes 10xxxxxx).
+    if (out.size() >= max_bytes && (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      out += "...";
+      break;
+    }
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7F) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
 }
 
 }  // namespace seatorch

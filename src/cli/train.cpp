@@ -1,17 +1,25 @@
 // `seatorch train`: parses the training flags into TrainRunOptions, shows progress, and
-// calls run_training(). Flags left unset keep the data set's recipe (default_train_config).
+// calls run_training(). Flags left unset keep the data set's recipe (default_train_config),
+// or with --resume the interrupted run's settings (read from its resume file).
+// SIGINT/SIGTERM stop a tensor-engine run at the next step boundary (stop_signal.hpp): it
+// writes its resume file and exits 128 + the signal's number (130, 143).
 #include "command.hpp"
 #include "progress.hpp"
+#include "stop_signal.hpp"
 
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/error.hpp"
+#include "seatorch/train/resume.hpp"
 #include "seatorch/train/train_run.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace seatorch::cli {
@@ -41,22 +49,45 @@ struct TrainFlags {
   std::size_t max_steps = 0;
   bool no_shuffle = false;
   std::string init;
+  std::string resume;  // "" with the flag given: the resume file beside --out
   std::string out = "seatorch-out/model.safetensors";
   std::string kernel;
   bool json = false;
 };
 
-// Each set flag overrides the recipe; `given` says whether the user typed it.
-TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
+// The starting point: the data set's recipe, or with --resume the interrupted run's options.
+TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
   auto given = [&app](const char* name) { return app.count(name) > 0; };
+  if (given("--resume")) {
+    const std::filesystem::path path = f.resume.empty() ? default_resume_path(f.out) : std::filesystem::path(f.resume);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      throw input_error("--resume: {} does not exist; an interrupted `seatorch train` writes it beside its --out",
+                        path.string());
+    }
+    TrainRunOptions options = load_resume_state(path).options;
+    options.resume = path;
+    return options;
+  }
   TrainRunOptions options;
   options.data.name = f.dataset;
-  options.data.data_dir = f.data_dir;
-  options.data.csv_path = f.csv;
-  options.data.label_col = f.label_col;
   options.engine = parse_engine(f.engine);
+  options.tensor = default_train_config(f.dataset, options.engine);
+  options.out = f.out;
+  return options;
+}
+
+// Each set flag overrides the starting point; `given` says whether the user typed it.
+TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
+  auto given = [&app](const char* name) { return app.count(name) > 0; };
+  TrainRunOptions options = base_options(f, app);
+  if (given("--dataset")) options.data.name = f.dataset;
+  if (given("--data-dir")) options.data.data_dir = f.data_dir;
+  if (given("--csv")) options.data.csv_path = f.csv;
+  if (given("--label-col")) options.data.label_col = f.label_col;
+  if (given("--engine")) options.engine = parse_engine(f.engine);
+  if (given("--out")) options.out = f.out;
   TensorTrainConfig& c = options.tensor;
-  c = default_train_config(f.dataset, options.engine);
   if (given("--hidden")) c.hidden = f.hidden;
   if (given("--epochs")) c.epochs = f.epochs;
   if (given("--batch")) c.batch = f.batch;
@@ -69,13 +100,12 @@ TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
   if (given("--step-size")) c.schedule.step_size = f.step_size;
   if (given("--gamma")) c.schedule.gamma = f.gamma;
   if (given("--dropout")) c.dropout = f.dropout;
-  c.seed = f.seed;
-  c.limit = f.limit;
-  c.validation = f.val_split;
-  c.max_steps = f.max_steps;
-  c.shuffle = !f.no_shuffle;
+  if (given("--seed")) c.seed = f.seed;
+  if (given("--limit")) c.limit = f.limit;
+  if (given("--val-split")) c.validation = f.val_split;
+  if (given("--max-steps")) c.max_steps = f.max_steps;
+  if (given("--no-shuffle")) c.shuffle = !f.no_shuffle;
   if (!f.init.empty()) options.init = f.init;
-  options.out = f.out;
   return options;
 }
 
@@ -87,9 +117,13 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
   if (!flags.kernel.empty()) kernels::select_kernel(flags.kernel);
   const TrainRunOptions options = run_options(flags, app);
   const TensorTrainConfig& c = options.tensor;
-  spdlog::info("training on {} with the {} engine: hidden {}, {} epochs, batch {}, {} lr {}, seed {}",
-               flags.dataset, engine_name(options.engine), fmt::join(c.hidden, ","), c.epochs, c.batch,
-               optimizer_name(c.optimizer), c.lr, c.seed);
+  // From here on a stop signal is a request, answered at the next step boundary. The scalar
+  // engine cannot stop between steps: it keeps the default (immediate) signals.
+  std::optional<StopSignals> signals;
+  if (options.engine == Engine::kTensor) signals.emplace();
+  spdlog::info("{} on {} with the {} engine: hidden {}, {} epochs, batch {}, {} lr {}, seed {}",
+               options.resume ? "resuming training" : "training", options.data.name, engine_name(options.engine),
+               fmt::join(c.hidden, ","), c.epochs, c.batch, optimizer_name(c.optimizer), c.lr, c.seed);
 
   const bool terminal = stderr_is_terminal() && spdlog::get_level() <= spdlog::level::info;
   std::unique_ptr<ProgressBar> bar;
@@ -111,7 +145,20 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
                 e.seconds);
   };
 
+  if (signals) callbacks.should_stop = [] { return StopSignals::received() != 0; };
   const TrainRunSummary summary = run_training(options, callbacks);
+  if (summary.interrupted) {
+    if (bar) bar->finish();
+    const int signal = StopSignals::received();
+    const TrainPosition& p = summary.position;
+    spdlog::warn("interrupted by {} after {} steps (epoch {}, step {} of it done); wrote {}; continue with "
+                 "`seatorch train --resume {}`", StopSignals::name(signal), summary.steps, p.epoch + 1,
+                 p.step_in_epoch, summary.written.front().string(), summary.written.front().string());
+    return 128 + signal;
+  }
+  if (StopSignals::received() != 0) {
+    spdlog::warn("{} arrived after the last step: the run completed", StopSignals::name(StopSignals::received()));
+  }
   spdlog::info("{} {}: test accuracy {:.4f}, train accuracy {:.4f}, {} steps, {:.2f} s of training ({:.1f} us/sample)",
                summary.architecture, engine_name(summary.engine), summary.test_accuracy, summary.train_accuracy,
                summary.steps, summary.train_seconds, summary.us_per_sample);
@@ -153,7 +200,12 @@ Command register_train(CLI::App& root) {
   app->add_flag("--no-shuffle", f->no_shuffle, "Keep the files' order in every epoch");
   app->add_option("--init", f->init, "Start from the weights of this checkpoint (its architecture wins over --hidden)")
       ->check(CLI::ExistingFile);
-  app->add_option("--out", f->out, "Checkpoint to write; metrics.json and the plots go beside it")->capture_default_str();
+  app->add_option("--resume", f->resume,
+                  "Continue the interrupted run saved in this resume file (no value: resume.safetensors beside --out); "
+                  "its settings are the defaults and flags that differ are refused")
+      ->expected(0, 1);
+  app->add_option("--out", f->out, "Checkpoint to write; metrics.json and the plots go beside it (with --resume: the "
+                  "interrupted run's)")->capture_default_str();
   app->add_option("--kernel", f->kernel, "Matmul kernel (default: the best this CPU has; see SEATORCH_KERNEL)");
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   return Command{app, [f, app] { return run_train(*f, *app); }};

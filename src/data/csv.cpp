@@ -83,21 +83,22 @@ std::size_t resolve_label_column(const std::vector<std::string>& header, std::si
   std::size_t index = 0;
   const auto [end, ec] = std::from_chars(label_col.data(), label_col.data() + label_col.size(), index);
   if (ec == std::errc() && end == label_col.data() + label_col.size() && index < columns) return index;
-  const std::size_t shown = std::min(columns, kColumnsInMessages);
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < std::min(columns, kColumnsInMessages); ++i) shown.push_back(printable(header[i], 32));
   throw input_error("{}: label column '{}' is neither a header name nor an index 0..{}; the columns "
-                    "are {}{} (choose one with --label-col)", name, label_col, columns - 1,
-                    fmt::join(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
-                    columns > shown ? ", ..." : "");
+                    "are {}{} (choose one with --label-col)", name, printable(label_col), columns - 1,
+                    fmt::join(shown, ", "), columns > shown.size() ? ", ..." : "");
 }
 
 float parse_feature(std::string_view text, Location at, std::string_view column) {
   float value = 0.0f;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size()) {
-    throw input_error("{}:{}: column '{}': '{}' is not a number", at.name, at.line, column, text);
+    throw input_error("{}:{}: column '{}': '{}' is not a number", at.name, at.line, printable(column), printable(text));
   }
   if (ec == std::errc::result_out_of_range || !std::isfinite(value)) {
-    throw input_error("{}:{}: column '{}': '{}' is not a finite float", at.name, at.line, column, text);
+    throw input_error("{}:{}: column '{}': '{}' is not a finite float", at.name, at.line, printable(column),
+                      printable(text));
   }
   return value;
 }
@@ -108,7 +109,7 @@ std::int32_t parse_label(std::string_view text, Location at, std::string_view co
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0 ||
       value >= static_cast<std::int64_t>(kCsvMaxClasses)) {
     throw input_error("{}:{}: label column '{}': '{}' is not a class label (an integer 0..{})",
-                      at.name, at.line, column, text, kCsvMaxClasses - 1);
+                      at.name, at.line, printable(column), printable(text), kCsvMaxClasses - 1);
   }
   return static_cast<std::int32_t>(value);
 }

@@ -145,7 +145,7 @@ DataSplit load_dataset(const DataOptions& options) {
   if (name == "moons") return make_moons(kMoonsTrain, kMoonsTest, kMoonsNoise, kMoonsSeed);
   if (name == "csv") return load_csv(options);
   if (const IdxSource* source = find_source(name)) return load_idx(options, *source);
-  throw input_error("unknown data set '{}': choose one of {}", name, fmt::join(dataset_names(), ", "));
+  throw input_error("unknown data set '{}': choose one of {}", printable(name), fmt::join(dataset_names(), ", "));
 }
 
 DataSplit load_dataset(std::string_view name) {

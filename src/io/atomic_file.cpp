@@ -5,6 +5,7 @@
 #include "seatorch/error.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,6 +22,15 @@ namespace {
                     path.string(), what, std::strerror(error));
 }
 
+// The permissions open(path, O_CREAT, 0666) would give: mkstemp makes its file 0600, which
+// would leave every output readable by its owner only. Reading the umask means setting it;
+// seatorch writes files from one thread, so the brief change is not observable.
+mode_t default_file_mode() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~mask;
+}
+
 // Owns the temporary file until it has been renamed into place.
 class TempFile {
  public:
@@ -29,6 +39,7 @@ class TempFile {
     fd_ = ::mkstemp(pattern.data());
     if (fd_ < 0) fail(target_, "creating a temporary file", errno);
     path_ = pattern;
+    if (::fchmod(fd_, default_file_mode()) != 0) fail(target_, "fchmod", errno);
   }
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;

@@ -3,12 +3,13 @@
 
 #include "seatorch/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
+#include "seatorch/io/read_file.hpp"
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <fstream>
+#include <charconv>
 #include <limits>
 #include <tuple>
 
@@ -38,6 +39,51 @@ int reference_rank(DType t) {
   throw input_error("{}: not a valid safetensors file: {}", source, problem);
 }
 
+// A JSON value for a message: scalars as written (cut short), containers by kind only.
+// Never dump() a container from the file: dumping recurses, and a hostile header nests
+// arrays a million deep (a stack overflow; see tests/io/safetensors_test.cpp).
+std::string describe(const nlohmann::json& value) {
+  if (value.is_array()) return "an array";
+  if (value.is_object()) return "an object";
+  return printable(value.dump());
+}
+
+// Quotes a tensor name for a message.
+std::string quote_name(const std::string& name) { return fmt::format("'{}'", printable(name)); }
+
+// The tensors in the order their bytes are stored: by descending reference rank, then by
+// name (the map's order).
+std::vector<const std::pair<const std::string, RawTensor>*> data_order(const SafetensorsFile& file) {
+  std::vector<const std::pair<const std::string, RawTensor>*> order;
+  for (const auto& entry : file.tensors) order.push_back(&entry);
+  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+    return reference_rank(a->second.dtype) > reference_rank(b->second.dtype);
+  });
+  return order;
+}
+
+std::string crc_text(std::uint32_t crc) { return fmt::format("{:08x}", crc); }
+
+// Checks the recorded checksum (when there is one) against the data section and removes it
+// from the metadata.
+void verify_checksum(SafetensorsFile& file, std::span<const std::uint8_t> data, std::string_view source) {
+  const auto it = file.metadata.find(std::string(kDataChecksumKey));
+  if (it == file.metadata.end()) return;
+  const std::string& recorded = it->second;
+  std::uint32_t value = 0;
+  const auto [end, ec] = std::from_chars(recorded.data(), recorded.data() + recorded.size(), value, 16);
+  if (recorded.size() != 8 || ec != std::errc() || end != recorded.data() + recorded.size() ||
+      recorded != crc_text(value)) {
+    invalid(source, fmt::format("metadata {} = '{}' is not 8 lowercase hex digits", kDataChecksumKey, printable(recorded)));
+  }
+  const std::uint32_t actual = crc32(data);
+  if (actual != value) {
+    throw input_error("{} is corrupted: checksum mismatch (the CRC-32 of its {} data bytes is {}, the header records "
+                      "{}); re-train or re-download it", source, data.size(), crc_text(actual), recorded);
+  }
+  file.metadata.erase(it);
+}
+
 // product(shape) * element size, or nullopt on overflow.
 std::optional<std::size_t> byte_size(const std::vector<std::size_t>& shape, DType dtype) {
   std::size_t n = dtype_size(dtype);
@@ -49,7 +95,7 @@ std::optional<std::size_t> byte_size(const std::vector<std::size_t>& shape, DTyp
 }
 
 std::size_t json_size(const nlohmann::json& value, std::string_view source, const std::string& what) {
-  if (!value.is_number_unsigned()) invalid(source, fmt::format("{} must be a non-negative integer, got {}", what, value.dump()));
+  if (!value.is_number_unsigned()) invalid(source, fmt::format("{} must be a non-negative integer, got {}", what, describe(value)));
   const auto v = value.get<std::uint64_t>();
   if (v > std::numeric_limits<std::size_t>::max()) invalid(source, fmt::format("{} = {} is too large", what, v));
   return static_cast<std::size_t>(v);
@@ -64,11 +110,11 @@ struct Entry {
 };
 
 Entry parse_entry(const std::string& name, const nlohmann::json& info, std::string_view source) {
-  const std::string what = "tensor '" + name + "'";
+  const std::string what = "tensor " + quote_name(name);
   if (!info.is_object()) invalid(source, what + " is not a JSON object");
   for (const auto& [key, value] : info.items()) {
     if (key != "dtype" && key != "shape" && key != "data_offsets") {
-      invalid(source, fmt::format("{} has an unknown field '{}' (expected dtype, shape, data_offsets)", what, key));
+      invalid(source, fmt::format("{} has an unknown field {} (expected dtype, shape, data_offsets)", what, quote_name(key)));
     }
   }
   for (const char* key : {"dtype", "shape", "data_offsets"}) {
@@ -80,7 +126,7 @@ Entry parse_entry(const std::string& name, const nlohmann::json& info, std::stri
   const auto parsed = parse_dtype(dtype.get<std::string>());
   if (!parsed) {
     invalid(source, fmt::format("{} has dtype {}; seatorch reads F32, I32, I8 and U8 only (convert the "
-                                "tensor to one of those before saving)", what, dtype.dump()));
+                                "tensor to one of those before saving)", what, describe(dtype)));
   }
   e.dtype = *parsed;
   const nlohmann::json& shape = info["shape"];
@@ -93,27 +139,22 @@ Entry parse_entry(const std::string& name, const nlohmann::json& info, std::stri
   return e;
 }
 
-std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error("cannot open {}: {}; check the path", path.string(), std::strerror(errno));
-  std::vector<std::uint8_t> bytes;
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size < 0) throw input_error("cannot read {}: not a regular file", path.string());
-  bytes.resize(static_cast<std::size_t>(size));
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) {
-    throw input_error("cannot read {}: read failed after {} of {} bytes", path.string(), in.gcount(), size);
-  }
-  return bytes;
-}
-
 }  // namespace
 
 std::size_t RawTensor::numel() const {
   std::size_t n = 1;
   for (std::size_t d : shape) n *= d;
   return n;
+}
+
+std::uint32_t crc32(std::span<const std::uint8_t> bytes, std::uint32_t crc) {
+  constexpr std::size_t kPiece = std::size_t{1} << 30;  // zlib takes lengths as uInt
+  uLong c = crc;
+  for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
+    const std::size_t n = std::min(kPiece, bytes.size() - at);
+    c = ::crc32(c, bytes.data() + at, static_cast<uInt>(n));
+  }
+  return static_cast<std::uint32_t>(c);
 }
 
 std::optional<DType> parse_dtype(std::string_view name) {
@@ -128,11 +169,7 @@ void throw_dtype_mismatch(const RawTensor& tensor, DType expected, std::string_v
 }
 
 std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
-  std::vector<const std::pair<const std::string, RawTensor>*> order;
-  for (const auto& entry : file.tensors) order.push_back(&entry);
-  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
-    return reference_rank(a->second.dtype) > reference_rank(b->second.dtype);  // then by name: the map's order
-  });
+  const auto order = data_order(file);
 
   nlohmann::ordered_json header = nlohmann::ordered_json::object();
   if (!file.metadata.empty()) header["__metadata__"] = file.metadata;
@@ -141,7 +178,7 @@ std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
     const RawTensor& t = entry->second;
     const auto size = byte_size(t.shape, t.dtype);
     if (!size || *size != t.bytes.size()) {
-      throw input_error("cannot save tensor '{}': {} bytes do not match its shape and dtype {}", entry->first,
+      throw input_error("cannot save tensor {}: {} bytes do not match its shape and dtype {}", quote_name(entry->first),
                         t.bytes.size(), dtype_name(t.dtype));
     }
     nlohmann::ordered_json info;
@@ -168,6 +205,13 @@ std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
   return bytes;
 }
 
+SafetensorsFile with_data_checksum(SafetensorsFile file) {
+  std::uint32_t crc = 0;
+  for (const auto* entry : data_order(file)) crc = crc32(entry->second.bytes, crc);
+  file.metadata[std::string(kDataChecksumKey)] = crc_text(crc);
+  return file;
+}
+
 SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::string_view source) {
   if (bytes.size() < 8) invalid(source, fmt::format("the file has {} bytes, fewer than the 8-byte header length (truncated?)", bytes.size()));
   std::uint64_t n = 0;
@@ -181,8 +225,8 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   nlohmann::json header;
   try {
     header = nlohmann::json::parse(header_begin, header_end);
-  } catch (const nlohmann::json::parse_error& e) {
-    invalid(source, fmt::format("the header is not valid JSON ({})", e.what()));
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
+    invalid(source, fmt::format("the header is not valid JSON ({})", printable(e.what(), 160)));
   }
   if (!header.is_object()) invalid(source, "the header is not a JSON object");
 
@@ -192,7 +236,7 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
     if (key == "__metadata__") {
       if (!value.is_object()) invalid(source, "__metadata__ is not a JSON object");
       for (const auto& [mkey, mvalue] : value.items()) {
-        if (!mvalue.is_string()) invalid(source, fmt::format("__metadata__ value of '{}' is not a string", mkey));
+        if (!mvalue.is_string()) invalid(source, fmt::format("__metadata__ value of {} is not a string", quote_name(mkey)));
         file.metadata[mkey] = mvalue.get<std::string>();
       }
       continue;
@@ -201,28 +245,40 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   }
 
   const std::size_t data_size = bytes.size() - 8 - static_cast<std::size_t>(n);
+  const auto last = std::max_element(entries.begin(), entries.end(),
+                                     [](const Entry& a, const Entry& b) { return a.end < b.end; });
+  if (last != entries.end() && last->end > data_size) {
+    throw input_error("{} is truncated: tensor {} ends at data byte {}, but only {} data bytes follow the header; "
+                      "re-train or re-download it", source, quote_name(last->name), last->end, data_size);
+  }
   for (const Entry& e : entries) {
-    if (e.begin > e.end || e.end > data_size) {
-      invalid(source, fmt::format("tensor '{}' has data_offsets [{}, {}] outside the {} data bytes (truncated?)", e.name,
-                                  e.begin, e.end, data_size));
+    if (e.begin > e.end) {
+      invalid(source, fmt::format("tensor {} has data_offsets [{}, {}] that end before they begin", quote_name(e.name), e.begin,
+                                  e.end));
     }
     const auto size = byte_size(e.shape, e.dtype);
     if (!size || *size != e.end - e.begin) {
-      invalid(source, fmt::format("tensor '{}' has {} data bytes, but shape [{}] of {} needs {}", e.name, e.end - e.begin,
-                                  fmt::join(e.shape, ", "), dtype_name(e.dtype), size ? fmt::to_string(*size) : "too many"));
+      invalid(source, fmt::format("tensor {} has {} data bytes, but shape [{}] of {} needs {}", quote_name(e.name),
+                                  e.end - e.begin, fmt::join(e.shape, ", "), dtype_name(e.dtype),
+                                  size ? fmt::to_string(*size) : "too many"));
     }
   }
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return std::tie(a.begin, a.end) < std::tie(b.begin, b.end); });
   std::size_t cursor = 0;
   for (const Entry& e : entries) {
-    if (e.begin < cursor) invalid(source, fmt::format("tensor '{}' overlaps the tensor before it (offset {} < {})", e.name, e.begin, cursor));
-    if (e.begin > cursor) invalid(source, fmt::format("{} unused bytes before tensor '{}' (offset {})", e.begin - cursor, e.name, e.begin));
+    if (e.begin < cursor) {
+      invalid(source, fmt::format("tensor {} overlaps the tensor before it (offset {} < {})", quote_name(e.name), e.begin, cursor));
+    }
+    if (e.begin > cursor) {
+      invalid(source, fmt::format("{} unused bytes before tensor {} (offset {})", e.begin - cursor, quote_name(e.name), e.begin));
+    }
     cursor = e.end;
   }
   if (cursor != data_size) invalid(source, fmt::format("{} trailing bytes after the last tensor", data_size - cursor));
 
   const std::uint8_t* data = bytes.data() + 8 + n;
+  verify_checksum(file, std::span(data, data_size), source);
   for (Entry& e : entries) {
     file.tensors[e.name] = RawTensor{e.dtype, std::move(e.shape), std::vector<std::uint8_t>(data + e.begin, data + e.end)};
   }
@@ -230,11 +286,11 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
 }
 
 void save_safetensors(const std::filesystem::path& path, const SafetensorsFile& file) {
-  write_file_atomic(path, serialize_safetensors(file));
+  write_file_atomic(path, serialize_safetensors(with_data_checksum(file)));
 }
 
 SafetensorsFile load_safetensors(const std::filesystem::path& path) {
-  return parse_safetensors(read_whole_file(path), path.string());
+  return parse_safetensors(read_file(path, kMaxSafetensorsFileBytes, "a safetensors file"), path.string());
 }
 
 }  // namespace seatorch::io

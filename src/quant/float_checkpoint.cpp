@@ -68,14 +68,14 @@ FloatMlp float_mlp_from_checkpoint(const io::SafetensorsFile& file, std::string_
   const auto activation = file.metadata.find("activation");
   if (activation != file.metadata.end() && activation->second != "relu") {
     throw input_error("{}: the model uses activation '{}'; quantization supports ReLU MLPs only (train with "
-                      "--activation relu)", source, activation->second);
+                      "--activation relu)", source, printable(activation->second));
   }
   std::size_t count = 0;  // Linear layers at positions 0, 2, 4, ...
   for (const auto& [name, tensor] : file.tensors) {
     const auto parsed = split_name(name);
     if (!parsed || parsed->first % 2 != 0) {
       throw input_error("{}: unexpected tensor '{}'; a checkpoint holds an nn.Sequential(Linear, ReLU, Linear, ...): "
-                        "0.weight, 0.bias, 2.weight, 2.bias, ...", source, name);
+                        "0.weight, 0.bias, 2.weight, 2.bias, ...", source, printable(name));
     }
     count = std::max(count, parsed->first / 2 + 1);
   }

@@ -24,9 +24,9 @@ std::string describe_other_file(const io::SafetensorsFile& file) {
   const auto format = file.metadata.find("format");
   if (file.tensors.count("0.weight") > 0) {
     return fmt::format("a float checkpoint (format '{}', tensors 0.weight, 0.bias, ...)",
-                       format == file.metadata.end() ? "none" : format->second);
+                       format == file.metadata.end() ? "none" : printable(format->second));
   }
-  if (format != file.metadata.end()) return fmt::format("a safetensors file of format '{}'", format->second);
+  if (format != file.metadata.end()) return fmt::format("a safetensors file of format '{}'", printable(format->second));
   return "a safetensors file without seatorch metadata";
 }
 
@@ -143,7 +143,7 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
   const auto version = file.metadata.find("format_version");
   if (version == file.metadata.end() || version->second != kInt8FormatVersion) {
     throw input_error("{}: int8 format version '{}' is not supported (this seatorch reads version {}); re-run "
-                      "`seatorch quantize --int8`", source, version == file.metadata.end() ? "none" : version->second,
+                      "`seatorch quantize --int8`", source, version == file.metadata.end() ? "none" : printable(version->second),
                       kInt8FormatVersion);
   }
   std::size_t count = 0;
@@ -153,7 +153,9 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
     for (std::string_view name : kFields) expected.insert(tensor_name(k, name));
   }
   for (const auto& [name, tensor] : file.tensors) {
-    if (expected.count(name) == 0) throw input_error("{}: unexpected tensor '{}' in an int8 model of {} layers", source, name, count);
+    if (expected.count(name) == 0) {
+      throw input_error("{}: unexpected tensor '{}' in an int8 model of {} layers", source, printable(name), count);
+    }
   }
 
   Int8ModelFile result;

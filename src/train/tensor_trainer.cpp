@@ -48,9 +48,9 @@ Split split_sizes(const Dataset& train, const TensorTrainConfig& config) {
 void validate(const DataSplit& data, const TensorTrainConfig& config) {
   if (data.train.size() == 0) throw input_error("data set '{}' has no training samples", data.name);
   if (config.epochs == 0) throw input_error("--epochs must be at least 1");
-  if (config.start_epoch >= config.epochs) {
-    throw input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train; raise --epochs",
-                      config.start_epoch, config.epochs);
+  if (config.start.epoch >= config.epochs) {
+    throw input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train",
+                      config.start.epoch, config.epochs);
   }
   if (!(config.lr > 0.0)) throw input_error("--lr must be positive (got {})", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
@@ -130,21 +130,27 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
   std::vector<std::size_t> order(split.train);  // (train) sample indices in this epoch's order
   std::iota(order.begin(), order.end(), 0);
 
+  if (config.start.step_in_epoch >= steps_per_epoch) {
+    throw input_error("cannot resume at step {} of epoch {}: an epoch has only {} steps", config.start.step_in_epoch,
+                      config.start.epoch + 1, steps_per_epoch);
+  }
+
   TensorTrainResult result;
   result.train_size = split.train;
   result.validation_size = split.validation;
   result.parameters = model.parameter_count();
+  const auto stop_requested = [&callbacks] { return callbacks.should_stop && callbacks.should_stop(); };
   std::size_t step = 0;
-  for (std::size_t epoch = 1; epoch <= config.start_epoch; ++epoch) {  // replay a resumed run's past
+  for (std::size_t epoch = 1; epoch <= config.start.epoch; ++epoch) {  // replay a resumed run's past
     if (config.shuffle) rng.shuffle(std::span<std::size_t>(order));
     model.advance_dropout(split.train);
     step += steps_per_epoch;
   }
-  if (step >= total_steps) {
-    throw input_error("cannot resume after epoch {}: --max-steps {} was already reached", config.start_epoch,
-                      config.max_steps);
+  if (step + config.start.step_in_epoch >= total_steps) {
+    throw input_error("cannot resume at step {}: --max-steps {} was already reached",
+                      step + config.start.step_in_epoch, config.max_steps);
   }
-  for (std::size_t epoch = config.start_epoch + 1; epoch <= config.epochs && step < total_steps; ++epoch) {
+  for (std::size_t epoch = config.start.epoch + 1; epoch <= config.epochs && step < total_steps; ++epoch) {
     const auto start = Clock::now();
     if (config.shuffle) rng.shuffle(std::span<std::size_t>(order));
     model.set_training(true);
@@ -153,7 +159,20 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
     double loss_sum = 0.0;
     std::size_t seen = 0;
     std::size_t correct = 0;
-    for (std::size_t begin = 0; begin < split.train && step < total_steps; begin += batch) {
+    double resumed_seconds = 0.0;  // the interrupted run's share of this epoch
+    std::size_t first_row = 0;
+    if (epoch == config.start.epoch + 1 && config.start.step_in_epoch > 0) {  // skip the steps already done
+      const TrainPosition& p = config.start;
+      first_row = p.step_in_epoch * batch;  // all full batches: only an epoch's last batch may be short
+      model.advance_dropout(first_row);
+      step += p.step_in_epoch;
+      report.steps = p.step_in_epoch;
+      loss_sum = p.loss_sum;
+      seen = p.samples;
+      correct = p.correct;
+      resumed_seconds = p.seconds;
+    }
+    for (std::size_t begin = first_row; begin < split.train && step < total_steps; begin += batch) {
       const auto rows = std::span<const std::size_t>(order).subspan(begin, std::min(batch, split.train - begin));
       auto mark = Clock::now();
       auto lap = [&mark](double& phase) {
@@ -181,12 +200,21 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
       if (callbacks.on_step) {
         callbacks.on_step({step, epoch, report.steps, steps_per_epoch, batch_loss, report.lr});
       }
+      const bool epoch_ends = begin + batch >= split.train || step >= total_steps;
+      if (!epoch_ends && stop_requested()) {
+        result.stopped = true;
+        result.position = {epoch - 1, report.steps, loss_sum, seen, correct, resumed_seconds + seconds_since(start)};
+        break;
+      }
     }
-    report.seconds = seconds_since(start);
+    const std::size_t trained_here = seen - (epoch == config.start.epoch + 1 ? config.start.samples : 0);
+    const double seconds_here = seconds_since(start);
+    result.seconds += seconds_here;
+    result.samples += trained_here;
+    if (result.stopped) break;
+    report.seconds = resumed_seconds + seconds_here;
     report.loss = loss_sum / static_cast<double>(seen);
     report.train_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
-    result.seconds += report.seconds;
-    result.samples += seen;
     if (config.evaluate_each_epoch) {
       const auto eval_start = Clock::now();
       report.test_accuracy = evaluate(model, data.test).accuracy;
@@ -198,11 +226,20 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
     result.history.push_back(report);
     if (callbacks.on_epoch) callbacks.on_epoch(report);
     if (callbacks.on_checkpoint) callbacks.on_checkpoint(report, TensorTrainState{model, optimizer});
+    if (epoch < config.epochs && step < total_steps && stop_requested()) {
+      result.stopped = true;
+      result.position = {epoch, 0, 0.0, 0, 0, 0.0};
+      break;
+    }
   }
 
   result.steps = step;
-  result.final_loss = result.history.back().loss;
+  result.final_loss = result.history.empty() ? 0.0 : result.history.back().loss;
   result.us_per_sample = result.samples == 0 ? 0.0 : 1e6 * result.seconds / static_cast<double>(result.samples);
+  if (result.stopped) {
+    nn::StateDict optimizer_state = optimizer.state();
+    return TensorTrainOutput{std::move(model), std::move(result), std::move(optimizer_state)};
+  }
   result.train_accuracy = evaluate(model, train, 0, split.train).accuracy;
   result.test_accuracy = evaluate(model, data.test).accuracy;
   if (split.validation > 0) {

@@ -9,6 +9,7 @@
 #include "seatorch/quant/float_checkpoint.hpp"
 #include "seatorch/report/svg_plot.hpp"
 #include "seatorch/train/checkpoint.hpp"
+#include "seatorch/train/resume.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -33,20 +34,38 @@ struct Trained {
   double seconds = 0.0;
   double us_per_sample = 0.0;
   std::vector<TrainEpoch> history;
+  // Tensor engine, stopped by should_stop: where, and the state to resume from.
+  bool stopped = false;
+  TrainPosition position;
+  nn::StateDict optimizer_state;
 };
 
+TrainEpoch train_epoch_of(const TensorEpochReport& r) {
+  return {r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds};
+}
+
 Trained train_with_tensor_engine(const DataSplit& data, TensorTrainConfig config,
-                                 const std::optional<quant::FloatMlp>& init,
+                                 const std::optional<quant::FloatMlp>& init, const std::optional<ResumeState>& resume,
                                  const TrainRunCallbacks& callbacks) {
   if (init) config.initial_parameters = state_dict_of(*init);
+  Trained trained;
+  if (resume) {
+    config.initial_parameters = resume->model;
+    config.initial_optimizer_state = resume->optimizer;
+    config.start = resume->position;
+    trained.history = resume->history;
+  }
   TensorTrainCallbacks engine_callbacks;
   engine_callbacks.on_step = callbacks.on_step;
-  Trained trained;
+  engine_callbacks.should_stop = callbacks.should_stop;
   engine_callbacks.on_epoch = [&](const TensorEpochReport& r) {
-    trained.history.push_back({r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds});
+    trained.history.push_back(train_epoch_of(r));
     if (callbacks.on_epoch) callbacks.on_epoch(trained.history.back());
   };
   TensorTrainOutput out = train_tensor(data, config, engine_callbacks);
+  trained.stopped = out.result.stopped;
+  trained.position = out.result.position;
+  trained.optimizer_state = std::move(out.optimizer_state);
   trained.model = float_mlp_of(out.model);
   trained.steps = out.result.steps;
   trained.train_size = out.result.train_size;
@@ -102,34 +121,12 @@ Trained train_with_scalar_engine(DataSplit data, const TensorTrainConfig& recipe
 
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
-nlohmann::json epoch_json(const TrainEpoch& e) {
-  return {{"epoch", e.epoch},
-          {"loss", e.loss},
-          {"train_accuracy", e.train_accuracy},
-          {"test_accuracy", optional_json(e.test_accuracy)},
-          {"validation_accuracy", optional_json(e.validation_accuracy)},
-          {"lr", optional_json(e.lr)},
-          {"seconds", e.seconds}};
-}
-
 nlohmann::json config_json(const TrainRunOptions& options, const TensorTrainConfig& c) {
-  return {{"engine", engine_name(options.engine)},
-          {"hidden", c.hidden},
-          {"epochs", c.epochs},
-          {"batch", c.batch},
-          {"optimizer", optimizer_name(c.optimizer)},
-          {"lr", c.lr},
-          {"momentum", c.momentum},
-          {"nesterov", c.nesterov},
-          {"weight_decay", c.weight_decay},
-          {"schedule", schedule_name(c.schedule.kind)},
-          {"dropout", c.dropout},
-          {"seed", c.seed},
-          {"limit", c.limit},
-          {"validation", c.validation},
-          {"max_steps", c.max_steps},
-          {"shuffle", c.shuffle},
-          {"init", options.init ? options.init->string() : std::string()}};
+  nlohmann::json json = train_config_json(c);
+  json["engine"] = engine_name(options.engine);
+  json["init"] = options.init ? options.init->string() : std::string();
+  json["resume"] = options.resume ? options.resume->string() : std::string();
+  return json;
 }
 
 std::vector<double> column(const std::vector<TrainEpoch>& history, std::optional<double> TrainEpoch::*field) {
@@ -156,7 +153,7 @@ void write_outputs(const TrainRunOptions& options, const TensorTrainConfig& conf
   nlohmann::json metrics = summary.to_json();
   metrics["config"] = config_json(options, config);
   metrics["history"] = nlohmann::json::array();
-  for (const TrainEpoch& e : summary.history) metrics["history"].push_back(epoch_json(e));
+  for (const TrainEpoch& e : summary.history) metrics["history"].push_back(train_epoch_json(e));
   metrics["per_class_accuracy"] = summary.per_class_accuracy;
   metrics["confusion"] = summary.confusion;
   const std::filesystem::path metrics_path = dir / "metrics.json";
@@ -186,6 +183,44 @@ void write_outputs(const TrainRunOptions& options, const TensorTrainConfig& conf
     io::write_file_atomic(dir / name, svg);
     summary.written.push_back(dir / name);
   }
+}
+
+// Loads and checks the resume file, or nothing when the run is not a resume.
+std::optional<ResumeState> load_resume(const TrainRunOptions& options, const DataSplit& data) {
+  if (!options.resume) return std::nullopt;
+  const std::string source = options.resume->string();
+  if (options.init) {
+    throw input_error("--init and --resume exclude each other: {} holds the interrupted run's weights", source);
+  }
+  ResumeState state = load_resume_state(*options.resume);
+  check_resume_matches(state, options, source);
+  check_resume_data(state, fingerprint(data.train), source);
+  return state;
+}
+
+// The interrupted run's resume file; returns its path.
+std::filesystem::path write_resume_file(const TrainRunOptions& options, const DataSplit& data,
+                                        const TensorTrainConfig& config, const Trained& trained) {
+  ResumeState state;
+  state.options = options;
+  state.options.tensor = config;
+  state.options.init.reset();
+  state.options.resume.reset();
+  state.position = trained.position;
+  state.history = trained.history;
+  state.model = state_dict_of(trained.model);
+  state.optimizer = trained.optimizer_state;
+  state.train_data = fingerprint(data.train);
+  const std::filesystem::path path = default_resume_path(options.out);
+  save_resume_state(path, state);
+  return path;
+}
+
+// A finished run's resume file is stale: continuing it would redo finished work.
+void remove_stale_resume_file(const std::filesystem::path& out) {
+  const std::filesystem::path path = default_resume_path(out);
+  std::error_code ec;
+  if (std::filesystem::remove(path, ec)) spdlog::info("removed {}: the run it would resume is complete", path.string());
 }
 
 }  // namespace
@@ -236,6 +271,7 @@ nlohmann::json TrainRunSummary::to_json() const {
 
 TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallbacks& callbacks) {
   const DataSplit data = load_dataset(options.data);
+  const std::optional<ResumeState> resume = load_resume(options, data);
   std::optional<quant::FloatMlp> init;
   if (options.init) {
     init = quant::load_float_checkpoint(*options.init);
@@ -250,9 +286,21 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
     config.hidden.assign(sizes.begin() + 1, sizes.end() - 1);  // the checkpoint decides the shape
   }
 
+  if (resume && options.engine != Engine::kTensor) throw input_error("only tensor-engine runs can be resumed");
   const Trained trained = options.engine == Engine::kTensor
-                              ? train_with_tensor_engine(data, config, init, callbacks)
+                              ? train_with_tensor_engine(data, config, init, resume, callbacks)
                               : train_with_scalar_engine(data, config, init, callbacks);
+  if (trained.stopped) {
+    TrainRunSummary summary;
+    summary.dataset = data.name;
+    summary.engine = options.engine;
+    summary.architecture = trained.model.architecture();
+    summary.interrupted = true;
+    summary.position = trained.position;
+    summary.steps = trained.steps;
+    summary.written.push_back(write_resume_file(options, data, config, trained));
+    return summary;
+  }
 
   const quant::Evaluation test = quant::evaluate_float(trained.model, data.test);
   TrainRunSummary summary;
@@ -273,7 +321,10 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
   summary.confusion = test.confusion;
   summary.per_class_accuracy = test.per_class_accuracy();
   summary.history = trained.history;
-  if (options.write_outputs) write_outputs(options, config, summary, trained.model);
+  if (options.write_outputs) {
+    write_outputs(options, config, summary, trained.model);
+    remove_stale_resume_file(options.out);
+  }
   return summary;
 }
 

@@ -109,3 +109,13 @@ TEST_CASE("read_csv reads raw and gzip files and names the path", "[data]") {
   seatorch::test::write_text(dir / "bad.csv", "f,label\n0.5,x\n");
   CHECK_THROWS_WITH(seatorch::read_csv(dir / "bad.csv", ""), Contains((dir / "bad.csv").string() + ":2"));
 }
+
+TEST_CASE("CSV text quoted in messages is escaped and cut short", "[data]") {
+  // A field holding a terminal escape and 2000 more bytes: the message stays one short line.
+  const std::string text = "a,b\n\"\x1b[2J" + std::string(2000, '7') + "x\",1\n";
+  const std::string message = csv_error(text);
+  INFO(message);
+  CHECK_THAT(message, Contains("t.csv:2") && Contains("'\\x1b[2J777") && Contains("...' is not a number"));
+  CHECK(message.find('\x1b') == std::string::npos);
+  CHECK(message.size() < 200);
+}

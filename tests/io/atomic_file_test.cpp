@@ -1,10 +1,11 @@
 // Atomic writes: the file appears complete, replaces the old one, and a failed write leaves
-// neither a partial file nor a temporary behind.
+// neither a partial file nor a temporary behind; the file gets the permissions of a plain create.
 #include "seatorch/io/atomic_file.hpp"
 
 #include "seatorch/error.hpp"
 
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -50,5 +51,22 @@ TEST_CASE("write_file_atomic creates and replaces files without leftovers", "[io
     CHECK_THROWS_AS(seatorch::io::write_file_atomic(path / "child", std::string_view("x")), seatorch::InputError);
     CHECK(slurp(path) == "second");
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("atomically written files get the permissions of a plain create", "[io]") {
+  // Regression: the temporary from mkstemp is 0600, so every checkpoint, model and report
+  // used to be readable by its owner only. Expected: 0666 minus the umask, as open() gives.
+  const fs::path dir = fs::temp_directory_path() / "seatorch_atomic_mode_test";
+  fs::remove_all(dir);
+  const mode_t saved = ::umask(022);
+  seatorch::io::write_file_atomic(dir / "a.txt", std::string_view("a"));
+  ::umask(027);
+  seatorch::io::write_file_atomic(dir / "b.txt", std::string_view("b"));
+  ::umask(saved);
+  using P = fs::perms;
+  CHECK((fs::status(dir / "a.txt").permissions() & P::all) ==
+        (P::owner_read | P::owner_write | P::group_read | P::others_read));  // 0644
+  CHECK((fs::status(dir / "b.txt").permissions() & P::all) == (P::owner_read | P::owner_write | P::group_read));  // 0640
   fs::remove_all(dir);
 }

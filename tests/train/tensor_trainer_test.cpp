@@ -139,7 +139,7 @@ TEST_CASE("a run resumed from an epoch checkpoint ends with the uninterrupted ru
   const TensorTrainOutput straight = train_tensor(data, config, callbacks);
   REQUIRE_FALSE(saved_model.empty());
 
-  config.start_epoch = 2;
+  config.start.epoch = 2;
   config.initial_parameters = saved_model;
   config.initial_optimizer_state = saved_optimizer;
   const TensorTrainOutput resumed = train_tensor(data, config);
@@ -149,7 +149,7 @@ TEST_CASE("a run resumed from an epoch checkpoint ends with the uninterrupted ru
   CHECK(resumed.result.history[0].epoch == 3);
   CHECK(resumed.result.history[1].loss == straight.result.history[3].loss);
 
-  config.start_epoch = 4;
+  config.start.epoch = 4;
   CHECK_THROWS_AS(train_tensor(data, config), InputError);
 }
 

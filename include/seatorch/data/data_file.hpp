@@ -7,6 +7,8 @@
 // and no memory mapping: data sets are read once and fit in memory.
 #pragma once
 
+#include "seatorch/io/read_file.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -35,7 +37,7 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::
 std::vector<std::uint8_t> read_data_file(const std::filesystem::path& path,
                                          std::size_t max_bytes = kMaxDataFileBytes);
 
-// A byte count in words for messages: "1 GiB", "16 MiB", "1234 bytes".
-std::string describe_bytes(std::size_t bytes);
+// A byte count in words for messages (defined with the file reader it formats for).
+using io::describe_bytes;
 
 }  // namespace seatorch

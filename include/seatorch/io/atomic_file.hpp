@@ -3,7 +3,8 @@
 //
 // The bytes go to a temporary file in the same directory (so rename() stays on one file
 // system and is atomic), are flushed and fsync'ed, and the temporary is renamed over
-// `path`; the directory is fsync'ed too so the rename survives a crash. Any failure removes
+// `path`; the directory is fsync'ed too so the rename survives a crash. The file gets the
+// permissions a plain create would (0666 minus the umask), not the temporary's 0600. Any failure removes
 // the temporary and throws InputError naming `path` and the system's reason.
 // Deliberately not here: locking against concurrent writers (the last rename wins) and
 // streaming writes (every file seatorch writes fits in memory).

@@ -9,9 +9,16 @@
 // sorted by descending dtype (F32, I32, I8, U8, the reference's order) then by name, so
 // every tensor starts at a multiple of its element size.
 // The reader checks everything and reports the first problem as one InputError naming the
-// file: header length (8 <= ... <= 100 MB and inside the file), JSON, every entry's dtype,
-// shape and data_offsets, offsets that tile the data exactly (no overlap, gap or trailing
-// bytes) with sizes = product(shape) * dtype size.
+// file: file size (at most kMaxSafetensorsFileBytes), header length (8 <= ... <= 100 MB and
+// inside the file), JSON, every entry's dtype, shape and data_offsets, offsets that tile
+// the data exactly (no overlap, gap or trailing bytes) with sizes = product(shape) * dtype
+// size. Names and values quoted in messages are cut and escaped (seatorch::printable).
+//
+// Integrity: every file save_safetensors writes carries "data_crc32" in its metadata, the
+// CRC-32 (zlib's, 8 lowercase hex digits) of the whole data section. The parser verifies it
+// when present and refuses a mismatch as corruption; files without it (PyTorch's) are
+// accepted. The key is consumed: parse never returns it and save recomputes it, so it
+// describes the bytes, not the content. The header itself is covered by the checks above.
 // Deliberately not here: dtypes seatorch does not use (F16, BF16, F64, I64, ...; reading
 // them is an error naming the dtype), memory mapping, and any meaning of the tensors.
 #pragma once
@@ -46,6 +53,11 @@ struct SafetensorsFile {
   std::map<std::string, RawTensor> tensors;     // by name
 };
 
+// The most bytes load_safetensors reads from one file (models are megabytes).
+inline constexpr std::size_t kMaxSafetensorsFileBytes = std::size_t{1} << 30;
+// The metadata key of the data section's CRC-32.
+inline constexpr std::string_view kDataChecksumKey = "data_crc32";
+
 // The parsed dtype of a safetensors dtype string; nullopt for any string seatorch does not use.
 std::optional<DType> parse_dtype(std::string_view name);
 
@@ -56,12 +68,20 @@ RawTensor make_tensor(std::vector<std::size_t> shape, std::span<const T> values)
 template <typename T>
 std::vector<T> tensor_values(const RawTensor& tensor, std::string_view what);
 
-// The file's bytes, exactly as the reference implementation writes them.
+// zlib's CRC-32 of `bytes`, continuing from `crc` (0 to start): the checksum above.
+std::uint32_t crc32(std::span<const std::uint8_t> bytes, std::uint32_t crc = 0);
+
+// The file's bytes, exactly as the reference implementation writes them (with exactly
+// file.metadata: no checksum is added here).
 std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file);
-// Parses and validates; `source` names the file in error messages.
+// The same file with metadata "data_crc32" set to its data section's checksum.
+SafetensorsFile with_data_checksum(SafetensorsFile file);
+// Parses and validates, verifies and removes "data_crc32" when present; `source` names the
+// file in error messages.
 SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::string_view source);
 
-// File versions; saving is atomic (io/atomic_file.hpp).
+// File versions: saving adds the checksum and is atomic (io/atomic_file.hpp); loading reads
+// at most kMaxSafetensorsFileBytes from a regular file.
 void save_safetensors(const std::filesystem::path& path, const SafetensorsFile& file);
 SafetensorsFile load_safetensors(const std::filesystem::path& path);
 

@@ -7,9 +7,14 @@
 // Everything runs on one thread in a fixed order, so the same data and configuration give
 // bit-identical weights. The training set is the first `limit` samples of data.train; the
 // last `validation` fraction of those is held out for validation (never trained on).
-// A run resumed at an epoch boundary (start_epoch) continues exactly where it stopped.
-// Deliberately not here: files (checkpoints, metrics, plots) and terminal output; the CLI
-// does those through the callbacks and the returned model.
+// Stopping and resuming: callbacks.should_stop is asked after every optimizer step; when it
+// says yes the run returns at that step boundary with its position (result.position), the
+// model and the optimizer state. A run started from those with `start` = that position
+// replays the finished epochs' shuffles and dropout draws, the interrupted epoch's shuffle,
+// skips its done steps (advancing the dropout stream past them) and keeps the schedule's
+// step index, so it ends with the weights of a run never interrupted, bit for bit.
+// Deliberately not here: files (checkpoints, metrics, plots, the resume file), signals and
+// terminal output; the CLI and train_run.hpp do those through the callbacks and the output.
 #pragma once
 
 #include "seatorch/data/dataset.hpp"
@@ -26,6 +31,17 @@
 #include <vector>
 
 namespace seatorch {
+
+// Where a run stands: `epoch` epochs finished, then `step_in_epoch` steps of the next one,
+// with that epoch's running sums so that its report comes out as if never interrupted.
+struct TrainPosition {
+  std::size_t epoch = 0;          // finished epochs
+  std::size_t step_in_epoch = 0;  // steps done in epoch `epoch + 1`, below its steps per epoch
+  double loss_sum = 0.0;          // those steps: sum of batch loss * batch rows
+  std::size_t samples = 0;        // rows they trained on
+  std::size_t correct = 0;        // their running correct predictions
+  double seconds = 0.0;           // their training time
+};
 
 struct TensorTrainConfig {
   std::vector<std::size_t> hidden{256, 128};  // hidden-layer widths
@@ -46,10 +62,9 @@ struct TensorTrainConfig {
   bool evaluate_each_epoch = true;  // test (and validation) accuracy after every epoch
   std::optional<nn::StateDict> initial_parameters;       // instead of the seeded init
   std::optional<nn::StateDict> initial_optimizer_state;  // e.g. from a checkpoint
-  // Resuming: the number of epochs the checkpointed run had completed (with its parameters
-  // and optimizer state above). Their shuffles, dropout draws and schedule steps are
-  // replayed without training, so the run continues bit for bit as if never interrupted.
-  std::size_t start_epoch = 0;
+  // Resuming: where the saved run stood (with its parameters and optimizer state above).
+  // The steps before it are replayed without training (see the file comment).
+  TrainPosition start;
   // The training steps' forward pass, x (batch, features) -> logits; empty: model.forward(x).
   // Quantization-aware fine-tuning (quant/qat.hpp) puts fake quantization here. Every
   // evaluation (per epoch and final) uses model.forward.
@@ -89,8 +104,13 @@ struct TensorTrainState {
 struct TensorTrainCallbacks {
   std::function<void(const TensorStepReport&)> on_step;
   std::function<void(const TensorEpochReport&)> on_epoch;
-  // After on_epoch; resuming from its state with start_epoch = report.epoch continues the run.
+  // After on_epoch; resuming from its state with start.epoch = report.epoch continues the run.
   std::function<void(const TensorEpochReport&, const TensorTrainState&)> on_checkpoint;
+  // Cancellation, asked after every optimizer step (after on_step) and after every epoch:
+  // true stops the run there (e.g. a flag set by a signal handler). After an epoch's last
+  // step it is asked once the epoch has been reported, so a stopped run never leaves an
+  // epoch trained but unreported; after the run's last step it is not asked at all.
+  std::function<bool()> should_stop;
 };
 
 // Where training time goes, summed over steps (the four add up to the training time, less
@@ -115,7 +135,11 @@ struct TensorTrainResult {
   double us_per_sample = 0.0;        // seconds / samples, in microseconds
   PhaseSeconds phases;
   std::size_t parameters = 0;
-  std::vector<TensorEpochReport> history;
+  std::vector<TensorEpochReport> history;   // the epochs this call finished
+  // should_stop ended the run early; the final evaluation was skipped (the accuracies above
+  // are 0) and `position` says where to resume.
+  bool stopped = false;
+  TrainPosition position;
 };
 
 struct TensorTrainOutput {

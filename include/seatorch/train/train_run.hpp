@@ -3,6 +3,9 @@
 //   <out>                       the checkpoint (safetensors, PyTorch nn.Sequential names)
 //   <dir of out>/metrics.json   the configuration, per-epoch history, final figures
 //   <dir of out>/loss.svg, accuracy.svg, confusion.svg
+// or, when callbacks.should_stop interrupts a tensor-engine run, only
+//   <dir of out>/resume.safetensors   (train/resume.hpp), which options.resume continues;
+// a run that completes removes a resume file left beside its checkpoint (it is stale then).
 // Every file is written atomically. The tensor engine is the default; the scalar engine
 // trains the same MLP through the scalar Value graph with plain SGD (slowly: that is its
 // point). Deliberately not here: terminal output (the CLI reports through the callbacks).
@@ -34,6 +37,9 @@ struct TrainRunOptions {
                              // epochs, batch, lr, seed, limit and shuffle; SGD only)
   std::filesystem::path out = "seatorch-out/model.safetensors";
   std::optional<std::filesystem::path> init;  // start from this checkpoint's weights
+  // Continue the interrupted run saved in this resume file. Every setting above except the
+  // data's location and `out` must equal the run's (InputError listing each difference).
+  std::optional<std::filesystem::path> resume;
   bool write_outputs = true;                  // false: train and report only
 };
 
@@ -67,6 +73,10 @@ struct TrainRunSummary {
   std::vector<std::size_t> confusion;  // (classes, classes): [true][predicted]
   std::vector<TrainEpoch> history;
   std::vector<std::filesystem::path> written;  // files written, checkpoint first
+  // should_stop ended the run early: only the resume file (written.front()) was written, at
+  // this position, and the figures above are not computed.
+  bool interrupted = false;
+  TrainPosition position;
 
   // The --json object: dataset, engine, architecture, epochs, steps, test_accuracy,
   // train_accuracy, final_loss, train_seconds, model, ... (see README).
@@ -76,6 +86,7 @@ struct TrainRunSummary {
 struct TrainRunCallbacks {
   std::function<void(const TensorStepReport&)> on_step;  // tensor engine only
   std::function<void(const TrainEpoch&)> on_epoch;
+  std::function<bool()> should_stop;  // tensor engine only: stop at this step boundary
 };
 
 // The data set's recipe for the engine (the CLI's defaults before flags override them).

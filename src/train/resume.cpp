@@ -1,0 +1,341 @@
+// The resume file: ResumeState <-> safetensors tensors and JSON metadata, the recipe and
+// epoch records as JSON, and the checks that a resume continues the same run on the same data.
+#include "seatorch/train/resume.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/train/checkpoint.hpp"
+
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <span>
+#include <string>
+#include <utility>
+
+namespace seatorch {
+namespace {
+
+constexpr std::string_view kModelPrefix = "model.";
+constexpr std::string_view kOptimizerPrefix = "optimizer.";
+
+// Each recipe field's JSON key and the `seatorch train` flag that sets it, for messages.
+constexpr std::pair<std::string_view, std::string_view> kConfigFlags[] = {
+    {"hidden", "--hidden"},       {"epochs", "--epochs"},     {"batch", "--batch"},
+    {"optimizer", "--opt"},       {"lr", "--lr"},             {"momentum", "--momentum"},
+    {"nesterov", "--nesterov"},   {"weight_decay", "--weight-decay"}, {"schedule", "--schedule"},
+    {"step_size", "--step-size"}, {"gamma", "--gamma"},       {"dropout", "--dropout"},
+    {"seed", "--seed"},           {"limit", "--limit"},       {"validation", "--val-split"},
+    {"max_steps", "--max-steps"}, {"no_shuffle", "--no-shuffle"},
+};
+
+// The recipe in the flags' terms, for comparing: --no-shuffle is `shuffle` negated.
+nlohmann::json flag_values(const TensorTrainConfig& config) {
+  nlohmann::json json = train_config_json(config);
+  json["no_shuffle"] = !config.shuffle;
+  return json;
+}
+
+[[noreturn]] void bad(std::string_view source, const std::string& problem) {
+  throw input_error("{}: not a valid resume file: {}; start the run again without --resume", source, problem);
+}
+
+// Typed access to JSON read from the file; every miss names the field.
+class Fields {
+ public:
+  Fields(const nlohmann::json& json, std::string_view source, std::string where)
+      : json_(json), source_(source), where_(std::move(where)) {
+    if (!json_.is_object()) bad(source_, where_ + " is not a JSON object");
+  }
+
+  const nlohmann::json& get(const char* key) const {
+    const auto it = json_.find(key);
+    if (it == json_.end()) bad(source_, fmt::format("{} has no '{}'", where_, key));
+    return *it;
+  }
+  std::uint64_t count(const char* key) const {
+    const nlohmann::json& v = get(key);
+    if (!v.is_number_unsigned()) bad(source_, fmt::format("{}.{} is not a non-negative integer", where_, key));
+    return v.get<std::uint64_t>();
+  }
+  double number(const char* key) const {
+    const nlohmann::json& v = get(key);
+    if (!v.is_number() || !std::isfinite(v.get<double>())) bad(source_, fmt::format("{}.{} is not a number", where_, key));
+    return v.get<double>();
+  }
+  std::optional<double> optional_number(const char* key) const {
+    if (get(key).is_null()) return std::nullopt;
+    return number(key);
+  }
+  bool boolean(const char* key) const {
+    const nlohmann::json& v = get(key);
+    if (!v.is_boolean()) bad(source_, fmt::format("{}.{} is not true or false", where_, key));
+    return v.get<bool>();
+  }
+  std::string string(const char* key) const {
+    const nlohmann::json& v = get(key);
+    if (!v.is_string()) bad(source_, fmt::format("{}.{} is not a string", where_, key));
+    return v.get<std::string>();
+  }
+
+ private:
+  const nlohmann::json& json_;
+  std::string_view source_;
+  std::string where_;
+};
+
+// Runs `parse` and turns the library's InputError (an unknown optimizer name, ...) into a
+// resume-file error.
+template <typename F>
+auto reading(std::string_view source, const std::string& what, F parse) {
+  try {
+    return parse();
+  } catch (const InputError& e) {
+    bad(source, fmt::format("{}: {}", what, e.what()));
+  }
+}
+
+const std::string& metadata(const io::SafetensorsFile& file, std::string_view key, std::string_view source) {
+  const auto it = file.metadata.find(std::string(key));
+  if (it == file.metadata.end()) bad(source, fmt::format("the metadata has no '{}'", key));
+  return it->second;
+}
+
+nlohmann::json metadata_json(const io::SafetensorsFile& file, std::string_view key, std::string_view source) {
+  try {
+    return nlohmann::json::parse(metadata(file, key, source));
+  } catch (const nlohmann::json::exception&) {  // parse_error, and out_of_range for a number like 1e999
+    bad(source, fmt::format("metadata '{}' is not valid JSON", key));
+  }
+}
+
+io::RawTensor raw_of(const nn::NamedBuffer& b) { return io::make_tensor<float>(b.shape, b.data); }
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+std::size_t to_size(std::uint64_t v) { return static_cast<std::size_t>(v); }
+
+}  // namespace
+
+DataFingerprint fingerprint(const Dataset& train) {
+  const auto x = std::as_bytes(std::span(train.x));
+  const auto y = std::as_bytes(std::span(train.y));
+  std::uint32_t crc = io::crc32({reinterpret_cast<const std::uint8_t*>(x.data()), x.size()});
+  crc = io::crc32({reinterpret_cast<const std::uint8_t*>(y.data()), y.size()}, crc);
+  return {train.size(), train.features, crc};
+}
+
+std::filesystem::path default_resume_path(const std::filesystem::path& out) {
+  return out.parent_path() / "resume.safetensors";
+}
+
+nlohmann::json train_config_json(const TensorTrainConfig& c) {
+  return {{"hidden", c.hidden},
+          {"epochs", c.epochs},
+          {"batch", c.batch},
+          {"optimizer", optimizer_name(c.optimizer)},
+          {"lr", c.lr},
+          {"momentum", c.momentum},
+          {"nesterov", c.nesterov},
+          {"weight_decay", c.weight_decay},
+          {"schedule", schedule_name(c.schedule.kind)},
+          {"step_size", c.schedule.step_size},
+          {"gamma", c.schedule.gamma},
+          {"dropout", c.dropout},
+          {"seed", c.seed},
+          {"limit", c.limit},
+          {"validation", c.validation},
+          {"max_steps", c.max_steps},
+          {"shuffle", c.shuffle}};
+}
+
+TensorTrainConfig train_config_from_json(const nlohmann::json& json, std::string_view source) {
+  const Fields f(json, source, "config");
+  TensorTrainConfig c;
+  const nlohmann::json& hidden = f.get("hidden");
+  if (!hidden.is_array()) bad(source, "config.hidden is not an array");
+  c.hidden.clear();
+  for (const nlohmann::json& width : hidden) {
+    if (!width.is_number_unsigned()) bad(source, "config.hidden holds a value that is not a non-negative integer");
+    c.hidden.push_back(to_size(width.get<std::uint64_t>()));
+  }
+  c.epochs = to_size(f.count("epochs"));
+  c.batch = to_size(f.count("batch"));
+  const std::string optimizer = f.string("optimizer");
+  c.optimizer = reading(source, "config.optimizer", [&] { return parse_optimizer(optimizer); });
+  c.lr = f.number("lr");
+  c.momentum = f.number("momentum");
+  c.nesterov = f.boolean("nesterov");
+  c.weight_decay = f.number("weight_decay");
+  const std::string schedule = f.string("schedule");
+  c.schedule.kind = reading(source, "config.schedule", [&] { return parse_schedule(schedule); });
+  c.schedule.step_size = to_size(f.count("step_size"));
+  c.schedule.gamma = f.number("gamma");
+  c.dropout = f.number("dropout");
+  c.seed = f.count("seed");
+  c.limit = to_size(f.count("limit"));
+  c.validation = f.number("validation");
+  c.max_steps = to_size(f.count("max_steps"));
+  c.shuffle = f.boolean("shuffle");
+  return c;
+}
+
+nlohmann::json train_epoch_json(const TrainEpoch& e) {
+  return {{"epoch", e.epoch},
+          {"loss", e.loss},
+          {"train_accuracy", e.train_accuracy},
+          {"test_accuracy", optional_json(e.test_accuracy)},
+          {"validation_accuracy", optional_json(e.validation_accuracy)},
+          {"lr", optional_json(e.lr)},
+          {"seconds", e.seconds}};
+}
+
+TrainEpoch train_epoch_from_json(const nlohmann::json& json, std::string_view source) {
+  const Fields f(json, source, "a history entry");
+  return {to_size(f.count("epoch")),       f.number("loss"), f.number("train_accuracy"),
+          f.optional_number("test_accuracy"), f.optional_number("validation_accuracy"), f.optional_number("lr"),
+          f.number("seconds")};
+}
+
+io::SafetensorsFile resume_file(const ResumeState& state) {
+  io::SafetensorsFile file;
+  for (const nn::NamedBuffer& b : state.model) file.tensors[std::string(kModelPrefix) + b.name] = raw_of(b);
+  for (const nn::NamedBuffer& b : state.optimizer) file.tensors[std::string(kOptimizerPrefix) + b.name] = raw_of(b);
+  const TrainRunOptions& o = state.options;
+  const TrainPosition& p = state.position;
+  nlohmann::json history = nlohmann::json::array();
+  for (const TrainEpoch& e : state.history) history.push_back(train_epoch_json(e));
+  file.metadata = {
+      {"format", std::string(kResumeFormat)},
+      {"format_version", std::string(kResumeFormatVersion)},
+      {"data", nlohmann::json{{"name", o.data.name},
+                              {"data_dir", o.data.data_dir.string()},
+                              {"csv", o.data.csv_path.string()},
+                              {"label_col", o.data.label_col}}
+                   .dump()},
+      {"config", train_config_json(o.tensor).dump()},
+      {"position", nlohmann::json{{"epoch", p.epoch},
+                                  {"step_in_epoch", p.step_in_epoch},
+                                  {"loss_sum", p.loss_sum},
+                                  {"samples", p.samples},
+                                  {"correct", p.correct},
+                                  {"seconds", p.seconds}}
+                       .dump()},
+      {"history", history.dump()},
+      {"train_data", nlohmann::json{{"samples", state.train_data.samples},
+                                    {"features", state.train_data.features},
+                                    {"crc32", state.train_data.crc32}}
+                         .dump()},
+      {"out", o.out.string()},
+  };
+  return file;
+}
+
+ResumeState resume_state_from_file(const io::SafetensorsFile& file, std::string_view source) {
+  const auto format = file.metadata.find("format");
+  if (format == file.metadata.end() || format->second != kResumeFormat) {
+    throw input_error("{} is not a resume file (format '{}', expected {}); pass the resume.safetensors that an "
+                      "interrupted `seatorch train` wrote", source,
+                      format == file.metadata.end() ? "none" : printable(format->second), kResumeFormat);
+  }
+  if (metadata(file, "format_version", source) != kResumeFormatVersion) {
+    bad(source, fmt::format("format version '{}' is not {}", printable(metadata(file, "format_version", source)),
+                            kResumeFormatVersion));
+  }
+  ResumeState state;
+  TrainRunOptions& o = state.options;
+  const nlohmann::json data_json = metadata_json(file, "data", source);
+  const Fields data(data_json, source, "data");
+  o.data.name = data.string("name");
+  o.data.data_dir = data.string("data_dir");
+  o.data.csv_path = data.string("csv");
+  o.data.label_col = data.string("label_col");
+  o.engine = Engine::kTensor;
+  o.tensor = train_config_from_json(metadata_json(file, "config", source), source);
+  o.out = metadata(file, "out", source);
+
+  const nlohmann::json position_json = metadata_json(file, "position", source);
+  const Fields position(position_json, source, "position");
+  TrainPosition& p = state.position;
+  p.epoch = to_size(position.count("epoch"));
+  p.step_in_epoch = to_size(position.count("step_in_epoch"));
+  p.loss_sum = position.number("loss_sum");
+  p.samples = to_size(position.count("samples"));
+  p.correct = to_size(position.count("correct"));
+  p.seconds = position.number("seconds");
+  if (p.correct > p.samples) bad(source, "position.correct exceeds position.samples");
+
+  const nlohmann::json history = metadata_json(file, "history", source);
+  if (!history.is_array()) bad(source, "metadata 'history' is not a JSON array");
+  for (const nlohmann::json& e : history) state.history.push_back(train_epoch_from_json(e, source));
+  if (state.history.size() != p.epoch) {
+    bad(source, fmt::format("the history has {} epochs, the position {}", state.history.size(), p.epoch));
+  }
+
+  const nlohmann::json train_json = metadata_json(file, "train_data", source);
+  const Fields train(train_json, source, "train_data");
+  state.train_data.samples = to_size(train.count("samples"));
+  state.train_data.features = to_size(train.count("features"));
+  const std::uint64_t crc = train.count("crc32");
+  if (crc > 0xFFFFFFFFu) bad(source, "train_data.crc32 is not a 32-bit value");
+  state.train_data.crc32 = static_cast<std::uint32_t>(crc);
+
+  io::SafetensorsFile model_file;
+  for (const auto& [name, tensor] : file.tensors) {
+    const std::string_view n = name;
+    if (n.starts_with(kModelPrefix)) {
+      model_file.tensors[name.substr(kModelPrefix.size())] = tensor;
+    } else if (n.starts_with(kOptimizerPrefix)) {
+      state.optimizer.push_back({name.substr(kOptimizerPrefix.size()), tensor.shape,
+                                 io::tensor_values<float>(tensor, fmt::format("{}: tensor {}", source, printable(name)))});
+    } else {
+      bad(source, fmt::format("unexpected tensor '{}' (expected model.* and optimizer.*)", printable(name)));
+    }
+  }
+  const quant::FloatMlp model = quant::float_mlp_from_checkpoint(model_file, fmt::format("{} (model.*)", source));
+  const std::vector<std::size_t> sizes = layer_sizes(model);
+  const std::vector<std::size_t> hidden(sizes.begin() + 1, sizes.end() - 1);
+  if (hidden != o.tensor.hidden || sizes.front() != state.train_data.features) {
+    bad(source, fmt::format("the model is {} but the recipe says hidden {} on {} features", model.architecture(),
+                            fmt::join(o.tensor.hidden, ","), state.train_data.features));
+  }
+  state.model = state_dict_of(model);
+  return state;
+}
+
+void save_resume_state(const std::filesystem::path& path, const ResumeState& state) {
+  io::save_safetensors(path, resume_file(state));
+}
+
+ResumeState load_resume_state(const std::filesystem::path& path) {
+  return resume_state_from_file(io::load_safetensors(path), path.string());
+}
+
+void check_resume_matches(const ResumeState& saved, const TrainRunOptions& requested, std::string_view source) {
+  std::vector<std::string> differences;
+  const auto differ = [&](std::string_view flag, const nlohmann::json& asked, const nlohmann::json& used) {
+    if (asked != used) differences.push_back(fmt::format("{} {} (the run used {})", flag, asked.dump(), used.dump()));
+  };
+  differ("--dataset", requested.data.name, saved.options.data.name);
+  differ("--label-col", requested.data.label_col, saved.options.data.label_col);
+  differ("--engine", engine_name(requested.engine), engine_name(saved.options.engine));
+  const nlohmann::json asked = flag_values(requested.tensor);
+  const nlohmann::json used = flag_values(saved.options.tensor);
+  for (const auto& [key, flag] : kConfigFlags) differ(flag, asked.at(std::string(key)), used.at(std::string(key)));
+  if (!differences.empty()) {
+    throw input_error("{}: cannot resume: {} differ from the interrupted run's; drop them (the resume file "
+                      "supplies every setting) or start a new run without --resume", source,
+                      fmt::join(differences, ", "));
+  }
+}
+
+void check_resume_data(const ResumeState& saved, const DataFingerprint& actual, std::string_view source) {
+  const DataFingerprint& f = saved.train_data;
+  if (!(actual == f)) {
+    throw input_error("{}: cannot resume: the training data differs from the interrupted run's ({} samples of {} "
+                      "features, CRC-32 {:08x}; now {} of {}, {:08x}); point --data-dir/--csv at the same files",
+                      source, f.samples, f.features, f.crc32, actual.samples, actual.features, actual.crc32);
+  }
+}
+
+}  // namespace seatorch

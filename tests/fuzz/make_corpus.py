@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed corpora, tests/fuzz/corpus/<target>/, deterministically.
+
+Each corpus holds a few small valid files (so the fuzzer starts inside the format) and a few
+invalid ones (one per kind of mistake the reader must refuse). Run it again after changing a
+format; the files are committed, so CI never runs this. Standard library only.
+"""
+import gzip
+import json
+import os
+import struct
+import zlib
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+
+def write(target, name, data):
+    d = os.path.join(ROOT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def gz(data):
+    return gzip.compress(data, mtime=0)
+
+
+# ---- IDX ---------------------------------------------------------------------------
+def idx_labels(labels):
+    return struct.pack(">II", 0x801, len(labels)) + bytes(labels)
+
+
+def idx_images(count, rows, cols):
+    pixels = bytes((i * 37) % 256 for i in range(count * rows * cols))
+    return struct.pack(">IIII", 0x803, count, rows, cols) + pixels
+
+
+def idx_corpus():
+    labels = idx_labels([5, 0, 4, 1, 9])
+    images = idx_images(2, 4, 3)
+    write("idx", "labels-valid", labels)
+    write("idx", "images-valid", images)
+    write("idx", "labels-valid.gz", gz(labels))
+    write("idx", "images-valid.gz", gz(images))
+    write("idx", "two-members.gz", gz(images[:10]) + gz(images[10:]))
+    write("idx", "images-truncated", images[:-1])
+    write("idx", "labels-trailing-byte", labels + b"\x00")
+    write("idx", "bad-magic", struct.pack(">II", 0x802, 1) + b"\x00")
+    write("idx", "zero-items", struct.pack(">II", 0x801, 0))
+    write("idx", "huge-side", struct.pack(">IIII", 0x803, 1, 5000, 1))
+    write("idx", "gzip-truncated.gz", gz(images)[:-6])
+    write("idx", "gzip-trailing-junk.gz", gz(labels) + b"junk")
+
+
+# ---- CSV ---------------------------------------------------------------------------
+def csv_corpus():
+    write("csv", "valid", b"x0,x1,label\n0.5,1,0\n-2,3e-2,1\n4,5,2\n")
+    write("csv", "quoted-bom-crlf", b'\xef\xbb\xbf"a, b",c,label\r\n"1",2,0\r\n\r\n" 3 ",4,1\r\n')
+    write("csv", "label-first", b"label,f\n1,0.25\n0,0.75\n")
+    write("csv", "not-a-number", b"a,label\nxyz,0\n")
+    write("csv", "unclosed-quote", b'a,label\n"1,0\n')
+    write("csv", "field-count", b"a,b,label\n1,2\n")
+    write("csv", "label-out-of-range", b"a,label\n1,10000\n")
+    write("csv", "infinite", b"a,label\ninf,0\n")
+    write("csv", "header-only", b"a,label\n")
+    write("csv", "one-column", b"label\n1\n")
+
+
+# ---- safetensors -------------------------------------------------------------------
+DTYPES = {"F32": ("f", 4), "I32": ("i", 4), "I8": ("b", 1), "U8": ("B", 1)}
+RANK = {"U8": 0, "I8": 1, "I32": 2, "F32": 3}
+
+
+def safetensors(tensors, metadata=None, checksum=False):
+    """tensors: {name: (dtype, shape, values)}; laid out as seatorch's writer does."""
+    order = sorted(tensors, key=lambda n: (-RANK[tensors[n][0]], n))
+    data = b""
+    header = {}
+    if metadata or checksum:
+        header["__metadata__"] = dict(metadata or {})
+    entries = {}
+    for name in order:
+        dtype, shape, values = tensors[name]
+        fmt, _ = DTYPES[dtype]
+        raw = struct.pack("<%d%s" % (len(values), fmt), *values)
+        entries[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    if checksum:
+        header["__metadata__"]["data_crc32"] = "%08x" % (zlib.crc32(data) & 0xFFFFFFFF)
+    header.update(entries)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * ((8 - len(text) % 8) % 8)
+    return struct.pack("<Q", len(text)) + text + data
+
+
+def float_checkpoint():
+    return {
+        "0.weight": ("F32", [3, 2], [0.5, -1.0, 0.25, 2.0, -0.5, 1.5]),
+        "0.bias": ("F32", [3], [0.0, 0.1, -0.1]),
+        "2.weight": ("F32", [2, 3], [1.0, -1.0, 0.5, 0.5, 0.25, -2.0]),
+        "2.bias": ("F32", [2], [0.0, 0.0]),
+    }
+
+
+def safetensors_corpus():
+    meta = {"format": "pt", "architecture": "2-3-2", "activation": "relu"}
+    good = safetensors(float_checkpoint(), meta, checksum=True)
+    write("safetensors", "checkpoint-checksummed", good)
+    write("safetensors", "checkpoint-plain", safetensors(float_checkpoint(), meta))
+    write("safetensors", "every-dtype", safetensors({
+        "f": ("F32", [2], [1.5, -2.0]), "i": ("I32", [], [-7]), "b": ("I8", [3], [-128, 0, 127]),
+        "u": ("U8", [1, 2], [0, 255]), "empty": ("F32", [0, 4], [])}))
+    write("safetensors", "empty", b"\x02\x00\x00\x00\x00\x00\x00\x00{}")
+    flipped = bytearray(good)
+    flipped[-3] ^= 0x01
+    write("safetensors", "checksum-mismatch", bytes(flipped))
+    write("safetensors", "truncated", good[:-4])
+    write("safetensors", "header-past-end", struct.pack("<Q", 1000) + b"{}")
+    write("safetensors", "overlap", raw_safetensors(
+        b'{"a":{"dtype":"I32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"I32","shape":[1],"data_offsets":[4,8]}}',
+        b"\x00" * 8))
+    write("safetensors", "bad-dtype", raw_safetensors(b'{"t":{"dtype":"F64","shape":[1],"data_offsets":[0,8]}}',
+                                                      b"\x00" * 8))
+    write("safetensors", "nested-shape", raw_safetensors(
+        b'{"t":{"dtype":"U8","shape":[[[[[[1]]]]]],"data_offsets":[0,1]}}', b"\x00"))
+
+
+def raw_safetensors(header, data):
+    """A file from a hand-written header, for layouts the writer above would not produce."""
+    return struct.pack("<Q", len(header)) + header + data
+
+
+# ---- int8 model --------------------------------------------------------------------
+def int8_model(version="1", multiplier=1 << 30):
+    """A valid 4-3-2 int8 model: per-tensor first layer, per-channel second."""
+    s_x, s_h, s_y = 1.0 / 255.0, 0.05, 0.1
+    layers = [
+        dict(inp=4, out=3, w=[1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12], b=[10, -20, 30],
+             wscale=[0.01], sx=s_x, sy=s_h, zx=-128, zw=3, zy=-128, relu=1),
+        dict(inp=3, out=2, w=[20, -30, 40, -50, 60, -70], b=[100, -100],
+             wscale=[0.02, 0.03], sx=s_h, sy=s_y, zx=-128, zw=0, zy=5, relu=0),
+    ]
+    tensors = {}
+    for k, l in enumerate(layers):
+        p = "layers.%d." % k
+        tensors[p + "weight"] = ("I8", [l["out"], l["inp"]], l["w"])
+        tensors[p + "bias"] = ("I32", [l["out"]], l["b"])
+        tensors[p + "multiplier"] = ("I32", [l["out"]], [multiplier] * l["out"])
+        tensors[p + "shift"] = ("I32", [l["out"]], [7] * l["out"])
+        tensors[p + "weight_scale"] = ("F32", [len(l["wscale"])], l["wscale"])
+        tensors[p + "input_scale"] = ("F32", [], [l["sx"]])
+        tensors[p + "output_scale"] = ("F32", [], [l["sy"]])
+        tensors[p + "input_zero_point"] = ("I32", [], [l["zx"]])
+        tensors[p + "weight_zero_point"] = ("I32", [], [l["zw"]])
+        tensors[p + "output_zero_point"] = ("I32", [], [l["zy"]])
+        tensors[p + "relu"] = ("U8", [], [l["relu"]])
+    meta = {"format": "seatorch-int8", "format_version": version, "architecture": "4-3-2"}
+    return tensors, meta
+
+
+def int8_corpus():
+    tensors, meta = int8_model()
+    write("int8_file", "model-valid", safetensors(tensors, meta, checksum=True))
+    write("int8_file", "model-valid-plain", safetensors(tensors, meta))
+    bad_version = dict(meta, format_version="2")
+    write("int8_file", "wrong-version", safetensors(tensors, bad_version))
+    t, m = int8_model(multiplier=(1 << 30) - 1)
+    write("int8_file", "multiplier-out-of-range", safetensors(t, m))
+    missing = dict(tensors)
+    del missing["layers.1.shift"]
+    write("int8_file", "missing-tensor", safetensors(missing, meta))
+    chain = dict(tensors)
+    chain["layers.1.input_zero_point"] = ("I32", [], [0])
+    write("int8_file", "layers-do-not-chain", safetensors(chain, meta))
+    write("int8_file", "float-checkpoint", safetensors(float_checkpoint(), {"format": "pt"}))
+
+
+if __name__ == "__main__":
+    idx_corpus()
+    csv_corpus()
+    safetensors_corpus()
+    int8_corpus()

@@ -1,0 +1,331 @@
+// Stopping and resuming the tensor trainer: a run stopped after any step (mid-epoch or at an
+// epoch boundary) and resumed, however often, ends with the uninterrupted run's weights and
+// epoch history bit for bit; the resume file round-trips every field, refuses conflicting
+// settings and other data by name, and every malformed resume file is one InputError;
+// run_training writes only the resume file when stopped and removes it when complete.
+// The oracle everywhere is the same run never interrupted.
+#include "seatorch/data/registry.hpp"
+#include "seatorch/error.hpp"
+#include "seatorch/io/safetensors.hpp"
+#include "seatorch/train/resume.hpp"
+#include "seatorch/train/tensor_trainer.hpp"
+#include "seatorch/train/train_run.hpp"
+
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+using namespace seatorch;
+
+namespace {
+
+// moons (180 training samples after the validation cut): 4 steps per epoch, the last one
+// short, with every source of state a resume must restore: AdamW moments, dropout, the
+// cosine schedule, the shuffle.
+TensorTrainConfig recipe() {
+  TensorTrainConfig c;
+  c.hidden = {8, 8};
+  c.epochs = 3;
+  c.batch = 48;
+  c.optimizer = OptimizerKind::kAdamW;
+  c.weight_decay = 0.01;
+  c.lr = 0.01;
+  c.schedule = {ScheduleKind::kCosine};
+  c.dropout = 0.3;
+  c.validation = 0.1;
+  c.seed = 4;
+  return c;
+}
+
+std::vector<float> flat_weights(const nn::StateDict& state) {
+  std::vector<float> flat;
+  for (const nn::NamedBuffer& b : state) flat.insert(flat.end(), b.data.begin(), b.data.end());
+  return flat;
+}
+
+// should_stop that says yes at its every-th call.
+std::function<bool()> stop_every(std::size_t every) {
+  auto calls = std::make_shared<std::size_t>(0);
+  return [calls, every] { return ++*calls % every == 0; };
+}
+
+// The run continued from a stopped one.
+TensorTrainConfig resumed(TensorTrainConfig config, const TensorTrainOutput& stopped) {
+  config.initial_parameters = stopped.model.state_dict();
+  config.initial_optimizer_state = stopped.optimizer_state;
+  config.start = stopped.result.position;
+  return config;
+}
+
+// Per process: ctest runs test cases in parallel processes.
+const auto kScratch = std::filesystem::temp_directory_path() / ("seatorch_resume_test_" + std::to_string(::getpid()));
+
+std::vector<char> file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A resume state from a real stopped run (after 6 steps: mid-epoch 2).
+ResumeState stopped_state(const DataSplit& data) {
+  TensorTrainCallbacks callbacks;
+  callbacks.should_stop = stop_every(6);
+  const TensorTrainOutput out = train_tensor(data, recipe(), callbacks);
+  REQUIRE(out.result.stopped);
+  ResumeState state;
+  state.options.data.name = "moons";
+  state.options.tensor = recipe();
+  state.options.out = kScratch / "model.safetensors";
+  state.position = out.result.position;
+  for (const TensorEpochReport& r : out.result.history) {
+    state.history.push_back({r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds});
+  }
+  state.model = out.model.state_dict();
+  state.optimizer = out.optimizer_state;
+  state.train_data = fingerprint(data.train);
+  return state;
+}
+
+}  // namespace
+
+TEST_CASE("a run stopped after any step and resumed ends bit-identical to the uninterrupted run", "[train]") {
+  const DataSplit data = load_dataset("moons");
+  const TensorTrainOutput straight = train_tensor(data, recipe());
+  REQUIRE(straight.result.steps == 12);
+
+  for (std::size_t every : {1, 2, 3, 5}) {
+    INFO("stopping at every " << every << "th should_stop call");
+    TensorTrainConfig config = recipe();
+    TensorTrainCallbacks callbacks;
+    callbacks.should_stop = stop_every(every);
+    std::vector<TensorEpochReport> history;
+    std::size_t stops = 0;
+    bool mid_epoch = false;
+    bool at_boundary = false;
+    for (;;) {
+      TensorTrainOutput out = train_tensor(data, config, callbacks);
+      history.insert(history.end(), out.result.history.begin(), out.result.history.end());
+      if (!out.result.stopped) {
+        CHECK(flat_weights(out.model.state_dict()) == flat_weights(straight.model.state_dict()));
+        CHECK(out.result.steps == straight.result.steps);
+        CHECK(out.result.test_accuracy == straight.result.test_accuracy);
+        break;
+      }
+      ++stops;
+      const TrainPosition& p = out.result.position;
+      CHECK(p.step_in_epoch < 4);
+      CHECK(p.epoch == history.size());  // every finished epoch was reported before the stop
+      (p.step_in_epoch == 0 ? at_boundary : mid_epoch) = true;
+      REQUIRE(stops < 20);
+      config = resumed(recipe(), out);
+    }
+    CHECK(stops > 0);
+    CHECK(mid_epoch);
+    if (every == 1) CHECK(at_boundary);
+    REQUIRE(history.size() == straight.result.history.size());
+    for (std::size_t e = 0; e < history.size(); ++e) {
+      INFO("epoch " << e + 1 << ": loss " << history[e].loss << " vs " << straight.result.history[e].loss);
+      CHECK(history[e].epoch == e + 1);
+      CHECK(history[e].loss == straight.result.history[e].loss);
+      CHECK(history[e].train_accuracy == straight.result.history[e].train_accuracy);
+      CHECK(history[e].steps == straight.result.history[e].steps);
+      CHECK(history[e].lr == straight.result.history[e].lr);
+      CHECK(history[e].validation_accuracy == straight.result.history[e].validation_accuracy);
+    }
+  }
+}
+
+TEST_CASE("the trainer refuses resume positions that cannot be", "[train]") {
+  const DataSplit data = load_dataset("moons");
+  TensorTrainConfig config = recipe();
+  config.start.step_in_epoch = 4;  // an epoch has 4 steps: 0..3
+  CHECK_THROWS_WITH(train_tensor(data, config), Catch::Contains("an epoch has only 4 steps"));
+  config.start = {3, 0, 0.0, 0, 0, 0.0};
+  CHECK_THROWS_WITH(train_tensor(data, config), Catch::Contains("nothing is left to train"));
+  config.start = {1, 2, 0.0, 0, 0, 0.0};
+  config.max_steps = 6;
+  CHECK_THROWS_WITH(train_tensor(data, config), Catch::Contains("--max-steps 6 was already reached"));
+}
+
+TEST_CASE("a resume file keeps every field and resuming from it completes the run exactly", "[train]") {
+  const DataSplit data = load_dataset("moons");
+  const ResumeState state = stopped_state(data);
+  const auto path = kScratch / "resume.safetensors";
+  save_resume_state(path, state);
+  const ResumeState back = load_resume_state(path);
+
+  CHECK(train_config_json(back.options.tensor) == train_config_json(state.options.tensor));
+  CHECK(back.options.data.name == "moons");
+  CHECK(back.options.out == state.options.out);
+  CHECK(back.position.epoch == state.position.epoch);
+  CHECK(back.position.step_in_epoch == state.position.step_in_epoch);
+  CHECK(back.position.loss_sum == state.position.loss_sum);  // doubles survive JSON exactly
+  CHECK(back.position.samples == state.position.samples);
+  CHECK(back.position.correct == state.position.correct);
+  CHECK(back.train_data == state.train_data);
+  REQUIRE(back.history.size() == state.history.size());
+  for (std::size_t e = 0; e < back.history.size(); ++e) {
+    CHECK(train_epoch_json(back.history[e]) == train_epoch_json(state.history[e]));
+  }
+  CHECK(flat_weights(back.model) == flat_weights(state.model));
+  REQUIRE(back.optimizer.size() == state.optimizer.size());
+  for (const nn::NamedBuffer& b : state.optimizer) {
+    const nn::NamedBuffer* read = nn::find_buffer(back.optimizer, b.name);
+    REQUIRE(read != nullptr);
+    CHECK(read->data == b.data);
+  }
+
+  TensorTrainConfig config = back.options.tensor;
+  config.initial_parameters = back.model;
+  config.initial_optimizer_state = back.optimizer;
+  config.start = back.position;
+  CHECK(flat_weights(train_tensor(data, config).model.state_dict()) ==
+        flat_weights(train_tensor(data, recipe()).model.state_dict()));
+  std::filesystem::remove_all(kScratch);
+}
+
+TEST_CASE("resuming with other settings or other data is refused naming each difference", "[train]") {
+  const DataSplit data = load_dataset("moons");
+  const ResumeState state = stopped_state(data);
+  TrainRunOptions same = state.options;
+  CHECK_NOTHROW(check_resume_matches(state, same, "r.safetensors"));
+  CHECK_NOTHROW(check_resume_data(state, fingerprint(data.train), "r.safetensors"));
+
+  TrainRunOptions other = state.options;
+  other.tensor.lr = 0.5;
+  other.tensor.epochs = 7;
+  other.tensor.seed = 9;
+  other.tensor.shuffle = false;
+  other.data.name = "xor";
+  other.data.data_dir = "/elsewhere";  // where the files are is not a setting
+  other.out = "elsewhere/model.safetensors";
+  try {
+    check_resume_matches(state, other, "r.safetensors");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    INFO(message);
+    CHECK_THAT(message, Catch::StartsWith("r.safetensors: cannot resume: "));
+    for (const char* expected : {"--dataset \"xor\" (the run used \"moons\")", "--epochs 7 (the run used 3)",
+                                 "--lr 0.5 (the run used 0.01)", "--seed 9 (the run used 4)",
+                                 "--no-shuffle true (the run used false)"}) {
+      CHECK(message.find(expected) != std::string::npos);
+    }
+    CHECK(message.find("--data-dir") == std::string::npos);
+    CHECK(message.find("--hidden") == std::string::npos);
+  }
+  const DataSplit xor_data = load_dataset("xor");
+  CHECK_THROWS_WITH(check_resume_data(state, fingerprint(xor_data.train), "r.safetensors"),
+                    Catch::Contains("the training data differs from the interrupted run's (200 samples of 2 features"));
+}
+
+TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
+  const DataSplit data = load_dataset("moons");
+  const io::SafetensorsFile good = resume_file(stopped_state(data));
+  CHECK_NOTHROW(resume_state_from_file(good, "r"));
+
+  const auto require_invalid = [](const io::SafetensorsFile& file, const std::string& needle) {
+    try {
+      resume_state_from_file(file, "r.safetensors");
+      FAIL("no error for a file that should mention: " << needle);
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      INFO("message: " << message);
+      CHECK_THAT(message, Catch::StartsWith("r.safetensors"));
+      CHECK(message.find(needle) != std::string::npos);
+      CHECK(message.find('\n') == std::string::npos);
+    }
+  };
+  const auto with_metadata = [&](const std::string& key, const std::string& value) {
+    io::SafetensorsFile f = good;
+    f.metadata[key] = value;
+    return f;
+  };
+  const auto without = [&](const std::string& key) {
+    io::SafetensorsFile f = good;
+    f.metadata.erase(key);
+    return f;
+  };
+  SECTION("a checkpoint is not a resume file") { require_invalid(with_metadata("format", "pt"), "is not a resume file"); }
+  SECTION("another version") { require_invalid(with_metadata("format_version", "9"), "format version '9'"); }
+  SECTION("no config") { require_invalid(without("config"), "no 'config'"); }
+  SECTION("config not JSON") { require_invalid(with_metadata("config", "{lr:"), "'config' is not valid JSON"); }
+  SECTION("a number too large for a double") {
+    require_invalid(with_metadata("position", R"({"loss_sum":1e400})"), "'position' is not valid JSON");
+  }
+  SECTION("config field mistyped") {
+    nlohmann::json config = nlohmann::json::parse(good.metadata.at("config"));
+    config["lr"] = "fast";
+    require_invalid(with_metadata("config", config.dump()), "config.lr is not a number");
+  }
+  SECTION("unknown optimizer") {
+    nlohmann::json config = nlohmann::json::parse(good.metadata.at("config"));
+    config["optimizer"] = "lion";
+    require_invalid(with_metadata("config", config.dump()), "config.optimizer");
+  }
+  SECTION("negative count") {
+    nlohmann::json position = nlohmann::json::parse(good.metadata.at("position"));
+    position["samples"] = -1;
+    require_invalid(with_metadata("position", position.dump()), "position.samples is not a non-negative integer");
+  }
+  SECTION("more correct than samples") {
+    nlohmann::json position = nlohmann::json::parse(good.metadata.at("position"));
+    position["correct"] = position["samples"].get<std::size_t>() + 1;
+    require_invalid(with_metadata("position", position.dump()), "correct exceeds");
+  }
+  SECTION("history and position disagree") { require_invalid(with_metadata("history", "[]"), "the history has 0 epochs"); }
+  SECTION("no fingerprint") { require_invalid(without("train_data"), "no 'train_data'"); }
+  SECTION("a stray tensor") {
+    io::SafetensorsFile f = good;
+    f.tensors["extra"] = f.tensors.at("model.0.bias");
+    require_invalid(f, "unexpected tensor 'extra'");
+  }
+  SECTION("a missing weight") {
+    io::SafetensorsFile f = good;
+    f.tensors.erase("model.2.weight");
+    require_invalid(f, "no tensor '2.weight'");
+  }
+  SECTION("weights of another architecture") {
+    nlohmann::json config = nlohmann::json::parse(good.metadata.at("config"));
+    config["hidden"] = {8, 9};
+    require_invalid(with_metadata("config", config.dump()), "the model is 2-8-8-2 but the recipe says hidden 8,9");
+  }
+  SECTION("optimizer state of another dtype") {
+    io::SafetensorsFile f = good;
+    const std::int32_t step = 6;
+    f.tensors["optimizer.step"] = io::make_tensor<std::int32_t>({1}, std::span(&step, 1));
+    require_invalid(f, "has dtype I32, expected F32");
+  }
+}
+
+TEST_CASE("run_training writes only a resume file when stopped and removes it once complete", "[train]") {
+  std::filesystem::remove_all(kScratch);
+  TrainRunOptions options;
+  options.data.name = "moons";
+  options.tensor = recipe();
+  options.out = kScratch / "straight" / "model.safetensors";
+  run_training(options);
+
+  options.out = kScratch / "stopped" / "model.safetensors";
+  TrainRunCallbacks stop;
+  stop.should_stop = stop_every(7);
+  const TrainRunSummary interrupted = run_training(options, stop);
+  CHECK(interrupted.interrupted);
+  const auto resume_path = kScratch / "stopped" / "resume.safetensors";
+  REQUIRE(interrupted.written == std::vector<std::filesystem::path>{resume_path});
+  CHECK_FALSE(std::filesystem::exists(options.out));
+
+  options.resume = resume_path;
+  options.tensor.lr = 0.02;
+  CHECK_THROWS_WITH(run_training(options), Catch::Contains("--lr 0.02 (the run used 0.01)"));
+  options.tensor.lr = 0.01;
+  const TrainRunSummary finished = run_training(options);
+  CHECK_FALSE(finished.interrupted);
+  CHECK(finished.history.size() == 3);  // the interrupted run's epochs come from the resume file
+  CHECK_FALSE(std::filesystem::exists(resume_path));
+  CHECK(file_bytes(options.out) == file_bytes(kScratch / "straight" / "model.safetensors"));
+  std::filesystem::remove_all(kScratch);
+}
