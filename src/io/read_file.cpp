@@ -20,7 +20,7 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& path, std::size
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
-    throw input_error("{}: no such file", path.string());
+    throw input_error("{}: no such file; give the path of {}", path.string(), kind);
   }
   if (!std::filesystem::is_regular_file(status)) {
     throw input_error("{}: not a regular file; give the path of {}", path.string(), kind);

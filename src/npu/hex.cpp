@@ -3,13 +3,12 @@
 
 #include "seatorch/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
+#include "seatorch/io/read_file.hpp"
 
 #include <fmt/format.h>
 
 #include <charconv>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace seatorch::npu {
 namespace {
@@ -142,20 +141,10 @@ NpuImage parse_npu_hex(std::string_view text, std::string_view source, const Npu
 }
 
 NpuImage read_npu_hex(const std::filesystem::path& path, const NpuLimits& limits) {
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) {
-    throw input_error("cannot read {}: {}; export one with `seatorch export --hex`", path.string(), ec.message());
-  }
-  if (size > kHexMaxFileBytes) {
-    throw input_error("{}: {} bytes, more than any NPU image ({} bytes at most)", path.string(), size,
-                      kHexMaxFileBytes);
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw input_error("cannot read {}", path.string());
-  return parse_npu_hex(text.str(), path.string(), limits);
+  const std::vector<std::uint8_t> bytes =
+      io::read_file(path, kHexMaxFileBytes, "an NPU image (write one with `seatorch export --hex`)");
+  return parse_npu_hex(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string(),
+                       limits);
 }
 
 }  // namespace seatorch::npu
