@@ -1,5 +1,6 @@
 // `seatorch sim --npu`: runs the test set through the Verilated Mini NPU over its UART and
-// reports agreement with the integer reference, cycles and wire times.
+// reports agreement with the integer reference, cycles and wire times; optionally with
+// faults injected on the line (--inject-bit-errors, --inject-drops, --seed).
 #include "command.hpp"
 #include "progress.hpp"
 
@@ -11,6 +12,7 @@
 
 #include <iostream>
 #include <memory>
+#include <utility>
 
 namespace seatorch::cli {
 namespace {
@@ -24,6 +26,22 @@ struct SimFlags {
   std::string trace;
   bool json = false;
 };
+
+void print_faults(const npu::SimRunSummary& s) {
+  const npu::NpuStats& st = s.stats;
+  std::cout << fmt::format("  line faults         bit-error rate {:g}, drop rate {:g}, seed {}\n", s.faults.bit_error_rate,
+                           s.faults.drop_rate, s.seed);
+  for (const auto& [name, c] : {std::pair{"to NPU", st.faults_to_npu}, std::pair{"from NPU", st.faults_from_npu}}) {
+    std::cout << fmt::format("    {:<8}          {} bits inverted, {} bytes dropped: {} of {} bytes hit\n", name,
+                             c.bit_flips, c.drops, c.bytes_hit, c.bytes);
+  }
+  std::cout << fmt::format("    sends hit         {}: {} detected, {} undetected\n", st.faulted_sends,
+                           st.faulted_sends - st.undetected, st.undetected);
+  std::cout << fmt::format("    failed sends      {} ({} NAKs, {} timeouts, {} bad responses), {} resends\n",
+                           st.failed_sends, st.naks, st.timeouts, st.bad_responses, st.resends);
+  std::cout << fmt::format("    cost              {} cycles of failed sends: {:.1f}% longer than a clean line\n",
+                           st.retry_cycles, 100.0 * s.retry_cost());
+}
 
 void print_report(const npu::SimRunSummary& s) {
   const nlohmann::json j = s.to_json();
@@ -43,6 +61,7 @@ void print_report(const npu::SimRunSummary& s) {
                              b.at("baud").get<double>(), b.at("load_seconds").get<double>(),
                              1e3 * b.at("inference_seconds").get<double>(), b.at("images_per_second").get<double>());
   }
+  if (s.faults.any()) print_faults(s);
   std::cout << fmt::format("  simulation          {} cycles in {:.1f} s ({:.1f} M cycles/s)\n", s.stats.cycles,
                            s.stats.sim_seconds, s.stats.cycles_per_second() / 1e6)
             << std::flush;
@@ -91,6 +110,15 @@ Command register_sim(CLI::App& root) {
   app->add_option("--clock-mhz", f->options.clock_mhz, "NPU clock for the equivalent wall times")
       ->check(kPositiveReal)
       ->capture_default_str();
+  app->add_option("--inject-bit-errors", f->options.faults.bit_error_rate,
+                  "Invert each bit on the line (both directions) with this probability")
+      ->check(CLI::Range(0.0, 0.999999))
+      ->capture_default_str();
+  app->add_option("--inject-drops", f->options.faults.drop_rate,
+                  "Lose each byte on the line (both directions) with this probability")
+      ->check(CLI::Range(0.0, 0.999999))
+      ->capture_default_str();
+  app->add_option("--seed", f->options.seed, "Seed of the injected faults")->capture_default_str();
   app->add_option("--trace", f->trace, "Write an FST waveform of every clock edge (large: use with --images 1)");
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   return Command{app, [f] { return run_sim_command(*f); }};

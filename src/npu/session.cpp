@@ -36,8 +36,9 @@ struct NpuSession::Model {
   explicit Model(const NpuSimOptions& options)
       : line_out(options.clks_per_bit),
         line_in(options.clks_per_bit),
-        decoder(kMaxResponsePayload),
-        from_npu(options.from_npu) {
+        wire_to_npu(options.clks_per_bit, options.to_npu),
+        wire_from_npu(options.clks_per_bit, options.from_npu),
+        decoder(kMaxResponsePayload) {
     if (!options.trace_path.empty()) context.traceEverOn(true);
     top = std::make_unique<Vnpu_top>(&context, "TOP");
     if (!options.trace_path.empty()) {
@@ -62,9 +63,9 @@ struct NpuSession::Model {
   }
 
   // One clock cycle: inputs change on the falling edge, outputs are sampled after the
-  // rising edge.
+  // rising edge. Each direction of the line passes through its wire's faults.
   void cycle() {
-    top->uart_rx_i = line_out.tick() ? 1 : 0;
+    top->uart_rx_i = wire_to_npu.tick(line_out.tick()) ? 1 : 0;
     top->clk_i = 0;
     top->eval();
     if (trace) trace->dump(2 * time);
@@ -72,9 +73,9 @@ struct NpuSession::Model {
     top->eval();
     if (trace) trace->dump(2 * time + 1);
     ++time;
-    if (std::optional<UartByte> b = line_in.tick(top->uart_tx_o != 0)) {
+    rx_level = wire_from_npu.tick(top->uart_tx_o != 0);
+    if (std::optional<UartByte> b = line_in.tick(rx_level)) {
       ++bytes_in;
-      if (from_npu && !from_npu(b->value)) return;
       if (std::optional<DecodedFrame> event = decoder.push(b->value, b->framing_error)) {
         events.push_back(std::move(*event));
       }
@@ -86,8 +87,10 @@ struct NpuSession::Model {
   std::unique_ptr<VerilatedFstC> trace;
   UartLineTx line_out;  // host -> NPU
   UartLineRx line_in;   // NPU -> host
+  UartLineFaults wire_to_npu;
+  UartLineFaults wire_from_npu;
   FrameDecoder decoder;
-  NpuLineFault from_npu;
+  bool rx_level = true;  // the NPU's transmit line as the host sees it
   std::deque<DecodedFrame> events;
   std::uint64_t time = 0;
   std::uint64_t bytes_in = 0;
@@ -112,7 +115,13 @@ void NpuSession::run(std::uint64_t cycles) {
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t c = 0; c < cycles; ++c) tick();
   stats_.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  sync_line_stats();
+}
+
+void NpuSession::sync_line_stats() {
   stats_.bytes_from_npu = model_->bytes_in;
+  stats_.faults_to_npu = model_->wire_to_npu.counts();
+  stats_.faults_from_npu = model_->wire_from_npu.counts();
 }
 
 std::optional<DecodedFrame> NpuSession::run_until_event(std::uint64_t deadline) {
@@ -127,16 +136,12 @@ std::optional<DecodedFrame> NpuSession::run_until_event(std::uint64_t deadline) 
     tick();
   }
   stats_.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  stats_.bytes_from_npu = model_->bytes_in;
+  sync_line_stats();
   return event;
 }
 
 void NpuSession::send_raw(std::span<const std::uint8_t> bytes, std::optional<std::size_t> bad_stop_at) {
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    std::uint8_t byte = bytes[i];
-    if (options_.to_npu && !options_.to_npu(byte)) continue;
-    model_->line_out.push(byte, bad_stop_at != i);
-  }
+  for (std::size_t i = 0; i < bytes.size(); ++i) model_->line_out.push(bytes[i], bad_stop_at != i);
   stats_.bytes_to_npu += bytes.size();
 }
 
@@ -153,11 +158,11 @@ void NpuSession::wait_line_quiet() {
   std::uint64_t idle = 0;
   while (idle < quiet) {
     tick();
-    idle = (model_->top->uart_tx_o != 0 && !model_->line_in.busy()) ? idle + 1 : 0;
+    idle = (model_->rx_level && !model_->line_in.busy()) ? idle + 1 : 0;
   }
   model_->decoder.reset();
   model_->events.clear();
-  stats_.bytes_from_npu = model_->bytes_in;
+  sync_line_stats();
 }
 
 // Long enough for the request's processing, the NPU's own frame timeout plus its NAK (when a
@@ -170,47 +175,73 @@ std::uint64_t NpuSession::response_timeout(const Frame& frame) const {
   return processing + (kTimeoutBits + 10 * (response_bytes + kFrameOverhead + 2)) * bit + kTimeoutMarginCycles;
 }
 
+// One send of `bytes` and the wait for its answer: the response, or nullopt with the reason
+// in `problem` (the caller resends).
+std::optional<Response> NpuSession::send_once(const Frame& frame, std::span<const std::uint8_t> bytes,
+                                              std::string& problem) {
+  ++stats_.requests;
+  send_raw(bytes);
+  // the timeout counts from the end of the request
+  const std::uint64_t deadline = stats_.cycles + 10ULL * bytes.size() * options_.clks_per_bit + response_timeout(frame);
+  for (;;) {
+    const std::optional<DecodedFrame> event = run_until_event(deadline);
+    if (!event) {
+      ++stats_.timeouts;
+      problem = "no answer in time";
+      return std::nullopt;
+    }
+    if (event->event != FrameEvent::kFrame) {
+      ++stats_.bad_responses;
+      problem = "a corrupted response";
+      return std::nullopt;
+    }
+    if (event->frame.seq != frame.seq) continue;  // a stale response to an earlier request
+    const std::optional<Response> response = parse_response(event->frame);
+    if (!response) {
+      ++stats_.bad_responses;
+      problem = "a malformed response";
+      return std::nullopt;
+    }
+    if (response->ack) return response;
+    ++stats_.naks;
+    if (!resend_fixes(response->error)) return response;
+    problem = "NAK " + error_name(response->error);
+    return std::nullopt;
+  }
+}
+
 Response NpuSession::request(const Frame& frame) {
   const std::vector<std::uint8_t> bytes = encode_frame(frame);
-  std::string last_problem = "no answer";
+  const std::uint64_t start = stats_.cycles;
+  std::string problem = "no answer";
   for (unsigned attempt = 0; attempt < options_.max_attempts; ++attempt) {
-    if (attempt > 0) {
-      ++stats_.resends;
-      wait_line_quiet();
+    if (attempt > 0) ++stats_.resends;
+    const std::uint64_t attempt_start = stats_.cycles;
+    const std::uint64_t to_npu_hits = stats_.faults_to_npu.bytes_hit;
+    const std::uint64_t from_npu_hits = stats_.faults_from_npu.bytes_hit;
+    const std::optional<Response> response = send_once(frame, bytes, problem);
+    // Before judging a failed send, let the NPU finish what it is sending (a response we
+    // could not read) so that it listens again: its bytes belong to this send.
+    if (!response) wait_line_quiet();
+    const bool request_hit = stats_.faults_to_npu.bytes_hit != to_npu_hits;
+    const bool response_hit = stats_.faults_from_npu.bytes_hit != from_npu_hits;
+    if (request_hit || response_hit) {
+      ++stats_.faulted_sends;
+      NpuStats::CommandFaults& by_command = stats_.faults_by_command[frame.type];
+      by_command.requests_hit += request_hit ? 1 : 0;
+      by_command.responses_hit += response_hit ? 1 : 0;
     }
-    ++stats_.requests;
-    send_raw(bytes);
-    // the timeout counts from the end of the request
-    const std::uint64_t deadline = stats_.cycles + 10ULL * bytes.size() * options_.clks_per_bit + response_timeout(frame);
-    for (;;) {
-      const std::optional<DecodedFrame> event = run_until_event(deadline);
-      if (!event) {
-        ++stats_.timeouts;
-        last_problem = "no answer in time";
-        break;
-      }
-      if (event->event != FrameEvent::kFrame) {
-        ++stats_.bad_responses;
-        last_problem = "a corrupted response";
-        break;
-      }
-      if (event->frame.seq != frame.seq) continue;  // a stale response to an earlier request
-      const std::optional<Response> response = parse_response(event->frame);
-      if (!response) {
-        ++stats_.bad_responses;
-        last_problem = "a malformed response";
-        break;
-      }
-      if (response->ack) return *response;
-      ++stats_.naks;
-      if (!resend_fixes(response->error)) return *response;
-      last_problem = "NAK " + error_name(response->error);
-      break;
+    if (response) {
+      if (request_hit || response_hit) ++stats_.undetected;
+      stats_.retry_cycles += attempt_start - start;
+      return *response;
     }
+    ++stats_.failed_sends;
   }
+  stats_.retry_cycles += stats_.cycles - start;
   throw input_error("the NPU did not accept {} after {} attempts (last: {}); check the line settings "
                     "(clocks per bit)",
-                    command_name(frame.type), options_.max_attempts, last_problem);
+                    command_name(frame.type), options_.max_attempts, problem);
 }
 
 Response NpuSession::require_ack(const Frame& frame, const char* what) {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace seatorch::npu {
 namespace {
@@ -22,11 +23,50 @@ double fraction(std::size_t part, std::size_t whole) {
   return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
 
+// Below this chance that the largest exchange crosses the line intact, a run would be
+// almost all resends: refuse the rates instead of simulating for hours.
+constexpr double kMinIntactProbability = 0.01;
+// Sends of one request before giving up: a clean line never needs a resend; on a faulty line
+// giving up must be rarer than this, per request.
+constexpr unsigned kCleanLineAttempts = 8;
+constexpr double kGiveUpProbability = 1e-9;
+
+// The most sends a request may need at `rates`, judged by the largest exchange of the run:
+// a full LOAD_CHUNK and its ACK, or an INFER and its result.
+unsigned attempts_for(const LineFaultRates& rates, const NpuImage& image, const std::string& hex) {
+  if (!rates.any()) return kCleanLineAttempts;
+  const std::size_t chunk = kFrameOverhead + kMaxPayload + kFrameOverhead + 1;
+  const std::size_t infer = kFrameOverhead + image.input_size() + kFrameOverhead + 1 + kResultBytes + image.output_size();
+  const std::size_t bytes = std::max(chunk, infer);
+  const double intact = intact_probability(rates, bytes);
+  if (intact < kMinIntactProbability) {
+    // Each rate alone at which the exchange is still intact with the minimum probability.
+    const double n = static_cast<double>(bytes);
+    const double max_ber = 1.0 - std::pow(kMinIntactProbability, 1.0 / (n * kWireBitsPerByte));
+    const double max_drop = 1.0 - std::pow(kMinIntactProbability, 1.0 / n);
+    throw input_error("at a bit-error rate of {} and a drop rate of {}, a {}-byte exchange with the NPU ({}) "
+                      "arrives intact with probability {:.2g}: nearly every send would fail; use a bit-error "
+                      "rate below {:.1g} and a drop rate below {:.1g}",
+                      rates.bit_error_rate, rates.drop_rate, bytes, hex, intact, max_ber, max_drop);
+  }
+  const double attempts = std::ceil(std::log(kGiveUpProbability) / std::log1p(-intact));
+  return std::max(kCleanLineAttempts, static_cast<unsigned>(attempts));
+}
+
+nlohmann::json counts_json(const LineFaultCounts& c) {
+  return {{"bytes", c.bytes}, {"bytes_hit", c.bytes_hit}, {"bit_flips", c.bit_flips}, {"drops", c.drops}};
+}
+
 }  // namespace
 
 double SimRunSummary::accuracy() const { return fraction(correct, images); }
 double SimRunSummary::agreement() const { return fraction(class_agreement, images); }
 double SimRunSummary::logits_agreement_rate() const { return fraction(logits_agreement, images); }
+
+double SimRunSummary::retry_cost() const {
+  const std::uint64_t clean = stats.cycles - stats.retry_cycles;
+  return clean == 0 ? 0.0 : static_cast<double>(stats.retry_cycles) / static_cast<double>(clean);
+}
 
 nlohmann::json SimRunSummary::to_json() const {
   const double clock_hz = clock_mhz * 1e6;
@@ -37,6 +77,26 @@ nlohmann::json SimRunSummary::to_json() const {
     at_baud.push_back({{"baud", baud}, {"load_seconds", load_s}, {"inference_seconds", infer_s},
                        {"images_per_second", 1.0 / infer_s}});
   }
+  nlohmann::json by_command = nlohmann::json::object();
+  for (const auto& [command, hits] : stats.faults_by_command) {
+    by_command[command_name(command)] = {{"requests_hit", hits.requests_hit}, {"responses_hit", hits.responses_hit}};
+  }
+  const nlohmann::json faults_json = {
+      {"bit_error_rate", faults.bit_error_rate},
+      {"drop_rate", faults.drop_rate},
+      {"seed", seed},
+      {"to_npu", counts_json(stats.faults_to_npu)},
+      {"from_npu", counts_json(stats.faults_from_npu)},
+      {"injected", stats.faults_to_npu.faults() + stats.faults_from_npu.faults()},
+      {"sends_hit", stats.faulted_sends},
+      {"detected", stats.faulted_sends - stats.undetected},
+      {"undetected", stats.undetected},
+      {"failed_sends", stats.failed_sends},
+      {"bad_responses", stats.bad_responses},
+      {"max_attempts", max_attempts},
+      {"retry_cycles", stats.retry_cycles},
+      {"retry_cost", retry_cost()},
+      {"by_command", by_command}};
   return {{"dataset", dataset},
           {"architecture", architecture},
           {"images", images},
@@ -61,11 +121,13 @@ nlohmann::json SimRunSummary::to_json() const {
           {"sim_cycles_per_second", stats.cycles_per_second()},
           {"resends", stats.resends},
           {"naks", stats.naks},
-          {"timeouts", stats.timeouts}};
+          {"timeouts", stats.timeouts},
+          {"faults", faults_json}};
 }
 
 SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress) {
   if (!(options.clock_mhz > 0.0)) throw input_error("--clock-mhz must be positive (got {})", options.clock_mhz);
+  check_line_fault_rates(options.faults);
   const NpuImage image = read_npu_hex(options.hex);
   // The reference is the integer model the image itself encodes, so a wrong exporter cannot
   // hide behind a matching wrong simulator.
@@ -85,6 +147,12 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   NpuSimOptions sim;
   sim.clks_per_bit = options.clks_per_bit;
   sim.trace_path = options.trace;
+  sim.max_attempts = attempts_for(options.faults, image, options.hex.string());
+  if (options.faults.any()) {
+    // One stream of faults per direction, both from the one seed.
+    sim.to_npu = random_line_faults(options.faults, 2 * options.seed);
+    sim.from_npu = random_line_faults(options.faults, 2 * options.seed + 1);
+  }
   NpuSession session(sim);
   spdlog::info("loading {} ({} words, CRC {:08x}) over the UART at {} clocks per bit", image.architecture(),
                image.total_words(), image.crc, options.clks_per_bit);
@@ -96,6 +164,9 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   s.images = n;
   s.clks_per_bit = options.clks_per_bit;
   s.clock_mhz = options.clock_mhz;
+  s.faults = options.faults;
+  s.seed = options.seed;
+  s.max_attempts = sim.max_attempts;
   s.load_bytes = session.stats().load_bytes;
   s.load_cycles = session.stats().load_cycles;
   for (std::size_t i = 0; i < n; ++i) {

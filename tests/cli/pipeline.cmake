@@ -1,6 +1,7 @@
 # The whole pipeline through the real binary on the committed MNIST subset:
 # train -> quantize --int8 -> eval -> export --hex -> sim --npu on 500 test images, checking
-# the quality bar (>= 90% float), the INT8 delta, and 100% NPU agreement (classes and logits).
+# the quality bar (>= 90% float), the INT8 delta, and 100% NPU agreement (classes and logits),
+# on a clean line and on one with injected bit errors and lost bytes.
 # Usage: cmake -DSEATORCH=<binary> -DDATA_DIR=<data/mnist-small> -DWORK_DIR=<tmp> -P pipeline.cmake
 
 function(run_json out_var)
@@ -50,4 +51,24 @@ expect_at_least("${simulated}" images 500)
 expect_at_least("${simulated}" agreement 1.0)
 expect_at_least("${simulated}" logits_agreement 1.0)
 expect_at_least("${simulated}" mac_utilization 0.9)
+
+# The same images over a noisy line: every fault is detected and resent, the answers agree.
+run_json(noisy sim --npu --data-dir ${DATA_DIR} --images 100 --inject-bit-errors 2e-5 --inject-drops 2e-4 --seed 7)
+expect_at_least("${noisy}" agreement 1.0)
+expect_at_least("${noisy}" logits_agreement 1.0)
+expect_at_least("${noisy}" "faults;injected" 1)
+string(JSON sends_hit GET "${noisy}" faults sends_hit)
+string(JSON detected GET "${noisy}" faults detected)
+if(sends_hit EQUAL 0 OR NOT detected EQUAL sends_hit)
+  message(FATAL_ERROR "sends hit by a fault: ${sends_hit}, detected: ${detected}; expected all detected")
+endif()
+message(STATUS "noisy line: ${sends_hit} sends hit, all detected")
+
+# A line so noisy that nearly every send would fail is refused up front, in one line.
+execute_process(COMMAND ${SEATORCH} sim --npu --data-dir ${DATA_DIR} --inject-bit-errors 0.01
+  WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "^seatorch: error: at a bit-error rate of 0.01 .*use a bit-error rate below"
+   OR NOT out STREQUAL "")
+  message(FATAL_ERROR "sim --inject-bit-errors 0.01: exit ${rc}, expected 1 with one error line\n${out}${err}")
+endif()
 file(REMOVE_RECURSE ${WORK_DIR})

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 
@@ -69,13 +70,14 @@ void require_agreement(npu::NpuSession& session, const npu::NpuImage& image, con
   }
 }
 
-// The load of docs/NPU.md as individual frames, so that tests can interleave bad ones.
-std::vector<npu::Frame> load_frames(npu::NpuSession& s, const npu::NpuImage& image) {
+// The load of docs/NPU.md as individual frames of chunk_words words, so that tests can
+// interleave bad ones.
+std::vector<npu::Frame> load_frames(npu::NpuSession& s, const npu::NpuImage& image, std::size_t chunk_words = 256) {
   std::vector<npu::Frame> frames{npu::load_begin_request(s.next_seq())};
   std::uint16_t index = 0;
   for (const npu::NpuSection& section : image.sections) {
-    for (std::size_t at = 0; at < section.words.size(); at += 256) {
-      const std::size_t n = std::min<std::size_t>(256, section.words.size() - at);
+    for (std::size_t at = 0; at < section.words.size(); at += chunk_words) {
+      const std::size_t n = std::min(chunk_words, section.words.size() - at);
       frames.push_back(npu::load_chunk_request(s.next_seq(), index++, section.address + static_cast<std::uint32_t>(at),
                                                std::span(section.words).subspan(at, n)));
     }
@@ -270,20 +272,20 @@ TEST_CASE("npu session resends after a corrupted request and lost bytes in both 
   seatorch::Rng rng(17);
   const q::Int8Model model = npu::test::random_model(rng, {64, 20, 10});
   const npu::NpuImage image = npu::build_npu_image(model);
-  // Byte counters pick the victims: the 30th byte to the NPU (in the first chunk) gets a
-  // flipped bit, the 2000th (in a later chunk) is dropped, and bytes 40 to 60 from the NPU
-  // are dropped, which garbles one ACK and swallows the next whole (a timeout).
-  std::size_t sent = 0;
-  std::size_t received = 0;
+  // Byte numbers pick the victims: byte 29 to the NPU (in the first chunk) gets data bit 3
+  // inverted, byte 1999 (in a later chunk) is dropped, and bytes 39 to 59 from the NPU are
+  // dropped, which garbles one ACK and swallows the next whole (a timeout).
   npu::NpuSimOptions options;
-  options.to_npu = [&sent](std::uint8_t& byte) {
-    ++sent;
-    if (sent == 30) byte ^= 0x08;
-    return sent != 2000;
+  options.to_npu = [](std::uint64_t index) {
+    npu::WireFault fault;
+    fault.flips = index == 29 ? std::uint16_t{1U << 4} : std::uint16_t{0};
+    fault.drop = index == 1999;
+    return fault;
   };
-  options.from_npu = [&received](std::uint8_t&) {
-    ++received;
-    return received < 40 || received > 60;
+  options.from_npu = [](std::uint64_t index) {
+    npu::WireFault fault;
+    fault.drop = index >= 39 && index <= 59;
+    return fault;
   };
   npu::NpuSession session(options);
   session.load(image);
@@ -294,6 +296,75 @@ TEST_CASE("npu session resends after a corrupted request and lost bytes in both 
   CHECK(st.naks == 2);  // E_CRC for the flipped bit, E_TIMEOUT for the dropped byte
   CHECK(st.timeouts >= 1);
   CHECK(st.resends == st.naks + st.timeouts + st.bad_responses);
+  CHECK(st.faults_to_npu.bit_flips == 1);
+  CHECK(st.faults_to_npu.drops == 1);
+  CHECK(st.faults_from_npu.drops == 21);
+  CHECK(st.undetected == 0);
+}
+
+TEST_CASE("npu session survives random bit errors and lost bytes on every frame type", "[npu]") {
+  // Rates at which about one exchange in three is hit, with short chunks so that loads still
+  // get through. Rounds of load, STATUS, ECHO and INFER go on until faults have hit the
+  // request and the response of every command; each round checks what the NPU answers.
+  seatorch::Rng rng(23);
+  const q::Int8Model model = npu::test::random_model(rng, {24, 12, 10});
+  const npu::NpuImage image = npu::build_npu_image(model);
+  const npu::LineFaultRates rates{2e-4, 2e-3};
+  npu::NpuSimOptions options;
+  options.max_attempts = 200;
+  options.to_npu = npu::random_line_faults(rates, 4);
+  options.from_npu = npu::random_line_faults(rates, 5);
+  npu::NpuSession session(options);
+
+  const std::vector<std::uint8_t> kCommands{npu::kCmdStatus,    npu::kCmdEcho,      npu::kCmdLoadBegin,
+                                            npu::kCmdLoadChunk, npu::kCmdLoadEnd,   npu::kCmdInfer};
+  const auto every_command_hit = [&] {
+    const npu::NpuStats& st = session.stats();
+    return std::all_of(kCommands.begin(), kCommands.end(), [&](std::uint8_t c) {
+      const auto it = st.faults_by_command.find(c);
+      return it != st.faults_by_command.end() && it->second.requests_hit > 0 && it->second.responses_hit > 0;
+    });
+  };
+  std::size_t rounds = 0;
+  for (; rounds < 40 && !every_command_hit(); ++rounds) {
+    INFO("round " << rounds);
+    const std::vector<npu::Frame> frames = load_frames(session, image, 4);
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+      const npu::Response r = session.request(frames[f]);
+      INFO("load frame " << f << ": " << (r.ack ? "ACK" : "NAK " + npu::error_name(r.error)));
+      REQUIRE(r.ack);
+      // an image in the middle of its load is never run
+      if (f == 1) require_nak(session.request(npu::infer_request(session.next_seq(), npu::test::random_image(rng, 24))),
+                              npu::kErrNoImage);
+    }
+    const npu::NpuStatus status = session.status();
+    REQUIRE(status.image_valid);
+    REQUIRE(status.layers == 2);
+    const std::vector<std::uint8_t> data = npu::test::random_image(rng, 16);
+    REQUIRE(session.echo(data) == data);
+    require_agreement(session, image, model, rng, 2);
+  }
+  const npu::NpuStats& st = session.stats();
+  INFO("after " << rounds << " rounds: " << st.faults_to_npu.faults() << " faults to the NPU, "
+                << st.faults_from_npu.faults() << " from it, " << st.faulted_sends << " sends hit, "
+                << st.failed_sends << " failed");
+  for (std::uint8_t c : kCommands) {
+    const npu::NpuStats::CommandFaults hits = st.faults_by_command.count(c) ? st.faults_by_command.at(c) : npu::NpuStats::CommandFaults{};
+    INFO(npu::command_name(c) << ": " << hits.requests_hit << " requests and " << hits.responses_hit << " responses hit");
+    CHECK(hits.requests_hit > 0);
+    CHECK(hits.responses_hit > 0);
+  }
+  CHECK(st.faults_to_npu.bit_flips > 0);
+  CHECK(st.faults_to_npu.drops > 0);
+  CHECK(st.faults_from_npu.bit_flips > 0);
+  CHECK(st.faults_from_npu.drops > 0);
+  CHECK(st.naks > 0);
+  CHECK(st.timeouts > 0);
+  CHECK(st.bad_responses > 0);
+  // every send that a fault hit failed and was resent; none was answered
+  CHECK(st.undetected == 0);
+  CHECK(st.failed_sends >= st.faulted_sends);
+  CHECK(st.resends == st.failed_sends);
 }
 
 TEST_CASE("npu rtl MAC array and requantization match the reference at the extremes", "[npu]") {

@@ -10,28 +10,26 @@
 
 #include "seatorch/npu/frame.hpp"
 #include "seatorch/npu/image.hpp"
+#include "seatorch/npu/line_fault.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace seatorch::npu {
-
-// A fault on the line: called for each byte on its way; it may change the byte (bit errors)
-// and returns false to drop it. Empty: a clean line.
-using NpuLineFault = std::function<bool(std::uint8_t& byte)>;
 
 struct NpuSimOptions {
   unsigned clks_per_bit = 4;          // UART bit time in clock cycles, >= kMinClksPerBit
   std::filesystem::path trace_path;   // FST waveform of every clock edge; empty: none
   unsigned max_attempts = 8;          // sends of one request before giving up
-  NpuLineFault to_npu;                // faults on the host -> NPU line
-  NpuLineFault from_npu;              // faults on the NPU -> host line
+  NpuLineFault to_npu;                // faults on the host -> NPU wire; empty: a clean line
+  NpuLineFault from_npu;              // faults on the NPU -> host wire; empty: a clean line
 };
 
 struct NpuInference {
@@ -57,6 +55,19 @@ struct NpuStats {
   std::uint64_t npu_cycles = 0;       // sum of NpuInference::npu_cycles
   std::uint64_t wire_cycles = 0;      // sum of NpuInference::wire_cycles
   std::uint64_t inference_bytes = 0;  // bytes on the wire, both directions, of all infer()s
+
+  // ---- faults on the line and what the protocol made of them ----
+  LineFaultCounts faults_to_npu;      // injected into the requests' bytes
+  LineFaultCounts faults_from_npu;    // injected into the responses' bytes
+  std::uint64_t failed_sends = 0;     // sends not answered by a good response (= resends + give-ups)
+  std::uint64_t faulted_sends = 0;    // sends during which a byte in either direction was hit
+  std::uint64_t undetected = 0;       // sends answered although a byte was hit (a missed fault)
+  std::uint64_t retry_cycles = 0;     // cycles of failed sends and the quiet waits after them
+  struct CommandFaults {
+    std::uint64_t requests_hit = 0;   // sends of this command with a byte of the request hit
+    std::uint64_t responses_hit = 0;  // ... with a byte of the response hit
+  };
+  std::map<std::uint8_t, CommandFaults> faults_by_command;  // by command type
 
   [[nodiscard]] double cycles_per_second() const { return sim_seconds > 0 ? cycles / sim_seconds : 0.0; }
 };
@@ -100,6 +111,8 @@ class NpuSession {
   // Runs until the host transmitter is idle and an event is decoded, or `deadline` passes.
   std::optional<DecodedFrame> run_until_event(std::uint64_t deadline);
   void wait_line_quiet();
+  void sync_line_stats();
+  std::optional<Response> send_once(const Frame& frame, std::span<const std::uint8_t> bytes, std::string& problem);
   std::uint64_t response_timeout(const Frame& frame) const;
   Response require_ack(const Frame& frame, const char* what);
 

@@ -3,6 +3,8 @@
 // answer (class and each int8 logit) with the C++ integer reference model that the same
 // image encodes. Reports accuracy, agreement, cycles, MAC utilization, bytes on the wire,
 // equivalent wall times at a clock and at standard baud rates, and the simulation speed.
+// With fault rates it injects bit errors and lost bytes on both directions of the line and
+// reports what the protocol detected, the resends and what they cost.
 // Deliberately not here: printing and argument parsing.
 #pragma once
 
@@ -26,6 +28,8 @@ struct SimRunOptions {
   unsigned clks_per_bit = kMinClksPerBit;
   double clock_mhz = 100.0;      // for the equivalent wall times
   std::filesystem::path trace;   // FST waveform; empty: none
+  LineFaultRates faults;         // injected on both directions of the line
+  std::uint64_t seed = 0;        // of the injected faults
 };
 
 struct SimRunSummary {
@@ -45,11 +49,16 @@ struct SimRunSummary {
   double wire_cycles_per_inference = 0.0;
   unsigned clks_per_bit = 0;
   double clock_mhz = 0.0;
+  LineFaultRates faults;
+  std::uint64_t seed = 0;
+  unsigned max_attempts = 0;          // sends of one request before giving up
   NpuStats stats;
 
   [[nodiscard]] double accuracy() const;
   [[nodiscard]] double agreement() const;
   [[nodiscard]] double logits_agreement_rate() const;
+  // Extra simulated time the failed sends cost, relative to the same run on a clean line.
+  [[nodiscard]] double retry_cost() const;
   [[nodiscard]] nlohmann::json to_json() const;
 };
 
