@@ -85,10 +85,26 @@ void sync_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
-void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
-  if (path.filename().empty()) {
-    throw input_error("cannot write '{}': the path names a directory, not a file", path.string());
+void check_output_path(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (path.filename().empty() || std::filesystem::is_directory(path, ec)) {
+    throw input_error("cannot write '{}': the path names a directory, not a file; name the file, e.g. {}",
+                      path.string(), (path / "model.safetensors").string());
   }
+  // The nearest parent that exists must be a directory (create_directories makes the rest).
+  for (std::filesystem::path dir = path.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    if (std::filesystem::exists(dir, ec)) {
+      if (!std::filesystem::is_directory(dir, ec)) {
+        throw input_error("cannot write '{}': {} exists and is not a directory", path.string(), dir.string());
+      }
+      return;
+    }
+    if (dir == dir.parent_path()) return;
+  }
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  check_output_path(path);
   const std::filesystem::path dir = path.parent_path();
   if (!dir.empty()) {
     std::error_code ec;

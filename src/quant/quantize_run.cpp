@@ -2,6 +2,7 @@
 #include "seatorch/quant/quantize_run.hpp"
 
 #include "seatorch/error.hpp"
+#include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/quant/evaluate.hpp"
 #include "seatorch/quant/float_checkpoint.hpp"
@@ -40,6 +41,7 @@ nlohmann::json QuantizeRunSummary::to_json() const {
 }
 
 QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
+  io::check_output_path(options.out);
   const io::SafetensorsFile file = io::load_safetensors(options.model);
   const FloatMlp model = float_mlp_from_checkpoint(file, options.model.string());
   DataOptions data_options = options.data;

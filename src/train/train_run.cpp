@@ -270,6 +270,7 @@ nlohmann::json TrainRunSummary::to_json() const {
 }
 
 TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallbacks& callbacks) {
+  io::check_output_path(options.out);
   const DataSplit data = load_dataset(options.data);
   const std::optional<ResumeState> resume = load_resume(options, data);
   std::optional<quant::FloatMlp> init;

@@ -17,6 +17,11 @@
 
 namespace seatorch::io {
 
+// Throws InputError when `path` cannot be written as a file: it names an existing directory,
+// or one of its parents exists but is not a directory. Long jobs call it before they start,
+// so that a typo in --out fails in a second, not after the training.
+void check_output_path(const std::filesystem::path& path);
+
 // Writes `bytes` to `path`, creating missing parent directories.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 void write_file_atomic(const std::filesystem::path& path, std::string_view text);
