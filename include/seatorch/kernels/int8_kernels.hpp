@@ -1,4 +1,4 @@
-// The two integer steps of every int8 layer (quant/int8_engine.hpp puts them together):
+// The integer steps of every int8 layer, and the two fused (quant/int8_engine.hpp runs them):
 //
 // gemm:        C (m, n) int32 = A (m, k) uint8 * B (n, k)^T int8    exact: no saturation
 //   A holds the activations biased to unsigned (u = x + 128: the pixels themselves for the
@@ -21,7 +21,7 @@
 //   "avx2"        vpmaddubsw with the activations split into 7 high bits and 1 low bit, so
 //                 that no 16-bit pair sum saturates (255*127 + 255*127 would), then vpmaddwd.
 //   "ref"         the plain triple loop: the specification the others are tested against.
-// Deliberately not here: the choice of row_constant and correction (the engine folds the
+// Deliberately not here: the choice of row_constant and z_w (the engine folds the
 // zero-points and the bias into them) and threading.
 #pragma once
 
