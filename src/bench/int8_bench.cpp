@@ -1,4 +1,4 @@
-// The inference benchmark: float vs int8 on the same images.
+// The inference benchmark: float vs int8 on the same images, in interleaved rounds.
 #include "seatorch/bench/int8_bench.hpp"
 
 #include "seatorch/error.hpp"
@@ -31,8 +31,14 @@ Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
   report.dataset = data.name;
   report.architecture = float_model.architecture();
   report.images = n;
-  report.paths = quant::bench_inference(float_model, int8.model, std::span<const std::uint8_t>(pixels).first(n * data.test.features),
-                                        n, options.min_seconds);
+  report.reps = options.reps;
+  report.clock = options.clock;
+  const std::vector<quant::InferencePath> paths = quant::inference_paths(
+      float_model, int8.model, std::span<const std::uint8_t>(pixels).first(n * data.test.features), n);
+  std::vector<std::function<void()>> passes;
+  for (const quant::InferencePath& path : paths) passes.push_back(path.pass);
+  const std::vector<double> seconds = time_interleaved(passes, options.reps, options.clock);
+  for (std::size_t i = 0; i < paths.size(); ++i) report.paths.push_back({paths[i].name, n, seconds[i]});
   const double float_rate = report.paths.front().images_per_second();
   for (std::size_t i = 1; i < report.paths.size(); ++i) {
     report.best_int8_speedup = std::max(report.best_int8_speedup, report.paths[i].images_per_second() / float_rate);

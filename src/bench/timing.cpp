@@ -1,4 +1,4 @@
-// Warm-up, adaptive repetitions, median (see timing.hpp).
+// Warm-up, adaptive repetitions, median, interleaved rounds (see timing.hpp).
 #include "seatorch/bench/timing.hpp"
 
 #include <time.h>
@@ -37,10 +37,25 @@ Timing time_median(const std::function<void()>& work, const TimingOptions& optio
 
   std::vector<double> per_call(std::max<std::size_t>(options.samples, 1));
   for (double& t : per_call) t = seconds_for(work, calls, options.clock) / static_cast<double>(calls);
-  std::sort(per_call.begin(), per_call.end());
-  const std::size_t n = per_call.size();
-  const double median = n % 2 == 1 ? per_call[n / 2] : 0.5 * (per_call[n / 2 - 1] + per_call[n / 2]);
-  return {median, calls, n};
+  return {median(per_call), calls, per_call.size()};
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+std::vector<double> time_interleaved(const std::vector<std::function<void()>>& works, std::size_t rounds,
+                                     TimingClock clock) {
+  for (const auto& work : works) work();  // warm-up: caches, page tables, the clock rate
+  std::vector<std::vector<double>> seconds(works.size());  // (works, rounds)
+  for (std::size_t r = 0; r < std::max<std::size_t>(rounds, 1); ++r) {
+    for (std::size_t w = 0; w < works.size(); ++w) seconds[w].push_back(seconds_for(works[w], 1, clock));
+  }
+  std::vector<double> medians;
+  for (const auto& s : seconds) medians.push_back(median(s));
+  return medians;
 }
 
 }  // namespace seatorch::bench

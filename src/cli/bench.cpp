@@ -1,7 +1,7 @@
 // `seatorch bench <mode>`: parses the bench flags, calls the library's benchmarks, reports.
 // Modes: `matmul` (kernel throughput against the FMA peak and the system BLAS), `train`
 // (seconds per epoch with a breakdown, and the scalar engine beside the tensor engine) and
-// `int8` (float vs integer inference, images per second). Each mode
+// `int8` (float vs integer inference, images per second, in interleaved rounds). Each mode
 // registers itself below as a sub-subcommand with its own flags and run function.
 #include "command.hpp"
 
@@ -36,6 +36,18 @@ CLI::Validator library_validator(Parse parse, std::string name) {
         return {};
       },
       std::move(name));
+}
+
+// --clock, shared by the modes that time single-threaded work.
+void add_clock_option(CLI::App* app, std::string& clock) {
+  app->add_option("--clock", clock,
+                  "What is timed: the thread's CPU time (cpu: the code alone, even on a busy machine) or wall time")
+      ->check(CLI::IsMember({"cpu", "wall"}))
+      ->capture_default_str();
+}
+
+bench::TimingClock parse_clock(const std::string& clock) {
+  return clock == "wall" ? bench::TimingClock::kWall : bench::TimingClock::kThreadCpu;
 }
 
 // ---- bench matmul -----------------------------------------------------------
@@ -126,7 +138,7 @@ nlohmann::json matmul_json(const bench::MatmulBenchReport& report, const MatmulF
 int run_matmul(const MatmulFlags& flags) {
   bench::MatmulBenchOptions options;
   options.reps = flags.reps;
-  options.clock = flags.clock == "wall" ? bench::TimingClock::kWall : bench::TimingClock::kThreadCpu;
+  options.clock = parse_clock(flags.clock);
   options.kernels = flags.kernels;
   // With neither --sizes nor --shapes: the default squares and the MLP's shapes; otherwise
   // exactly what was asked for.
@@ -166,10 +178,7 @@ Command register_matmul(CLI::App& bench) {
   app->add_option("--reps", flags->reps, "Timed samples per figure (the median is reported)")
       ->check(kPositiveInteger)
       ->capture_default_str();
-  app->add_option("--clock", flags->clock,
-                  "What is timed: the thread's CPU time (cpu: the code alone, even on a busy machine) or wall time")
-      ->check(CLI::IsMember({"cpu", "wall"}))
-      ->capture_default_str();
+  add_clock_option(app, flags->clock);
   app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)")
       ->delimiter(',')
       ->check(library_validator([](const std::string& t) { kernels::require_kernel(t, ""); }, "KERNEL"));
@@ -249,6 +258,7 @@ struct Int8BenchFlags {
   std::string int8_model = "seatorch-out/model.int8.safetensors";
   std::string dataset;
   std::string data_dir;
+  std::string clock = "cpu";
   bool json = false;
 };
 
@@ -257,6 +267,7 @@ int run_int8_bench_command(Int8BenchFlags f) {
   f.options.int8_model = f.int8_model;
   f.options.data.name = f.dataset;
   f.options.data.data_dir = f.data_dir;
+  f.options.clock = parse_clock(f.clock);
   const bench::Int8BenchReport r = bench::run_int8_bench(f.options);
   if (f.json) {
     nlohmann::json paths = nlohmann::json::array();
@@ -267,10 +278,14 @@ int run_int8_bench_command(Int8BenchFlags f) {
                 {"architecture", r.architecture},
                 {"images", r.images},
                 {"results", paths},
-                {"best_int8_speedup", r.best_int8_speedup}});
+                {"best_int8_speedup", r.best_int8_speedup},
+                {"clock", bench::clock_name(r.clock)},
+                {"reps", r.reps}});
     return 0;
   }
-  std::cout << fmt::format("# {} inference on {} {} test images, 1 thread\n", r.architecture, r.images, r.dataset);
+  std::cout << fmt::format("# {} inference on {} {} test images, 1 thread, median of {} interleaved passes ({} time)\n",
+                           r.architecture, r.images, r.dataset, r.reps,
+                           r.clock == bench::TimingClock::kWall ? "wall" : "thread CPU");
   const double float_rate = r.paths.front().images_per_second();
   for (const quant::Throughput& t : r.paths) {
     std::cout << fmt::format("{:<18} {:>12.0f} images/s  {:>6.2f}x float\n", t.path, t.images_per_second(),
@@ -288,6 +303,10 @@ Command register_int8_bench(CLI::App& bench) {
       ->check(CLI::IsMember(dataset_names()));
   app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
   app->add_option("--images", f->options.images, "Test images to run")->check(kPositiveInteger)->capture_default_str();
+  app->add_option("--reps", f->options.reps, "Timed passes per path, the paths in turn (the median is reported)")
+      ->check(kPositiveInteger)
+      ->capture_default_str();
+  add_clock_option(app, f->clock);
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   return Command{app, [f] { return run_int8_bench_command(*f); }};
 }

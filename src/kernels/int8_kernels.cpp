@@ -34,12 +34,25 @@ void requantize_ref(const Int8RequantizeArgs& r) {
     const auto acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(r.row_constant[j]) +
                                                static_cast<std::uint32_t>(r.dots[j]) -
                                                static_cast<std::uint32_t>(r.correction));
-    r.y[j] = quant::requantize(acc, r.multiplier[j], r.shift[j], r.zero_point, r.relu);
-    r.u[j] = static_cast<std::uint8_t>(r.y[j] + 128);
+    const std::int8_t y = quant::requantize(acc, r.multiplier[j], r.shift[j], r.zero_point, r.relu);
+    if (r.y) r.y[j] = y;
+    r.u[j] = static_cast<std::uint8_t>(y + 128);
   }
 }
 
-constexpr Int8Kernel kRef{"ref", pack_b_ref, gemm_ref, requantize_ref};
+void layer_ref(const Int8LayerArgs& l) {
+  std::vector<std::int32_t> dots(l.n);  // (n) of one image
+  for (std::size_t s = 0; s < l.m; ++s) {
+    const std::uint8_t* u = l.a + s * l.lda;
+    std::int64_t sum_x = 0;  // sum_i x_i = sum_i (u_i - 128)
+    for (std::size_t i = 0; i < l.k; ++i) sum_x += std::int64_t{u[i]} - 128;
+    gemm_ref({1, l.n, l.k, u, l.lda, l.packed_b, dots.data(), l.n});
+    requantize_ref({l.n, dots.data(), l.row_constant, static_cast<std::int32_t>(l.weight_zero_point * sum_x),
+                    l.multiplier, l.shift, l.zero_point, l.relu, nullptr, l.u + s * l.ldu});
+  }
+}
+
+constexpr Int8Kernel kRef{"ref", pack_b_ref, gemm_ref, requantize_ref, layer_ref};
 
 #if SEATORCH_X86_KERNELS
 template <std::size_t Rows>
@@ -47,9 +60,10 @@ std::vector<std::int8_t> pack_rows(std::span<const std::int8_t> b, std::size_t n
   return x86::pack_b_blocked(b, n, k, Rows);
 }
 
-constexpr Int8Kernel kAvx2{"avx2", pack_rows<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2};
+constexpr Int8Kernel kAvx2{"avx2", pack_rows<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2,
+                           x86::layer_avx2};
 constexpr Int8Kernel kAvx512Vnni{"avx512vnni", pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni,
-                                 x86::requantize_avx512};
+                                 x86::requantize_avx512, x86::layer_avx512vnni};
 #endif
 
 // Every kernel this build has, fastest first, with whether this CPU runs it.

@@ -1,11 +1,12 @@
-// Evaluation and the float-vs-int8 throughput measurement.
+// Evaluation, and the float and int8 inference paths that `seatorch bench int8` times.
 #include "seatorch/quant/evaluate.hpp"
 
 #include "seatorch/error.hpp"
 
-#include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 
 namespace seatorch::quant {
 namespace {
@@ -52,23 +53,6 @@ std::vector<std::int32_t> float_predict(const FloatMlp& model, std::span<const f
   return classes;
 }
 
-// Seconds for `images` images processed in runs of `run`, repeated until `min_seconds`.
-Throughput time_path(std::string path, std::size_t n, std::size_t batch, double min_seconds,
-                     const std::function<void(std::size_t first, std::size_t count)>& run) {
-  using Clock = std::chrono::steady_clock;
-  Throughput t{std::move(path), 0, 0.0};
-  const Clock::time_point start = Clock::now();
-  do {
-    for (std::size_t first = 0; first < n; first += batch) {
-      const std::size_t count = std::min(batch, n - first);
-      run(first, count);
-      t.images += count;
-    }
-    t.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  } while (t.seconds < min_seconds);
-  return t;
-}
-
 }  // namespace
 
 std::vector<double> Evaluation::per_class_accuracy() const {
@@ -109,28 +93,33 @@ Evaluation evaluate_int8(const Int8Engine& engine, const Dataset& data) {
   });
 }
 
-std::vector<Throughput> bench_inference(const FloatMlp& model, const Int8Model& int8_model,
-                                        std::span<const std::uint8_t> pixels, std::size_t n, double min_seconds,
-                                        std::size_t batch) {
+std::vector<InferencePath> inference_paths(const FloatMlp& model, const Int8Model& int8_model,
+                                           std::span<const std::uint8_t> pixels, std::size_t n, std::size_t batch) {
   const std::size_t in = model.inputs();
   if (int8_model.inputs() != in || int8_model.outputs() != model.outputs() || pixels.size() != n * in || n == 0 || batch == 0) {
-    throw input_error("bench_inference needs a float and an int8 model of the same shape and at least one image");
+    throw input_error("inference_paths needs a float and an int8 model of the same shape and at least one image");
   }
-  std::vector<float> x(pixels.size());  // (n, in)
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(pixels[i]) / 255.0f;
-  std::vector<Throughput> results;
-  results.push_back(time_path("float", n, batch, min_seconds, [&](std::size_t first, std::size_t count) {
-    float_forward(model, std::span<const float>(x).subspan(first * in, count * in), count);
-  }));
+  // Runs `batch_run(first, count)` over the n images, batch by batch.
+  const auto over_batches = [n, batch](std::function<void(std::size_t, std::size_t)> batch_run) {
+    return [n, batch, batch_run = std::move(batch_run)] {
+      for (std::size_t first = 0; first < n; first += batch) batch_run(first, std::min(batch, n - first));
+    };
+  };
+  auto x = std::make_shared<std::vector<float>>(pixels.size());  // (n, in)
+  for (std::size_t i = 0; i < x->size(); ++i) (*x)[i] = static_cast<float>(pixels[i]) / 255.0f;
+  std::vector<InferencePath> paths;
+  paths.push_back({"float", over_batches([&model, x, in](std::size_t first, std::size_t count) {
+                     float_forward(model, std::span<const float>(*x).subspan(first * in, count * in), count);
+                   })});
   for (const std::string& name : kernels::int8_kernel_names()) {
-    const Int8Engine engine(int8_model, name);
-    std::vector<std::int8_t> logits(batch * int8_model.outputs());
-    results.push_back(time_path("int8 " + name, n, batch, min_seconds, [&](std::size_t first, std::size_t count) {
-      engine.forward(pixels.subspan(first * in, count * in), count,
-                     std::span<std::int8_t>(logits).first(count * int8_model.outputs()));
-    }));
+    auto engine = std::make_shared<const Int8Engine>(int8_model, name);
+    auto logits = std::make_shared<std::vector<std::int8_t>>(batch * int8_model.outputs());
+    paths.push_back({"int8 " + name, over_batches([engine, logits, pixels, in](std::size_t first, std::size_t count) {
+                       engine->forward(pixels.subspan(first * in, count * in), count,
+                                       std::span<std::int8_t>(*logits).first(count * engine->model().outputs()));
+                     })});
   }
-  return results;
+  return paths;
 }
 
 }  // namespace seatorch::quant

@@ -1,5 +1,5 @@
 // Int8Engine: per-layer preparation (packing, row constants) and the batched forward pass
-// with the exact zero-point folding and the reference requantize().
+// through the kernel's fused layer (gemm, zero-point correction and requantize in one).
 #include "seatorch/quant/int8_engine.hpp"
 
 #include "seatorch/quant/int8_file.hpp"
@@ -13,6 +13,11 @@ namespace {
 // Images per pass through all layers: big enough to reuse each weight many times, small
 // enough that the activations stay in L2.
 constexpr std::size_t kChunk = 64;
+
+// u (count) -> y = u - 128 (count).
+void to_int8(const std::uint8_t* u, std::size_t count, std::int8_t* y) {
+  for (std::size_t i = 0; i < count; ++i) y[i] = static_cast<std::int8_t>(u[i] - 128);
+}
 
 }  // namespace
 
@@ -34,37 +39,19 @@ Int8Engine::Int8Engine(Int8Model model, std::string_view kernel)
 }
 
 void Int8Engine::forward_chunk(const std::uint8_t* pixels, std::size_t n, std::int8_t* logits,
-                               std::vector<std::vector<std::int8_t>>* layer_outputs, std::size_t first) const {
+                               std::vector<std::vector<std::int8_t>>* layer_outputs, std::size_t first,
+                               std::span<std::uint8_t> buffers[2]) const {
   const std::uint8_t* u = pixels;  // (n, in) of the current layer, biased to unsigned
-  std::vector<std::uint8_t> buffers[2];
-  std::vector<std::int32_t> dots;
-  std::vector<std::int8_t> scratch;
   for (std::size_t k = 0; k < model_.layers.size(); ++k) {
     const Int8Layer& l = model_.layers[k];
     const PreparedLayer& p = layers_[k];
-    dots.resize(n * l.out);  // (n, out)
-    kernel_->gemm({n, l.out, l.in, u, l.in, p.packed_weight.data(), dots.data(), l.out});
-    std::vector<std::uint8_t>& next = buffers[k % 2];  // (n, out), the next layer's u
-    next.resize(n * l.out);
-    const bool last = k + 1 == model_.layers.size();
-    // The int8 outputs go where they are wanted: the trace, the logits, or scratch.
-    std::int8_t* y = layer_outputs ? (*layer_outputs)[k].data() + first * l.out : last ? logits : nullptr;
-    if (!y) {
-      scratch.resize(n * l.out);
-      y = scratch.data();
-    }
-    for (std::size_t s = 0; s < n; ++s) {
-      std::int64_t sum_x = 0;  // sum_i x_i, needed only when z_w != 0
-      if (l.weight_zero_point != 0) {
-        for (std::size_t i = 0; i < l.in; ++i) sum_x += u[s * l.in + i];
-        sum_x -= 128 * static_cast<std::int64_t>(l.in);
-      }
-      kernel_->requantize({l.out, dots.data() + s * l.out, p.row_constant.data(),
-                           static_cast<std::int32_t>(l.weight_zero_point * sum_x), l.multiplier.data(), l.shift.data(),
-                           l.output_zero_point, l.relu, y + s * l.out, next.data() + s * l.out});
-    }
-    if (last && layer_outputs) std::copy(y, y + n * l.out, logits);
-    u = next.data();
+    std::uint8_t* next = buffers[k % 2].data();  // (n, out), the next layer's u
+    kernel_->layer({n, l.out, l.in, u, l.in, p.packed_weight.data(), p.row_constant.data(), l.weight_zero_point,
+                    l.multiplier.data(), l.shift.data(), l.output_zero_point, l.relu, next, l.out});
+    // The int8 outputs y = u - 128 only where they are wanted: the trace and the logits.
+    if (layer_outputs) to_int8(next, n * l.out, (*layer_outputs)[k].data() + first * l.out);
+    if (k + 1 == model_.layers.size()) to_int8(next, n * l.out, logits);
+    u = next;
   }
 }
 
@@ -75,10 +62,16 @@ void Int8Engine::forward(std::span<const std::uint8_t> pixels, std::size_t n, st
     layer_outputs->assign(model_.layers.size(), {});
     for (std::size_t k = 0; k < model_.layers.size(); ++k) (*layer_outputs)[k].resize(n * model_.layers[k].out);
   }
+  std::size_t widest = 0;
+  for (const Int8Layer& l : model_.layers) widest = std::max(widest, l.out);
+  // One allocation per call, reused by every chunk: consecutive layers' u, (kChunk, widest) each.
+  std::vector<std::uint8_t> storage(2 * std::min(kChunk, n) * widest);
+  std::span<std::uint8_t> buffers[2] = {std::span(storage).first(storage.size() / 2),
+                                        std::span(storage).last(storage.size() / 2)};
   for (std::size_t first = 0; first < n; first += kChunk) {
     const std::size_t count = std::min(kChunk, n - first);
     forward_chunk(pixels.data() + first * model_.inputs(), count, logits.data() + first * model_.outputs(),
-                  layer_outputs, first);
+                  layer_outputs, first, buffers);
   }
 }
 

@@ -99,6 +99,29 @@ TEST_CASE("time_median calls the work once to warm up and then samples x calls t
   }
 }
 
+TEST_CASE("time_interleaved warms up each work and then calls them in turn", "[bench]") {
+  std::string order;
+  volatile double sink = 0.0;
+  const auto work = [&](char name, int loops) {
+    return [&order, &sink, name, loops] {
+      order += name;
+      for (int i = 0; i < loops; ++i) sink = sink + 1.0;
+    };
+  };
+  const std::vector<double> seconds =
+      b::time_interleaved({work('a', 1000), work('b', 200000)}, 3, b::TimingClock::kThreadCpu);
+  CHECK(order == "abababab");
+  REQUIRE(seconds.size() == 2);
+  CHECK(seconds[0] > 0.0);
+  CHECK(seconds[1] > seconds[0]);  // 200 times the work
+}
+
+TEST_CASE("median of odd and even counts", "[bench]") {
+  CHECK(b::median({3.0}) == 3.0);
+  CHECK(b::median({5.0, 1.0, 3.0}) == 3.0);
+  CHECK(b::median({4.0, 1.0, 3.0, 2.0}) == 2.5);
+}
+
 TEST_CASE("the thread CPU clock advances with work and not with sleep", "[bench]") {
   // Each interval is read wall first, CPU second at its start and the reverse at its end,
   // so the wall interval contains the CPU one: wall elapsed >= CPU elapsed, always.

@@ -1,5 +1,5 @@
-// Every int8 gemm kernel against the reference, bit for bit, on odd sizes, strides and the
-// extreme values that make vpmaddubsw saturate when used naively.
+// Every int8 kernel (gemm, requantize, the fused layer) against the reference, bit for bit,
+// on odd sizes, strides and the extreme values that make vpmaddubsw saturate when used naively.
 #include "seatorch/kernels/int8_kernels.hpp"
 
 #include "seatorch/error.hpp"
@@ -109,12 +109,94 @@ TEST_CASE("int8 requantize kernels equal quant::requantize on the whole int32 ra
     for (const std::string& name : k::int8_kernel_names()) {
       k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(),
                                        shift.data(), zero_point, relu, y.data(), u.data()});
+      std::vector<std::uint8_t> u_only(n);  // y null: only u is written
+      k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(),
+                                       shift.data(), zero_point, relu, nullptr, u_only.data()});
       for (std::size_t j = 0; j < n; ++j) {
         INFO("kernel " << name << " trial " << trial << " j " << j << ": y " << int{y[j]} << " ref " << int{y_ref[j]}
                        << ", M " << multiplier[j] << " shift " << shift[j] << " z " << zero_point);
         REQUIRE(y[j] == y_ref[j]);
         REQUIRE(u[j] == u_ref[j]);
+        REQUIRE(u_only[j] == u_ref[j]);
         REQUIRE(int{u[j]} == int{y[j]} + 128);
+      }
+    }
+  }
+}
+
+namespace {
+
+// One random layer for Int8Kernel::layer; `extremes` puts inputs at 0/255, weights at
+// -128/127 and the zero-points at the ends of their range.
+struct LayerCase {
+  std::size_t m, n, kk, lda, ldu;
+  std::vector<std::uint8_t> a;               // (m, lda)
+  std::vector<std::int8_t> b;                // (n, kk)
+  std::vector<std::int32_t> row_constant;    // (n)
+  std::vector<std::int32_t> multiplier;      // (n)
+  std::vector<std::int32_t> shift;           // (n)
+  std::int32_t weight_zero_point, zero_point;
+  bool relu;
+};
+
+LayerCase random_layer(seatorch::Rng& rng, bool extremes) {
+  LayerCase c;
+  c.m = 1 + rng.below(11);
+  c.n = 1 + rng.below(150);  // past one 4 x 16 tile, with partial row blocks
+  c.kk = 1 + rng.below(200);
+  c.lda = c.kk + rng.below(5);
+  c.ldu = c.n + rng.below(5);
+  const auto end_or_any = [&](std::int32_t lo, std::int32_t hi) {
+    return extremes ? (rng.below(2) ? hi : lo) : lo + static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(hi - lo + 1)));
+  };
+  for (std::size_t i = 0; i < c.m * c.lda; ++i) c.a.push_back(static_cast<std::uint8_t>(end_or_any(0, 255)));
+  for (std::size_t i = 0; i < c.n * c.kk; ++i) c.b.push_back(static_cast<std::int8_t>(end_or_any(-128, 127)));
+  for (std::size_t j = 0; j < c.n; ++j) {
+    c.row_constant.push_back(static_cast<std::int32_t>(rng.below(1u << 24)) - (1 << 23));
+    c.multiplier.push_back(static_cast<std::int32_t>((1u << 30) + rng.below(1u << 30)));
+    c.shift.push_back(static_cast<std::int32_t>(rng.below(32)));
+  }
+  const std::int32_t zero_points[] = {0, -128, 127};
+  c.weight_zero_point = extremes ? zero_points[rng.below(3)] : end_or_any(-128, 127);
+  c.zero_point = end_or_any(-128, 127);
+  c.relu = rng.below(2) == 1;
+  return c;
+}
+
+// The layer's u (m, ldu) from `kernel`, with sentinels past each row's n bytes.
+std::vector<std::uint8_t> run_layer(const k::Int8Kernel& kernel, const LayerCase& c) {
+  const std::vector<std::int8_t> packed = kernel.pack_b(c.b, c.n, c.kk);
+  std::vector<std::uint8_t> u(c.m * c.ldu, 0xA5);
+  kernel.layer({c.m, c.n, c.kk, c.a.data(), c.lda, packed.data(), c.row_constant.data(), c.weight_zero_point,
+                c.multiplier.data(), c.shift.data(), c.zero_point, c.relu, u.data(), c.ldu});
+  return u;
+}
+
+}  // namespace
+
+TEST_CASE("int8 fused layer kernels equal the reference gemm and requantize", "[kernels][quant]") {
+  seatorch::Rng rng(47);
+  for (int trial = 0; trial < 40; ++trial) {
+    const LayerCase c = random_layer(rng, trial % 2 == 1);
+    // The specification spelled out: per image, the exact correction, gemm, requantize.
+    std::vector<std::uint8_t> expected(c.m * c.ldu, 0xA5);
+    for (std::size_t s = 0; s < c.m; ++s) {
+      std::vector<std::int32_t> dots(c.n);
+      k::int8_kernel_ref().gemm({1, c.n, c.kk, c.a.data() + s * c.lda, c.lda, c.b.data(), dots.data(), c.n});
+      std::int32_t sum_x = 0;
+      for (std::size_t i = 0; i < c.kk; ++i) sum_x += c.a[s * c.lda + i] - 128;
+      std::vector<std::int8_t> y(c.n);
+      k::int8_kernel_ref().requantize({c.n, dots.data(), c.row_constant.data(), c.weight_zero_point * sum_x,
+                                       c.multiplier.data(), c.shift.data(), c.zero_point, c.relu, y.data(),
+                                       expected.data() + s * c.ldu});
+    }
+    for (const std::string& name : k::int8_kernel_names()) {
+      const std::vector<std::uint8_t> actual = run_layer(k::int8_kernel(name), c);
+      for (std::size_t i = 0; i < actual.size(); ++i) {
+        INFO("kernel " << name << " trial " << trial << " m " << c.m << " n " << c.n << " k " << c.kk << " z_w "
+                       << c.weight_zero_point << " z_y " << c.zero_point << ": u[" << i / c.ldu << "][" << i % c.ldu
+                       << "] = " << int{actual[i]} << ", ref " << int{expected[i]});
+        REQUIRE(actual[i] == expected[i]);
       }
     }
   }

@@ -65,18 +65,19 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
   CHECK_THROWS_WITH(q::evaluate_float(model, wrong), Catch::Contains("7 classes"));
 }
 
-TEST_CASE("bench_inference times the float path and every int8 kernel", "[quant]") {
+TEST_CASE("inference_paths run the float model and every int8 kernel on the same images", "[quant]") {
   seatorch::Rng rng(11);
   const q::FloatMlp model = seatorch::test::random_float_mlp({32, 16, 4}, rng);
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(64, 32, rng);
   const q::QuantizedMlp quantized = q::quantize_mlp(model, pixels, 64, {});
-  const std::vector<q::Throughput> results = q::bench_inference(model, quantized.model, pixels, 64, 0.001, 16);
-  REQUIRE(results.size() == 1 + seatorch::kernels::int8_kernel_names().size());
-  CHECK(results[0].path == "float");
-  CHECK(results.back().path == "int8 ref");
-  for (const q::Throughput& t : results) {
-    INFO(t.path);
-    CHECK(t.images >= 64);
-    CHECK(t.images_per_second() > 0.0);
+  const std::vector<q::InferencePath> paths = q::inference_paths(model, quantized.model, pixels, 64, 16);
+  const std::vector<std::string> kernels = seatorch::kernels::int8_kernel_names();
+  REQUIRE(paths.size() == 1 + kernels.size());
+  CHECK(paths[0].name == "float");
+  for (std::size_t i = 0; i < kernels.size(); ++i) CHECK(paths[i + 1].name == "int8 " + kernels[i]);
+  for (const q::InferencePath& path : paths) {
+    INFO(path.name);
+    CHECK_NOTHROW(path.pass());
   }
+  CHECK_THROWS_WITH(q::inference_paths(model, quantized.model, pixels, 65, 16), Catch::Contains("same shape"));
 }

@@ -1,8 +1,11 @@
 // `seatorch bench int8`: images per second of the float model and of the integer model on
 // every int8 kernel this CPU has, on the same test images, and the speed-up of the best
-// int8 path over the float path. Deliberately not here: accuracy (seatorch eval/quantize).
+// int8 path over the float path. Each path makes one pass over the images per round, the
+// paths in turn (bench::time_interleaved), so all of them see the same machine load; each
+// figure is the path's median pass. Deliberately not here: accuracy (seatorch eval/quantize).
 #pragma once
 
+#include "seatorch/bench/timing.hpp"
 #include "seatorch/data/registry.hpp"
 #include "seatorch/quant/evaluate.hpp"
 
@@ -18,15 +21,18 @@ struct Int8BenchOptions {
   std::filesystem::path int8_model = "seatorch-out/model.int8.safetensors";
   DataOptions data;             // name empty: the data set recorded in the int8 model
   std::size_t images = 10000;   // the first N test images (fewer if the set is smaller)
-  double min_seconds = 0.5;     // each path runs at least this long
+  std::size_t reps = 5;         // timed passes per path, interleaved (the median is reported)
+  TimingClock clock = TimingClock::kThreadCpu;
 };
 
 struct Int8BenchReport {
   std::string dataset;
   std::string architecture;
   std::size_t images = 0;
-  std::vector<quant::Throughput> paths;  // float first, then the int8 kernels
+  std::vector<quant::Throughput> paths;  // float first, then the int8 kernels; median passes
   double best_int8_speedup = 0.0;        // best int8 images/s over float images/s
+  std::size_t reps = 0;
+  TimingClock clock = TimingClock::kThreadCpu;
 };
 
 Int8BenchReport run_int8_bench(const Int8BenchOptions& options);

@@ -3,13 +3,15 @@
 // The first call warms caches and page tables and calibrates: each sample then repeats the
 // work enough times to last at least `min_sample_seconds`, so that short calls are not
 // lost in the clock's resolution, and the figure reported is the median over `samples`
-// samples, robust to a stray interruption. Shared by every `seatorch bench` mode.
+// samples, robust to a stray interruption. Shared by every `seatorch bench` mode;
+// time_interleaved() compares several works round by round (`bench int8`).
 // Deliberately not here: statistics beyond the median, pinning threads to cores.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <string_view>
+#include <vector>
 
 namespace seatorch::bench {
 
@@ -38,5 +40,16 @@ struct Timing {
 };
 
 Timing time_median(const std::function<void()>& work, const TimingOptions& options);
+
+// The median of `values` (the mean of the middle two for an even count); not empty.
+double median(std::vector<double> values);
+
+// Times several works against each other: one untimed warm-up call each, then `rounds`
+// rounds in which each work is called and timed once, in turn. Returns each work's median
+// seconds per call, in order. Interleaving makes all of them see the same machine load, so
+// the ratios between them stay fair on a shared machine. Each call should last long enough
+// for the clock (milliseconds): nothing is repeated within a sample.
+std::vector<double> time_interleaved(const std::vector<std::function<void()>>& works, std::size_t rounds,
+                                     TimingClock clock);
 
 }  // namespace seatorch::bench

@@ -1,4 +1,4 @@
-// The two integer steps of every int8 layer (quant/int8_engine.hpp puts them together):
+// The integer steps of every int8 layer, and the two fused (quant/int8_engine.hpp runs them):
 //
 // gemm:        C (m, n) int32 = A (m, k) uint8 * B (n, k)^T int8    exact: no saturation
 //   A holds the activations biased to unsigned (u = x + 128: the pixels themselves for the
@@ -10,13 +10,18 @@
 //   int8 outputs y_j = quant::requantize(acc_j, multiplier_j, shift_j, z_y, relu) and to
 //   the next layer's u_j = y_j + 128, bit for bit. acc_j must fit int32 (the int8 model's
 //   validation guarantees it); its terms may wrap.
+// layer:       both for a whole batch, fused: gemm of the inputs u (m, k) with the packed
+//   weights, the correction of each image s computed from its own inputs,
+//   correction_s = z_w * sum_i (u_si - 128), and requantize to the next layer's u (m, n).
+//   This is what inference runs: fast kernels requantize each register tile while it is
+//   in L1 and never write the int32 dot products. The reference is gemm + requantize.
 //
 // Kernels (int8_kernel_names() lists those this CPU runs, fastest first):
 //   "avx512vnni"  vpdpbusd: 4 u8*s8 products summed into each int32 lane per instruction.
 //   "avx2"        vpmaddubsw with the activations split into 7 high bits and 1 low bit, so
 //                 that no 16-bit pair sum saturates (255*127 + 255*127 would), then vpmaddwd.
 //   "ref"         the plain triple loop: the specification the others are tested against.
-// Deliberately not here: the choice of row_constant and correction (the engine folds the
+// Deliberately not here: the choice of row_constant and z_w (the engine folds the
 // zero-points and the bias into them) and threading.
 #pragma once
 
@@ -49,8 +54,25 @@ struct Int8RequantizeArgs {
   const std::int32_t* shift = nullptr;         // (n), each in [0, 31]
   std::int32_t zero_point = 0;                 // z_y
   bool relu = false;
-  std::int8_t* y = nullptr;                    // (n) outputs
+  std::int8_t* y = nullptr;                    // (n) outputs; may be null: then only u
   std::uint8_t* u = nullptr;                   // (n) outputs + 128
+};
+
+struct Int8LayerArgs {
+  std::size_t m = 0;                           // images
+  std::size_t n = 0;                           // outputs
+  std::size_t k = 0;                           // inputs
+  const std::uint8_t* a = nullptr;             // (m, k), row stride lda: inputs + 128
+  std::size_t lda = 0;
+  const std::int8_t* packed_b = nullptr;       // pack_b() of the weights (n, k)
+  const std::int32_t* row_constant = nullptr;  // (n)
+  std::int32_t weight_zero_point = 0;          // z_w of the correction
+  const std::int32_t* multiplier = nullptr;    // (n), each in [2^30, 2^31)
+  const std::int32_t* shift = nullptr;         // (n), each in [0, 31]
+  std::int32_t zero_point = 0;                 // z_y
+  bool relu = false;
+  std::uint8_t* u = nullptr;                   // (m, n), row stride ldu: outputs + 128
+  std::size_t ldu = 0;
 };
 
 struct Int8Kernel {
@@ -59,10 +81,11 @@ struct Int8Kernel {
   std::vector<std::int8_t> (*pack_b)(std::span<const std::int8_t> b, std::size_t n, std::size_t k);
   void (*gemm)(const Int8GemmArgs& args);
   void (*requantize)(const Int8RequantizeArgs& args);
+  void (*layer)(const Int8LayerArgs& args);
 };
 
 // The specification: pack_b is the identity, gemm the plain triple loop in int32,
-// requantize calls quant::requantize() on each value.
+// requantize calls quant::requantize() on each value, layer is those two image by image.
 const Int8Kernel& int8_kernel_ref();
 
 // The kernels this CPU can run, fastest first; "ref" is always last.

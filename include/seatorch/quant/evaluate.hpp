@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,11 +46,18 @@ struct Throughput {
   [[nodiscard]] double images_per_second() const { return seconds > 0.0 ? static_cast<double>(images) / seconds : 0.0; }
 };
 
-// Runs the float path (float_forward in batches of `batch`) and every int8 kernel this
-// CPU has (Int8Engine) over `n` images (n, inputs), each repeatedly for at least
-// `min_seconds`, and reports images per second; the float path first.
-std::vector<Throughput> bench_inference(const FloatMlp& model, const Int8Model& int8_model,
-                                        std::span<const std::uint8_t> pixels, std::size_t n, double min_seconds,
-                                        std::size_t batch = 256);
+// One way to run inference, for the benchmark (bench/int8_bench.hpp times them).
+struct InferencePath {
+  std::string name;            // as Throughput::path
+  std::function<void()> pass;  // one pass over all the images the path was made for
+};
+
+// The float path (float_forward) and every int8 kernel this CPU has (Int8Engine), each
+// running over the same `n` images (n, inputs) in batches of `batch`; the float path first.
+// The float path gets the images as pixel / 255 floats, converted here once, outside any
+// pass. The passes read `model` and `pixels` in place: both must outlive them.
+std::vector<InferencePath> inference_paths(const FloatMlp& model, const Int8Model& int8_model,
+                                           std::span<const std::uint8_t> pixels, std::size_t n,
+                                           std::size_t batch = 256);
 
 }  // namespace seatorch::quant

@@ -7,7 +7,7 @@
 //         = c_j + sum_i u_i w_ji - z_w * sum_i x_i,
 //   c_j   = bias_j - (128 + z_x) * sum_i w_ji + in * z_x * z_w        (precomputed per row)
 // and acc_j goes through the kernel's requantize, which equals quant::requantize() bit for
-// bit. The identity is exact in integers, and validate_int8_model() guarantees that acc_j
+// bit; the kernel's `layer` does all of it per chunk of images, computing sum_i x_i itself. The identity is exact in integers, and validate_int8_model() guarantees that acc_j
 // fits int32 (|z_w * sum x| <= 128 * 128 * in fits too).
 // Deliberately not here: choosing the numbers (quant/quantizer.hpp) and threads.
 #pragma once
@@ -45,9 +45,10 @@ class Int8Engine {
     std::vector<std::int32_t> row_constant;  // (out): c_j above
   };
 
-  // One chunk of images through every layer.
+  // One chunk of images through every layer; `buffers` hold consecutive layers' inputs.
   void forward_chunk(const std::uint8_t* pixels, std::size_t n, std::int8_t* logits,
-                     std::vector<std::vector<std::int8_t>>* layer_outputs, std::size_t first) const;
+                     std::vector<std::vector<std::int8_t>>* layer_outputs, std::size_t first,
+                     std::span<std::uint8_t> buffers[2]) const;
 
   Int8Model model_;
   const kernels::Int8Kernel* kernel_;

@@ -1,4 +1,4 @@
-// The blocking shared by the x86 int8 gemm kernels, written once over an ISA policy:
+// The blocking shared by the x86 int8 kernels, written once over an ISA policy:
 //
 //   struct Isa {
 //     static constexpr std::size_t kRows;   // output rows per vector (int32 lanes)
@@ -9,9 +9,20 @@
 //     static Act broadcast(std::uint32_t four_bytes);
 //     static Acc load(const std::int8_t* block);       // kRows x 4 packed weights
 //     static Acc dot(Acc acc, Act a, Acc b);           // acc[r] += sum_t a[t] * b[r][t]
-//     static void store(std::int32_t* c, Acc acc, std::size_t count);  // first count lanes
+//     static void store(std::int32_t* c, Acc acc);     // all kRows lanes
+//     static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k);  // mod 2^32
+//     static void requantize(const Int8RequantizeArgs& args);                  // y may be null
 //   };
 //
+// and an output policy that receives each finished tile row as int32 dot products:
+//
+//   struct Out {
+//     void start_rows(std::size_t i0, std::size_t rows);  // before any tile of A rows i0..
+//     void row(std::size_t i, std::size_t j0, const std::int32_t* dots, std::size_t count);
+//   };
+//
+// StoreDots writes them to C (the plain gemm); RequantizeDots is the fused layer epilogue:
+// it requantizes the tile while it is still in L1, so no int32 matrix is ever written.
 // B is packed by pack_b_blocked(kRows) (int8_kernels_x86.hpp).
 // Included only by the ISA files. Everything here has internal linkage (the unnamed
 // namespace) and uses no standard-library templates, so no copy compiled with one file's
@@ -25,6 +36,16 @@
 namespace seatorch::kernels::x86 {
 namespace {
 
+// The operands of one product C (m, n) = A (m, k) * B (n, k)^T.
+struct Operands {
+  std::size_t m = 0;
+  std::size_t n = 0;
+  std::size_t k = 0;
+  const std::uint8_t* a = nullptr;  // (m, k), row stride lda
+  std::size_t lda = 0;
+  const std::int8_t* packed_b = nullptr;  // pack_b_blocked(kRows) of B (n, k)
+};
+
 // Bytes p4*4 .. p4*4+3 of an A row as one little-endian word, zero past k.
 std::uint32_t four_bytes(const std::uint8_t* row, std::size_t p4, std::size_t k) {
   std::uint32_t v = 0;
@@ -32,78 +53,150 @@ std::uint32_t four_bytes(const std::uint8_t* row, std::size_t p4, std::size_t k)
   return v;
 }
 
-// C rows i0 .. i0+MR-1, row blocks jb0 .. jb0+NR-1.
-template <class Isa, int MR, int NR>
-void tile(const Int8GemmArgs& g, std::size_t i0, std::size_t jb0) {
+// C rows i0 .. i0+MR-1, row blocks jb0 .. jb0+NR-1, handed to `out`.
+//
+// The shape of this function is what keeps GCC 12 fast here: fully unrolled loops over
+// compile-time bounds, the partial group of k (1..3 bytes) done *before* the main loop, and
+// after it only whole-vector stores to a local array. With the partial group after the loop,
+// a masked store of the accumulators, or a lambda, GCC copied every accumulator to another
+// register on each iteration (2 moves per vpdpbusd) and ran at 2/3 of the kernel's speed.
+template <class Isa, int MR, int NR, class Out>
+void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   constexpr std::size_t R = Isa::kRows;
   const std::size_t k4 = (g.k + 3) / 4;
-  typename Isa::Acc acc[MR][NR];
-  const std::int8_t* b[NR];
-  for (int c = 0; c < NR; ++c) b[c] = g.packed_b + (jb0 + static_cast<std::size_t>(c)) * k4 * R * 4;
-  for (int r = 0; r < MR; ++r) {
-    for (int c = 0; c < NR; ++c) acc[r][c] = Isa::zero();
-  }
-  const std::uint8_t* a[MR];
-  for (int r = 0; r < MR; ++r) a[r] = g.a + (i0 + static_cast<std::size_t>(r)) * g.lda;
-  // Full groups of 4 bytes; plain loops over compile-time bounds keep every accumulator in a
-  // register (a lambda here made GCC shuffle them through copies and the stack).
   const std::size_t full = g.k / 4;
+  const std::int8_t* b[NR];
+#pragma GCC unroll 8
+  for (int c = 0; c < NR; ++c) b[c] = g.packed_b + (jb0 + static_cast<std::size_t>(c)) * k4 * R * 4;
+  const std::uint8_t* a[MR];
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r) a[r] = g.a + (i0 + static_cast<std::size_t>(r)) * g.lda;
+
+  typename Isa::Acc acc[MR][NR];
+  if (full < k4) {  // the last 1..3 bytes, zero padded, start the sums
+    typename Isa::Acc bv[NR];
+#pragma GCC unroll 8
+    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + full * R * 4);
+#pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) {
+      const typename Isa::Act av = Isa::broadcast(four_bytes(a[r], full, g.k));
+#pragma GCC unroll 8
+      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(Isa::zero(), av, bv[c]);
+    }
+  } else {
+#pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) {
+#pragma GCC unroll 8
+      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::zero();
+    }
+  }
   for (std::size_t p4 = 0; p4 < full; ++p4) {
     typename Isa::Acc bv[NR];
+#pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * R * 4);
+#pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
       std::uint32_t four;
       std::memcpy(&four, a[r] + p4 * 4, 4);
       const typename Isa::Act av = Isa::broadcast(four);
+#pragma GCC unroll 8
       for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
     }
   }
-  if (full < k4) {  // the last 1..3 bytes, zero padded
-    typename Isa::Acc bv[NR];
-    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + full * R * 4);
-    for (int r = 0; r < MR; ++r) {
-      const typename Isa::Act av = Isa::broadcast(four_bytes(a[r], full, g.k));
-      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
-    }
-  }
+
+  alignas(64) std::int32_t dots[MR][NR * R];  // the tile, (MR, NR * kRows)
+#pragma GCC unroll 8
   for (int r = 0; r < MR; ++r) {
-    for (int c = 0; c < NR; ++c) {
-      const std::size_t j = (jb0 + static_cast<std::size_t>(c)) * R;
-      Isa::store(g.c + (i0 + static_cast<std::size_t>(r)) * g.ldc + j, acc[r][c], g.n - j < R ? g.n - j : R);
-    }
+#pragma GCC unroll 8
+    for (int c = 0; c < NR; ++c) Isa::store(dots[r] + static_cast<std::size_t>(c) * R, acc[r][c]);
   }
+  const std::size_t j0 = jb0 * R;
+  const std::size_t count = g.n - j0 < NR * R ? g.n - j0 : NR * R;
+  for (int r = 0; r < MR; ++r) out.row(i0 + static_cast<std::size_t>(r), j0, dots[r], count);
 }
 
 // The last `rest` (< NR) row blocks, with a tile of exactly that width.
-template <class Isa, int MR, int NR>
-void tile_rest_n(const Int8GemmArgs& g, std::size_t i0, std::size_t jb0, std::size_t rest) {
+template <class Isa, int MR, int NR, class Out>
+void tile_rest_n(const Operands& g, std::size_t i0, std::size_t jb0, std::size_t rest, Out& out) {
   if constexpr (NR > 0) {
-    if (rest == NR) return tile<Isa, MR, NR>(g, i0, jb0);
-    tile_rest_n<Isa, MR, NR - 1>(g, i0, jb0, rest);
+    if (rest == NR) return tile<Isa, MR, NR>(g, i0, jb0, out);
+    tile_rest_n<Isa, MR, NR - 1>(g, i0, jb0, rest, out);
   }
 }
 
-template <class Isa, int MR>
-void row_tile(const Int8GemmArgs& g, std::size_t i0) {
+template <class Isa, int MR, class Out>
+void row_tile(const Operands& g, std::size_t i0, Out& out) {
+  out.start_rows(i0, MR);
   const std::size_t blocks = (g.n + Isa::kRows - 1) / Isa::kRows;
   std::size_t jb = 0;
-  for (; jb + Isa::kNR <= blocks; jb += Isa::kNR) tile<Isa, MR, Isa::kNR>(g, i0, jb);
-  tile_rest_n<Isa, MR, Isa::kNR - 1>(g, i0, jb, blocks - jb);
+  for (; jb + Isa::kNR <= blocks; jb += Isa::kNR) tile<Isa, MR, Isa::kNR>(g, i0, jb, out);
+  tile_rest_n<Isa, MR, Isa::kNR - 1>(g, i0, jb, blocks - jb, out);
 }
 
-template <class Isa, int MR>
-void row_tile_rest(const Int8GemmArgs& g, std::size_t i0, std::size_t rest) {
+template <class Isa, int MR, class Out>
+void row_tile_rest(const Operands& g, std::size_t i0, std::size_t rest, Out& out) {
   if constexpr (MR > 0) {
-    if (rest == MR) return row_tile<Isa, MR>(g, i0);
-    row_tile_rest<Isa, MR - 1>(g, i0, rest);
+    if (rest == MR) return row_tile<Isa, MR>(g, i0, out);
+    row_tile_rest<Isa, MR - 1>(g, i0, rest, out);
   }
+}
+
+// Row tiles outermost: a tile row's A bytes stay in L1 across all of B, and B (at most a
+// few hundred KiB for these layers) streams from L2 fast enough to keep vpdpbusd busy.
+template <class Isa, class Out>
+void gemm_blocked(const Operands& g, Out& out) {
+  std::size_t i = 0;
+  for (; i + Isa::kMR <= g.m; i += Isa::kMR) row_tile<Isa, Isa::kMR>(g, i, out);
+  row_tile_rest<Isa, Isa::kMR - 1>(g, i, g.m - i, out);
+}
+
+// The plain gemm's output: the dot products into C.
+struct StoreDots {
+  std::int32_t* c;  // (m, n), row stride ldc
+  std::size_t ldc;
+
+  void start_rows(std::size_t, std::size_t) {}
+  void row(std::size_t i, std::size_t j0, const std::int32_t* dots, std::size_t count) {
+    std::memcpy(c + i * ldc + j0, dots, count * sizeof(std::int32_t));
+  }
+};
+
+// The fused layer's output: each tile row requantized straight to the next layer's bytes.
+template <class Isa>
+struct RequantizeDots {
+  const Int8LayerArgs& layer;
+  std::size_t first_row = 0;           // the current row tile's first A row
+  std::uint32_t correction[Isa::kMR];  // per A row of that tile: z_w * sum_i x_i
+
+  void start_rows(std::size_t i0, std::size_t rows) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      correction[r] = 0;
+      if (layer.weight_zero_point != 0) {
+        // sum_i x_i = sum_i u_i - 128 k; everything mod 2^32, as the accumulator's terms.
+        const std::uint32_t sum_x = Isa::sum_bytes(layer.a + (i0 + r) * layer.lda, layer.k) -
+                                    static_cast<std::uint32_t>(128 * layer.k);
+        correction[r] = static_cast<std::uint32_t>(layer.weight_zero_point) * sum_x;
+      }
+    }
+    first_row = i0;
+  }
+  void row(std::size_t i, std::size_t j0, const std::int32_t* dots, std::size_t count) {
+    Isa::requantize({count, dots, layer.row_constant + j0, static_cast<std::int32_t>(correction[i - first_row]),
+                     layer.multiplier + j0, layer.shift + j0, layer.zero_point, layer.relu, nullptr,
+                     layer.u + i * layer.ldu + j0});
+  }
+};
+
+template <class Isa>
+void gemm_int32(const Int8GemmArgs& g) {
+  StoreDots out{g.c, g.ldc};
+  gemm_blocked<Isa>(Operands{g.m, g.n, g.k, g.a, g.lda, g.packed_b}, out);
 }
 
 template <class Isa>
-void gemm_blocked(const Int8GemmArgs& g) {
-  std::size_t i = 0;
-  for (; i + Isa::kMR <= g.m; i += Isa::kMR) row_tile<Isa, Isa::kMR>(g, i);
-  row_tile_rest<Isa, Isa::kMR - 1>(g, i, g.m - i);
+void layer_fused(const Int8LayerArgs& l) {
+  RequantizeDots<Isa> out{l, 0, {}};
+  gemm_blocked<Isa>(Operands{l.m, l.n, l.k, l.a, l.lda, l.packed_b}, out);
 }
 
 }  // namespace

@@ -33,20 +33,27 @@ struct Avx2 {
     acc = _mm256_add_epi32(acc, _mm256_madd_epi16(high, _mm256_set1_epi16(2)));
     return _mm256_add_epi32(acc, _mm256_madd_epi16(low, _mm256_set1_epi16(1)));
   }
-  static void store(std::int32_t* c, Acc acc, std::size_t count) {
-    if (count == kRows) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c), acc);
-      return;
+  static void store(std::int32_t* c, Acc acc) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(c), acc); }
+  static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k) {
+    __m256i sums = _mm256_setzero_si256();  // 4 partial sums, 64-bit
+    std::size_t p = 0;
+    for (; p + 32 <= k; p += 32) {
+      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + p));
+      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
     }
-    alignas(32) std::int32_t lanes[kRows];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
-    for (std::size_t i = 0; i < count; ++i) c[i] = lanes[i];
+    alignas(32) std::uint64_t lanes[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sums);
+    std::uint64_t sum = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    for (; p < k; ++p) sum += row[p];
+    return static_cast<std::uint32_t>(sum);
   }
+  static void requantize(const Int8RequantizeArgs& args) { requantize_avx2(args); }
 };
 
 }  // namespace
 
-void gemm_avx2(const Int8GemmArgs& args) { gemm_blocked<Avx2>(args); }
+void gemm_avx2(const Int8GemmArgs& args) { gemm_int32<Avx2>(args); }
+void layer_avx2(const Int8LayerArgs& args) { layer_fused<Avx2>(args); }
 
 }  // namespace seatorch::kernels::x86
 
@@ -78,7 +85,7 @@ void requantize8(const std::int32_t* row_constant, const std::int32_t* dots, con
   q = _mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(r.relu ? r.zero_point : -128)), _mm256_set1_epi32(127));
   const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
   const __m128i q8 = _mm_packs_epi16(q16, q16);  // values are in [-128, 127]: no saturation
-  _mm_storel_epi64(reinterpret_cast<__m128i*>(y), q8);
+  if (y) _mm_storel_epi64(reinterpret_cast<__m128i*>(y), q8);
   _mm_storel_epi64(reinterpret_cast<__m128i*>(u), _mm_xor_si128(q8, _mm_set1_epi8(static_cast<char>(0x80))));
 }
 
@@ -87,7 +94,7 @@ void requantize8(const std::int32_t* row_constant, const std::int32_t* dots, con
 void requantize_avx2(const Int8RequantizeArgs& r) {
   std::size_t j = 0;
   for (; j + 8 <= r.n; j += 8) {
-    requantize8(r.row_constant + j, r.dots + j, r.multiplier + j, r.shift + j, r, r.y + j, r.u + j);
+    requantize8(r.row_constant + j, r.dots + j, r.multiplier + j, r.shift + j, r, r.y ? r.y + j : nullptr, r.u + j);
   }
   if (j == r.n) return;
   // The last 1..7 outputs through the same code on zero-padded copies.
@@ -103,7 +110,7 @@ void requantize_avx2(const Int8RequantizeArgs& r) {
   }
   requantize8(rc, dots, mult, shift, r, y, u);
   for (std::size_t i = 0; i < rest; ++i) {
-    r.y[j + i] = y[i];
+    if (r.y) r.y[j + i] = y[i];
     r.u[j + i] = u[i];
   }
 }

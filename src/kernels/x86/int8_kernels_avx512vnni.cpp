@@ -1,5 +1,6 @@
 // int8 gemm with AVX-512 VNNI: vpdpbusd multiplies 4 unsigned activation bytes by 4 signed
-// weight bytes and adds the 4 products to each int32 lane, exactly (no saturation).
+// weight bytes and adds the 4 products to each int32 lane, exactly (no saturation); the
+// vectorized requantize; and the fused layer built from both (int8_gemm_tiles.hpp).
 // Compiled with -mavx512f -mavx512bw -mavx512vnni; nothing else may be.
 #include "int8_gemm_tiles.hpp"
 
@@ -7,30 +8,6 @@
 
 namespace seatorch::kernels::x86 {
 namespace {
-
-struct Avx512Vnni {
-  static constexpr std::size_t kRows = kAvx512Rows;
-  static constexpr int kMR = 4;  // 4 x 4 accumulators + 4 weight vectors: 21 of 32 registers
-  static constexpr int kNR = 4;
-  using Acc = __m512i;
-  using Act = __m512i;
-
-  static Acc zero() { return _mm512_setzero_si512(); }
-  static Act broadcast(std::uint32_t four) { return _mm512_set1_epi32(static_cast<int>(four)); }
-  static Acc load(const std::int8_t* block) { return _mm512_loadu_si512(block); }
-  static Acc dot(Acc acc, Act a, Acc b) { return _mm512_dpbusd_epi32(acc, a, b); }
-  static void store(std::int32_t* c, Acc acc, std::size_t count) {
-    _mm512_mask_storeu_epi32(c, static_cast<__mmask16>((1u << count) - 1u), acc);
-  }
-};
-
-}  // namespace
-
-void gemm_avx512vnni(const Int8GemmArgs& args) { gemm_blocked<Avx512Vnni>(args); }
-
-}  // namespace seatorch::kernels::x86
-
-namespace seatorch::kernels::x86 {
 
 // GCC 12 reports its own _mm512_undefined_epi32() (the pass-through of the unmasked 64-bit
 // multiply and shifts) as "may be used uninitialized"; the value is never used.
@@ -40,7 +17,17 @@ namespace seatorch::kernels::x86 {
 // quant::requantize() on 16 lanes. srdhm(a, M) = floor((a * M + 2^30) / 2^31) for M > 0 (the
 // truncating division of the scalar code with its sign-dependent nudge comes to exactly
 // this), and only the low 32 bits of that shift are kept, so a logical 64-bit shift does.
-void requantize_avx512(const Int8RequantizeArgs& r) {
+// Inlined into the fused layer's epilogue, so its constants are set up once per tile row.
+[[gnu::always_inline]] inline void requantize16(const Int8RequantizeArgs& r) {
+  // Copies: the byte stores below may alias anything, so fields read through `r` would be
+  // reloaded after every store.
+  const std::size_t n = r.n;
+  const std::int32_t* const dots = r.dots;
+  const std::int32_t* const row_constant = r.row_constant;
+  const std::int32_t* const multiplier = r.multiplier;
+  const std::int32_t* const shifts = r.shift;
+  std::int8_t* const y = r.y;
+  std::uint8_t* const u = r.u;
   const __m512i zero_point = _mm512_set1_epi32(r.zero_point);
   const __m512i lo = _mm512_set1_epi32(r.relu ? r.zero_point : -128);
   const __m512i hi = _mm512_set1_epi32(127);
@@ -48,13 +35,13 @@ void requantize_avx512(const Int8RequantizeArgs& r) {
   const __m512i nudge = _mm512_set1_epi64(std::int64_t{1} << 30);
   const __m512i one = _mm512_set1_epi32(1);
   const __m512i bias = _mm512_set1_epi32(128);
-  for (std::size_t j = 0; j < r.n; j += 16) {
-    const __mmask16 m = r.n - j >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (r.n - j)) - 1u);
+  for (std::size_t j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - j)) - 1u);
     const __m512i acc = _mm512_sub_epi32(
-        _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, r.row_constant + j), _mm512_maskz_loadu_epi32(m, r.dots + j)),
+        _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, row_constant + j), _mm512_maskz_loadu_epi32(m, dots + j)),
         correction);
-    const __m512i mult = _mm512_maskz_loadu_epi32(m, r.multiplier + j);
-    const __m512i shift = _mm512_maskz_loadu_epi32(m, r.shift + j);
+    const __m512i mult = _mm512_maskz_loadu_epi32(m, multiplier + j);
+    const __m512i shift = _mm512_maskz_loadu_epi32(m, shifts + j);
     // srdhm: even lanes in place, odd lanes moved down for the 32x32->64 multiply and back up.
     const __m512i even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(acc, mult), nudge), 31);
     const __m512i odd = _mm512_slli_epi64(
@@ -69,11 +56,48 @@ void requantize_avx512(const Int8RequantizeArgs& r) {
     __m512i q = _mm512_srav_epi32(high, shift);
     q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(remainder, threshold), q, one);
     q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, zero_point), lo), hi);
-    _mm512_mask_cvtepi32_storeu_epi8(r.y + j, m, q);
-    _mm512_mask_cvtepi32_storeu_epi8(r.u + j, m, _mm512_add_epi32(q, bias));
+    if (y) _mm512_mask_cvtepi32_storeu_epi8(y + j, m, q);
+    _mm512_mask_cvtepi32_storeu_epi8(u + j, m, _mm512_add_epi32(q, bias));
   }
 }
 
 #pragma GCC diagnostic pop
+
+struct Avx512Vnni {
+  static constexpr std::size_t kRows = kAvx512Rows;
+  static constexpr int kMR = 4;  // 4 x 4 accumulators + 4 weight vectors: 21 of 32 registers
+  static constexpr int kNR = 4;
+  using Acc = __m512i;
+  using Act = __m512i;
+
+  static Acc zero() { return _mm512_setzero_si512(); }
+  static Act broadcast(std::uint32_t four) { return _mm512_set1_epi32(static_cast<int>(four)); }
+  static Acc load(const std::int8_t* block) { return _mm512_loadu_si512(block); }
+  static Acc dot(Acc acc, Act a, Acc b) { return _mm512_dpbusd_epi32(acc, a, b); }
+  static void store(std::int32_t* c, Acc acc) { _mm512_storeu_si512(c, acc); }
+  static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k) {
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i sums = zero;  // 8 partial sums, 64-bit
+    std::size_t p = 0;
+    for (; p + 64 <= k; p += 64) sums = _mm512_add_epi64(sums, _mm512_sad_epu8(_mm512_loadu_si512(row + p), zero));
+    if (p < k) {  // the masked-off bytes are not read
+      const __mmask64 m = (std::uint64_t{1} << (k - p)) - 1;
+      sums = _mm512_add_epi64(sums, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(m, row + p), zero));
+    }
+    // Not _mm512_reduce_add_epi64: GCC 12 warns about its own undefined pass-through.
+    alignas(64) std::uint64_t lanes[8];
+    _mm512_store_si512(lanes, sums);
+    std::uint64_t sum = 0;
+    for (const std::uint64_t lane : lanes) sum += lane;
+    return static_cast<std::uint32_t>(sum);
+  }
+  static void requantize(const Int8RequantizeArgs& args) { requantize16(args); }
+};
+
+}  // namespace
+
+void gemm_avx512vnni(const Int8GemmArgs& args) { gemm_int32<Avx512Vnni>(args); }
+void requantize_avx512(const Int8RequantizeArgs& args) { requantize16(args); }
+void layer_avx512vnni(const Int8LayerArgs& args) { layer_fused<Avx512Vnni>(args); }
 
 }  // namespace seatorch::kernels::x86
