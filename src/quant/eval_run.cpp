@@ -74,10 +74,10 @@ EvalRunSummary run_eval(const EvalRunOptions& options) {
     summary.architecture = model.architecture();
     evaluation = evaluate_float(model, data.test);
   }
-  summary.samples = evaluation.total;
+  summary.samples = evaluation.samples();
   summary.accuracy = evaluation.accuracy();
   summary.per_class_accuracy = evaluation.per_class_accuracy();
-  summary.confusion = evaluation.confusion;
+  summary.confusion = evaluation.confusion();
   return summary;
 }
 

@@ -24,23 +24,12 @@ void check_shapes(std::size_t inputs, std::size_t outputs, const Dataset& data, 
 
 // Tallies predictions against labels; predict(first, count) returns count classes.
 Evaluation tally(const Dataset& data, const std::function<std::vector<std::int32_t>(std::size_t, std::size_t)>& predict) {
-  Evaluation e;
-  e.classes = data.classes;
-  e.confusion.assign(e.classes * e.classes, 0);
+  Evaluation e(data.classes);
   for (std::size_t first = 0; first < data.size(); first += kEvalBatch) {
     const std::size_t count = std::min(kEvalBatch, data.size() - first);
     const std::vector<std::int32_t> predicted = predict(first, count);
-    for (std::size_t s = 0; s < count; ++s) {
-      const auto label = static_cast<std::size_t>(data.y[first + s]);
-      if (data.y[first + s] < 0 || label >= e.classes) {
-        throw input_error("sample {} has label {}, outside the data set's {} classes", first + s, data.y[first + s], e.classes);
-      }
-      const auto guess = static_cast<std::size_t>(predicted[s]);
-      ++e.confusion[label * e.classes + guess];
-      if (label == guess) ++e.correct;
-    }
+    for (std::size_t s = 0; s < count; ++s) e.add(first + s, data.y[first + s], predicted[s]);
   }
-  e.total = data.size();
   return e;
 }
 
@@ -54,16 +43,6 @@ std::vector<std::int32_t> float_predict(const FloatMlp& model, std::span<const f
 }
 
 }  // namespace
-
-std::vector<double> Evaluation::per_class_accuracy() const {
-  std::vector<double> out;
-  for (std::size_t c = 0; c < classes; ++c) {
-    std::size_t row = 0;
-    for (std::size_t p = 0; p < classes; ++p) row += confusion[c * classes + p];
-    out.push_back(row == 0 ? 0.0 : static_cast<double>(confusion[c * classes + c]) / static_cast<double>(row));
-  }
-  return out;
-}
 
 std::vector<std::uint8_t> dataset_pixels(const Dataset& data) {
   std::vector<std::uint8_t> pixels(data.x.size());

@@ -29,16 +29,6 @@ class EvalMode {
 
 }  // namespace
 
-std::vector<double> Evaluation::per_class_accuracy() const {
-  std::vector<double> out(classes, 0.0);
-  for (std::size_t c = 0; c < classes; ++c) {
-    std::size_t total = 0;
-    for (std::size_t p = 0; p < classes; ++p) total += confusion[c * classes + p];
-    if (total > 0) out[c] = static_cast<double>(confusion[c * classes + c]) / static_cast<double>(total);
-  }
-  return out;
-}
-
 Evaluation evaluate(nn::Mlp& model, const Dataset& data, std::size_t begin, std::size_t end) {
   if (model.sizes().front() != data.features || model.sizes().back() != data.classes) {
     throw input_error("a {} model cannot evaluate data with {} features and {} classes", model.architecture(),
@@ -46,9 +36,7 @@ Evaluation evaluate(nn::Mlp& model, const Dataset& data, std::size_t begin, std:
   }
   end = std::min(end, data.size());
   begin = std::min(begin, end);
-  Evaluation e;
-  e.classes = data.classes;
-  e.confusion.assign(e.classes * e.classes, 0);
+  Evaluation e(data.classes);
   const tensor::NoGradGuard no_grad;
   const EvalMode eval_mode(model);
   std::vector<std::size_t> rows;
@@ -57,18 +45,8 @@ Evaluation evaluate(nn::Mlp& model, const Dataset& data, std::size_t begin, std:
     std::iota(rows.begin(), rows.end(), first);
     const detail::Batch batch = detail::gather_batch(data, rows);
     const std::vector<std::int32_t> predicted = tensor::argmax(model.forward(batch.x), 1).values<std::int32_t>();
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      const auto truth = static_cast<std::size_t>(data.y[rows[r]]);
-      if (truth >= e.classes) {
-        throw input_error("sample {} has label {}, outside the data set's {} classes", rows[r], data.y[rows[r]], e.classes);
-      }
-      const auto guess = static_cast<std::size_t>(predicted[r]);
-      ++e.confusion[truth * e.classes + guess];
-      e.correct += truth == guess ? 1 : 0;
-    }
+    for (std::size_t r = 0; r < rows.size(); ++r) e.add(rows[r], data.y[rows[r]], predicted[r]);
   }
-  e.samples = end - begin;
-  e.accuracy = e.samples == 0 ? 0.0 : static_cast<double>(e.correct) / static_cast<double>(e.samples);
   return e;
 }
 

@@ -217,9 +217,9 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
     report.train_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
     if (config.evaluate_each_epoch) {
       const auto eval_start = Clock::now();
-      report.test_accuracy = evaluate(model, data.test).accuracy;
+      report.test_accuracy = evaluate(model, data.test).accuracy();
       if (split.validation > 0) {
-        report.validation_accuracy = evaluate(model, train, split.train, split.train + split.validation).accuracy;
+        report.validation_accuracy = evaluate(model, train, split.train, split.train + split.validation).accuracy();
       }
       report.eval_seconds = seconds_since(eval_start);
     }
@@ -240,10 +240,10 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
     nn::StateDict optimizer_state = optimizer.state();
     return TensorTrainOutput{std::move(model), std::move(result), std::move(optimizer_state)};
   }
-  result.train_accuracy = evaluate(model, train, 0, split.train).accuracy;
-  result.test_accuracy = evaluate(model, data.test).accuracy;
+  result.train_accuracy = evaluate(model, train, 0, split.train).accuracy();
+  result.test_accuracy = evaluate(model, data.test).accuracy();
   if (split.validation > 0) {
-    result.validation_accuracy = evaluate(model, train, split.train, split.train + split.validation).accuracy;
+    result.validation_accuracy = evaluate(model, train, split.train, split.train + split.validation).accuracy();
   }
   nn::StateDict optimizer_state = optimizer.state();
   return TensorTrainOutput{std::move(model), std::move(result), std::move(optimizer_state)};

@@ -303,7 +303,7 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
     return summary;
   }
 
-  const quant::Evaluation test = quant::evaluate_float(trained.model, data.test);
+  const Evaluation test = quant::evaluate_float(trained.model, data.test);
   TrainRunSummary summary;
   summary.dataset = data.name;
   summary.engine = options.engine;
@@ -319,7 +319,7 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
   summary.validation_accuracy = trained.validation_accuracy;
   summary.train_seconds = trained.seconds;
   summary.us_per_sample = trained.us_per_sample;
-  summary.confusion = test.confusion;
+  summary.confusion = test.confusion();
   summary.per_class_accuracy = test.per_class_accuracy();
   summary.history = trained.history;
   if (options.write_outputs) {

@@ -41,8 +41,8 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, 24, rng);
   const seatorch::Dataset data = dataset_from(pixels, 24, 5, rng);
   const q::QuantizedMlp quantized = q::quantize_mlp(model, std::span(pixels).first(200 * 24), 200, {});
-  const q::Evaluation e8 = q::evaluate_int8(q::Int8Engine(quantized.model), data);
-  const q::Evaluation ef = q::evaluate_float(model, data);
+  const seatorch::Evaluation e8 = q::evaluate_int8(q::Int8Engine(quantized.model), data);
+  const seatorch::Evaluation ef = q::evaluate_float(model, data);
   std::size_t correct8 = 0, correctf = 0;
   for (std::size_t s = 0; s < n; ++s) {
     const auto image = std::span(pixels).subspan(s * 24, 24);
@@ -50,14 +50,14 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
     const std::vector<float> logits = q::float_forward(model, std::span(data.x).subspan(s * 24, 24), 1);
     correctf += q::argmax_float(logits) == static_cast<std::size_t>(data.y[s]);
   }
-  CHECK(e8.correct == correct8);
-  CHECK(ef.correct == correctf);
-  CHECK(e8.total == n);
+  CHECK(e8.correct() == correct8);
+  CHECK(ef.correct() == correctf);
+  CHECK(e8.samples() == n);
   std::size_t sum = 0, diagonal = 0;
-  for (std::size_t i = 0; i < 25; ++i) sum += e8.confusion[i];
-  for (std::size_t c = 0; c < 5; ++c) diagonal += e8.confusion[c * 5 + c];
+  for (std::size_t i = 0; i < 25; ++i) sum += e8.confusion()[i];
+  for (std::size_t c = 0; c < 5; ++c) diagonal += e8.confusion()[c * 5 + c];
   CHECK(sum == n);
-  CHECK(diagonal == e8.correct);
+  CHECK(diagonal == e8.correct());
   CHECK(e8.accuracy() == Approx(static_cast<double>(correct8) / n));
 
   seatorch::Dataset wrong = data;

@@ -219,13 +219,16 @@ TEST_CASE("evaluate counts a confusion matrix of a known model", "[train]") {
   d.x = {1, 0, 0, 1, 1, 0, 0, 1, 2, 1};  // predictions 0, 1, 0, 1, 0
   d.y = {0, 1, 1, 0, 0};
   const Evaluation e = evaluate(model, d);
-  CHECK(e.samples == 5);
-  CHECK(e.correct == 3);
-  CHECK(e.accuracy == Approx(0.6));
-  CHECK(e.confusion == std::vector<std::size_t>{2, 1, 1, 1});  // [true][predicted]
+  CHECK(e.samples() == 5);
+  CHECK(e.correct() == 3);
+  CHECK(e.accuracy() == Approx(0.6));
+  CHECK(e.confusion() == std::vector<std::size_t>{2, 1, 1, 1});  // [true][predicted]
   CHECK(e.per_class_accuracy() == std::vector<double>{2.0 / 3.0, 0.5});
-  CHECK(evaluate(model, d, 1, 3).samples == 2);
+  CHECK(evaluate(model, d, 1, 3).samples() == 2);
   CHECK(model.training());  // restored after evaluating
+  d.y[4] = 2;  // a label outside the classes
+  CHECK_THROWS_AS(evaluate(model, d), InputError);
+  d.y[4] = 0;
   d.features = 3;
   CHECK_THROWS_AS(evaluate(model, d), InputError);
 }

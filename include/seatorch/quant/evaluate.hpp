@@ -7,6 +7,7 @@
 #pragma once
 
 #include "seatorch/data/dataset.hpp"
+#include "seatorch/evaluation.hpp"
 #include "seatorch/quant/float_mlp.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 
@@ -18,17 +19,6 @@
 #include <vector>
 
 namespace seatorch::quant {
-
-struct Evaluation {
-  std::size_t classes = 0;
-  std::size_t total = 0;
-  std::size_t correct = 0;
-  std::vector<std::size_t> confusion;  // (classes, classes): [true label][predicted]
-
-  [[nodiscard]] double accuracy() const { return total == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(total); }
-  // Per true class: the fraction predicted correctly (recall); 0 for a class with no samples.
-  [[nodiscard]] std::vector<double> per_class_accuracy() const;
-};
 
 // The features as bytes, (size(), features); InputError when a feature is not in [0, 1].
 std::vector<std::uint8_t> dataset_pixels(const Dataset& data);
