@@ -176,13 +176,17 @@ std::size_t NpuImage::total_words() const {
   return n;
 }
 
-std::uint64_t NpuImage::macs() const {
+std::uint64_t NpuImage::macs() const { return npu_macs(layers); }
+
+std::string NpuImage::architecture() const { return npu_architecture(layers); }
+
+std::uint64_t npu_macs(const std::vector<NpuLayerInfo>& layers) {
   std::uint64_t n = 0;
   for (const NpuLayerInfo& l : layers) n += l.macs();
   return n;
 }
 
-std::string NpuImage::architecture() const {
+std::string npu_architecture(const std::vector<NpuLayerInfo>& layers) {
   if (layers.empty()) return "";
   std::string s = fmt::format("{}", layers.front().in);
   for (const NpuLayerInfo& l : layers) s += fmt::format("-{}", l.out);
