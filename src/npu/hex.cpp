@@ -51,7 +51,7 @@ void write_npu_hex(const std::filesystem::path& path, const NpuImage& image) {
   io::write_file_atomic(npu_manifest_path(path), npu_manifest(image).dump(2) + "\n");
 }
 
-NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuLimits& limits) {
+NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) {
   std::vector<NpuSection> sections;
   std::size_t words = 0;
   std::size_t line_no = 0;
@@ -98,7 +98,12 @@ NpuImage parse_npu_hex(std::string_view text, std::string_view source, const Npu
   }
   const std::uint32_t crc = sections.back().words.front();
   sections.pop_back();
-  return npu_image_from_sections(std::move(sections), crc, source, limits);
+  return {std::move(sections), crc};
+}
+
+NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuLimits& limits) {
+  NpuHexWords words = parse_npu_hex_words(text, source);
+  return npu_image_from_sections(std::move(words.sections), words.crc, source, limits);
 }
 
 NpuImage read_npu_hex(const std::filesystem::path& path, const NpuLimits& limits) {

@@ -44,7 +44,8 @@ class Fields {
   Fields(const json& object, std::string_view source, std::string where, std::initializer_list<const char*> names)
       : object_(object), source_(source), where_(std::move(where)) {
     if (!object_.is_object()) fail_value("", "a JSON object", object_);
-    for (const auto& [key, value] : object_.items()) {
+    for (const auto& item : object_.items()) {
+      const std::string& key = item.key();
       if (std::none_of(names.begin(), names.end(), [&](const char* n) { return key == n; })) {
         throw input_error("{}: unexpected field '{}' in {}; this seatorch writes only the fields of docs/NPU.md",
                           source_, printable(key), where_.empty() ? "the manifest" : where_);

@@ -10,9 +10,11 @@
 #include "seatorch/npu/image.hpp"
 #include "seatorch/npu/manifest.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace seatorch::npu {
 
@@ -26,6 +28,15 @@ std::string npu_hex_text(const NpuImage& image);
 
 // Writes the .hex file and its manifest, each atomically (temporary file + rename).
 void write_npu_hex(const std::filesystem::path& path, const NpuImage& image);
+
+// The words of .hex text as written: the data sections (addresses as given, names empty)
+// and the word of the closing CRC section, unchecked. Throws InputError naming the line
+// and the problem when the text is not $readmemh words in sections ending with the CRC.
+struct NpuHexWords {
+  std::vector<NpuSection> sections;
+  std::uint32_t crc = 0;
+};
+NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source);
 
 // Parses .hex text (`source` names it in errors) and checks it as npu_image_from_sections()
 // does. Throws InputError naming the line and the problem.
