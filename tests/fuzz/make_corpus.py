@@ -173,6 +173,18 @@ def int8_corpus():
     chain["layers.1.input_zero_point"] = ("I32", [], [0])
     write("int8_file", "layers-do-not-chain", safetensors(chain, meta))
     write("int8_file", "float-checkpoint", safetensors(float_checkpoint(), {"format": "pt"}))
+    # Regression: a 1-1 model at every bound at once. At pixel 255 its accumulator is exactly
+    # INT32_MAX, srdhm with M = 2^31 - 1 gives 2^31 - 2, and adding z_y = 127 overflowed int32
+    # in requantize; the reader now keeps |bias| 255 further from the limit and refuses it.
+    one = {"layers.0.weight": ("I8", [1, 1], [127]), "layers.0.bias": ("I32", [1], [2**31 - 1 - 255 * 255]),
+           "layers.0.multiplier": ("I32", [1], [2**31 - 1]), "layers.0.shift": ("I32", [1], [0]),
+           "layers.0.weight_scale": ("F32", [1], [0.01]), "layers.0.input_scale": ("F32", [], [1.0 / 255.0]),
+           "layers.0.output_scale": ("F32", [], [0.1]), "layers.0.input_zero_point": ("I32", [], [-128]),
+           "layers.0.weight_zero_point": ("I32", [], [-128]), "layers.0.output_zero_point": ("I32", [], [127]),
+           "layers.0.relu": ("U8", [], [0])}
+    write("int8_file", "requantize-extremes", safetensors(one, dict(meta, architecture="1-1"), checksum=True))
+    one["layers.0.bias"] = ("I32", [1], [2**31 - 1 - 255 * 255 - 255])  # at the limit: accepted
+    write("int8_file", "requantize-at-limit", safetensors(one, dict(meta, architecture="1-1"), checksum=True))
 
 
 # ---- NPU image (.hex), its manifest, frames -----------------------------------------
