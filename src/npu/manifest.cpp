@@ -149,7 +149,8 @@ NpuLayerInfo parse_layer(const json& value, std::string_view source, std::size_t
   l.w_base = f.unsigned_in("w_base", 0, kHexMaxWords);
   l.row_base = f.unsigned_in("row_base", 0, kHexMaxWords);
   l.weight_rows = f.unsigned_in("weight_rows", 1, std::numeric_limits<std::uint32_t>::max());
-  f.expect("weight_rows", weight_rows(l.in, l.out, lanes), fmt::format("ceil(out / lanes) * in with lanes {} gives", lanes));
+  f.expect("weight_rows", weight_rows(l.in, l.out, lanes),
+           fmt::format("ceil(out / lanes) * in with lanes {} gives", lanes));
   f.expect("macs", l.macs(), "in * out gives");
   return l;
 }

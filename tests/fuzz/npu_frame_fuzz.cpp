@@ -35,7 +35,9 @@ struct Line {
   [[nodiscard]] bool ends_with(const std::vector<std::uint8_t>& tail) const {
     return tail.size() <= bytes.size() && std::equal(tail.begin(), tail.end(), bytes.end() - tail.size());
   }
-  [[nodiscard]] bool clean_tail(std::size_t n) const { return std::none_of(bad.end() - n, bad.end(), [](bool b) { return b; }); }
+  [[nodiscard]] bool clean_tail(std::size_t n) const {
+    return std::none_of(bad.end() - static_cast<std::ptrdiff_t>(n), bad.end(), [](bool b) { return b; });
+  }
 };
 
 template <typename Parse>
@@ -67,7 +69,8 @@ void check_responses(const npu::Frame& frame) {
                 "parse_status accepts exactly the status size");
   fuzz::require(accepts([&] {
                   const npu::NpuResult result = npu::parse_result(data);
-                  fuzz::require(result.logits.size() == data.size() - npu::kResultBytes, "one logit per byte after the header");
+                  fuzz::require(result.logits.size() == data.size() - npu::kResultBytes,
+                                "one logit per byte after the header");
                 }) == (data.size() > npu::kResultBytes),
                 "parse_result accepts exactly a header and at least one logit");
 }

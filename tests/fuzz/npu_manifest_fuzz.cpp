@@ -37,7 +37,8 @@ quant::Int8Layer layer(std::size_t in, std::size_t out, std::vector<std::int8_t>
 const npu::NpuImage& reference_image() {
   static const npu::NpuImage image = [] {
     quant::Int8Model model;
-    model.layers.push_back(layer(4, 3, {1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12}, {10, -20, 30}, -128, 3, -128, true));
+    model.layers.push_back(
+        layer(4, 3, {1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12}, {10, -20, 30}, -128, 3, -128, true));
     model.layers.push_back(layer(3, 2, {20, -30, 40, -50, 60, -70}, {100, -100}, -128, 0, 5, false));
     return npu::build_npu_image(model);
   }();

@@ -126,7 +126,8 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
        "layers[1].in is 7 but layers[0].out is 5"},
       // derived values that contradict the tables
       {"crc32_hex", [](json& j) { j["crc32_hex"] = "0x00000000"; }, "'crc32_hex' is \"0x00000000\", but 'crc32' gives"},
-      {"architecture", [](json& j) { j["architecture"] = "6-5-3"; }, "'architecture' is \"6-5-3\", but the layers give \"6-5-4\""},
+      {"architecture", [](json& j) { j["architecture"] = "6-5-3"; },
+       "'architecture' is \"6-5-3\", but the layers give \"6-5-4\""},
       {"input_size", [](json& j) { j["input_size"] = 7; }, "'input_size' is 7, but the layers give 6"},
       {"output_size", [](json& j) { j["output_size"] = 3; }, "'output_size' is 3"},
       {"total_words", [](json& j) { j["total_words"] = j["total_words"].get<std::size_t>() + 1; }, "but the sections give"},
@@ -135,9 +136,10 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
       {"weight rows", [](json& j) { j["layers"][0]["weight_rows"] = 12; },
        "'layers[0].weight_rows' is 12, but ceil(out / lanes) * in with lanes 16 gives 6"},
       // counts over the limits
-      {"17 sections", [](json& j) { j["sections"] = json::array(); for (int k = 0; k < 17; ++k) j["sections"].push_back(k); },
+      {"17 sections", [](json& j) { j["sections"] = json(std::vector<int>(17, 0)); },
        "'sections' must be an array of 1 to 16 elements, got an array of 17 elements"},
-      {"256 layers", [](json& j) { j["layers"] = json(std::vector<int>(256, 0)); }, "1 to 255 elements, got an array of 256"},
+      {"256 layers", [](json& j) { j["layers"] = json(std::vector<int>(256, 0)); },
+       "1 to 255 elements, got an array of 256"},
       {"hostile name", [](json& j) { j["sections"].back()["name"] = "crc\n\x1b[2J"; }, "got 'crc\\x0a\\x1b[2J'"},
   };
   for (const Malformed& c : cases) {
@@ -187,11 +189,13 @@ TEST_CASE("npu manifest check names both files and what differs from the image",
       {"section address", [](npu::NpuManifest& m) { m.sections[1].address = 0x100004; },
        "section bias address: manifest @100004, image @100000"},
       {"section words", [](npu::NpuManifest& m) { m.sections[4].words += 4; }, "section weights words: manifest"},
-      {"section name", [](npu::NpuManifest& m) { m.sections[2].name = "mult"; }, "section 2 name: manifest mult, image multiplier"},
+      {"section name", [](npu::NpuManifest& m) { m.sections[2].name = "mult"; },
+       "section 2 name: manifest mult, image multiplier"},
       {"section count", [](npu::NpuManifest& m) { m.sections.pop_back(); }, "sections: manifest 4, image 5"},
       {"layer w_base", [](npu::NpuManifest& m) { m.layers[1].w_base = 0; }, "layer 1 w_base: manifest 0, image 6"},
       {"layer zero-point", [](npu::NpuManifest& m) { m.layers[0].weight_zero_point += 1; }, "layer 0 weight zero-point"},
-      {"layer relu", [](npu::NpuManifest& m) { m.layers[1].relu = !m.layers[1].relu; }, "layer 1 relu: manifest true, image false"},
+      {"layer relu", [](npu::NpuManifest& m) { m.layers[1].relu = !m.layers[1].relu; },
+       "layer 1 relu: manifest true, image false"},
       {"architecture", [](npu::NpuManifest& m) { m.layers.pop_back(); }, "architecture: manifest 6-5, image 6-5-4"},
   };
   for (const Mismatch& c : cases) {
