@@ -1,4 +1,4 @@
-// The .hex writer and its strict reader, and the JSON manifest.
+// The .hex writer and its strict reader; the reader also checks the manifest beside the file.
 #include "seatorch/npu/hex.hpp"
 
 #include "seatorch/error.hpp"
@@ -46,51 +46,12 @@ std::string npu_hex_text(const NpuImage& image) {
   return out;
 }
 
-nlohmann::json npu_manifest(const NpuImage& image) {
-  nlohmann::json sections = nlohmann::json::array();
-  for (const NpuSection& s : image.sections) {
-    sections.push_back({{"name", s.name}, {"address", s.address}, {"words", s.words.size()}});
-  }
-  sections.push_back({{"name", "crc"}, {"address", region_base(kRegionCrc)}, {"words", 1}});
-  nlohmann::json layers = nlohmann::json::array();
-  for (const NpuLayerInfo& l : image.layers) {
-    layers.push_back({{"in", l.in},
-                      {"out", l.out},
-                      {"relu", l.relu},
-                      {"input_zero_point", l.input_zero_point},
-                      {"weight_zero_point", l.weight_zero_point},
-                      {"output_zero_point", l.output_zero_point},
-                      {"w_base", l.w_base},
-                      {"weight_rows", l.weight_rows},
-                      {"row_base", l.row_base},
-                      {"macs", l.macs()}});
-  }
-  return {{"format", "seatorch-npu-image"},
-          {"format_version", kFormatVersion},
-          {"lanes", image.lanes},
-          {"architecture", image.architecture()},
-          {"input_size", image.input_size()},
-          {"output_size", image.output_size()},
-          {"total_words", image.total_words()},
-          {"macs", image.macs()},
-          {"crc32", image.crc},
-          {"crc32_hex", fmt::format("0x{:08x}", image.crc)},
-          {"sections", sections},
-          {"layers", layers}};
-}
-
-std::filesystem::path npu_manifest_path(const std::filesystem::path& hex_path) {
-  std::filesystem::path p = hex_path;
-  p.replace_extension(".manifest.json");
-  return p;
-}
-
 void write_npu_hex(const std::filesystem::path& path, const NpuImage& image) {
   io::write_file_atomic(path, npu_hex_text(image));
   io::write_file_atomic(npu_manifest_path(path), npu_manifest(image).dump(2) + "\n");
 }
 
-NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuLimits& limits) {
+NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) {
   std::vector<NpuSection> sections;
   std::size_t words = 0;
   std::size_t line_no = 0;
@@ -110,7 +71,7 @@ NpuImage parse_npu_hex(std::string_view text, std::string_view source, const Npu
       const std::optional<std::uint32_t> address = parse_hex(line.substr(1), 1, 6);
       if (!address) {
         throw input_error("{}:{}: expected '@' and a word address of 1 to 6 hex digits, got '{}'", source, line_no,
-                          line);
+                          printable(line));
       }
       if (!sections.empty() && sections.back().words.empty()) {
         throw input_error("{}:{}: the section at @{:06x} has no words", source, line_no, sections.back().address);
@@ -120,7 +81,7 @@ NpuImage parse_npu_hex(std::string_view text, std::string_view source, const Npu
     }
     const std::optional<std::uint32_t> word = parse_hex(line, 8, 8);
     if (!word) {
-      throw input_error("{}:{}: expected a word of 8 hex digits, got '{}'", source, line_no, line);
+      throw input_error("{}:{}: expected a word of 8 hex digits, got '{}'", source, line_no, printable(line));
     }
     if (sections.empty()) {
       throw input_error("{}:{}: a word before the first '@address' line", source, line_no);
@@ -137,14 +98,32 @@ NpuImage parse_npu_hex(std::string_view text, std::string_view source, const Npu
   }
   const std::uint32_t crc = sections.back().words.front();
   sections.pop_back();
-  return npu_image_from_sections(std::move(sections), crc, source, limits);
+  return {std::move(sections), crc};
+}
+
+NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuLimits& limits) {
+  NpuHexWords words = parse_npu_hex_words(text, source);
+  return npu_image_from_sections(std::move(words.sections), words.crc, source, limits);
 }
 
 NpuImage read_npu_hex(const std::filesystem::path& path, const NpuLimits& limits) {
   const std::vector<std::uint8_t> bytes =
       io::read_file(path, kHexMaxFileBytes, "an NPU image (write one with `seatorch export --hex`)");
-  return parse_npu_hex(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string(),
-                       limits);
+  NpuImage image = parse_npu_hex(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                                 path.string(), limits);
+  const std::filesystem::path manifest = npu_manifest_path(path);
+  std::error_code ec;
+  if (std::filesystem::symlink_status(manifest, ec).type() == std::filesystem::file_type::not_found) return image;
+  // Anything else at that path is read (read_file names a directory or an unreadable file).
+  NpuManifest described;
+  try {
+    described = read_npu_manifest(manifest);
+  } catch (const InputError& e) {
+    throw input_error("{} (the manifest beside {}; re-run `seatorch export --hex` to write both again, or delete it)",
+                      e.what(), path.string());
+  }
+  check_npu_manifest(described, image, manifest.string(), path.string());
+  return image;
 }
 
 }  // namespace seatorch::npu

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 
 namespace seatorch::npu {
@@ -29,6 +30,28 @@ void check_zero_point(std::int32_t z, std::size_t layer, const char* which) {
   if (z < -128 || z > 127) {
     throw input_error("layer {}: {} zero-point {} is outside [-128, 127]; the NPU stores zero-points as int8",
                       layer, which, z);
+  }
+}
+
+// Checks that output `row` of layer `l` cannot overflow int8_layer_ref's int32 accumulator
+// bias + sum_i (x_i - z_x)(w(i) - z_w) for any input x_i in [-128, 127]. The NPU's 32-bit
+// accumulator would wrap; the reference it is checked against must stay defined. Each
+// product lies between its values at x_i = -128 and 127, one >= 0 and one <= 0, so the
+// partial sums' extremes are the full sums'. (An int8 model file's bias bound implies this.)
+template <typename Weight>
+void check_accumulator(std::string_view prefix, std::size_t l, std::size_t row, std::size_t in, std::int32_t bias,
+                       std::int32_t z_x, std::int32_t z_w, Weight w) {
+  std::int64_t lo = bias;
+  std::int64_t hi = bias;
+  for (std::size_t i = 0; i < in; ++i) {
+    const std::int64_t d = std::int64_t{w(i)} - z_w;
+    lo += std::min((127 - z_x) * d, (-128 - z_x) * d);
+    hi += std::max((127 - z_x) * d, (-128 - z_x) * d);
+  }
+  if (lo < std::numeric_limits<std::int32_t>::min() || hi > std::numeric_limits<std::int32_t>::max()) {
+    throw input_error("{}layer {} row {}: bias {} with these weights can make the int32 accumulator reach [{}, {}], "
+                      "beyond int32; re-quantize the model",
+                      prefix, l, row, bias, lo, hi);
   }
 }
 
@@ -57,6 +80,10 @@ void check_layer(const quant::Int8Layer& layer, std::size_t l, std::size_t prev_
   check_zero_point(layer.input_zero_point, l, "input");
   check_zero_point(layer.weight_zero_point, l, "weight");
   check_zero_point(layer.output_zero_point, l, "output");
+  for (std::size_t j = 0; j < layer.out; ++j) {
+    check_accumulator("", l, j, layer.in, layer.bias[j], layer.input_zero_point, layer.weight_zero_point,
+                      [&](std::size_t i) { return layer.weight[j * layer.in + i]; });
+  }
 }
 
 std::vector<std::uint32_t> header_section(const quant::Int8Model& model, const std::vector<NpuLayerInfo>& layers,
@@ -159,6 +186,12 @@ std::vector<NpuLayerInfo> parse_layers(const std::vector<NpuSection>& sections, 
       throw input_error("{}: layer {} reads rows {}..{} beyond the {} in the bias section", source, l,
                         info.row_base, info.row_base + info.out - 1, sections[1].words.size());
     }
+    for (std::size_t j = 0; j < info.out; ++j) {
+      check_accumulator(fmt::format("{}: ", source), l, j, info.in,
+                        static_cast<std::int32_t>(sections[1].words[info.row_base + j]), info.input_zero_point,
+                        info.weight_zero_point,
+                        [&](std::size_t i) { return weight_at(sections[4].words, info, lanes, j, i); });
+    }
     layers.push_back(info);
   }
   if ((h[2] & 0xFFFFU) != layers.front().in || (h[2] >> 16) != layers.back().out) {
@@ -176,13 +209,17 @@ std::size_t NpuImage::total_words() const {
   return n;
 }
 
-std::uint64_t NpuImage::macs() const {
+std::uint64_t NpuImage::macs() const { return npu_macs(layers); }
+
+std::string NpuImage::architecture() const { return npu_architecture(layers); }
+
+std::uint64_t npu_macs(const std::vector<NpuLayerInfo>& layers) {
   std::uint64_t n = 0;
   for (const NpuLayerInfo& l : layers) n += l.macs();
   return n;
 }
 
-std::string NpuImage::architecture() const {
+std::string npu_architecture(const std::vector<NpuLayerInfo>& layers) {
   if (layers.empty()) return "";
   std::string s = fmt::format("{}", layers.front().in);
   for (const NpuLayerInfo& l : layers) s += fmt::format("-{}", l.out);

@@ -75,8 +75,10 @@ void validate_int8_model(const Int8Model& model, std::string_view source) {
     check_range(source, what("input_zero_point"), l.input_zero_point, -128, 127);
     check_range(source, what("weight_zero_point"), l.weight_zero_point, -128, 127);
     check_range(source, what("output_zero_point"), l.output_zero_point, -128, 127);
-    // The largest |(x - z_x)(w - z_w)| is 255 * 255, so |bias| + in * 255^2 must fit int32.
-    const std::int64_t max_sum = static_cast<std::int64_t>(l.in) * 255 * 255;
+    // The largest |(x - z_x)(w - z_w)| is 255 * 255, so |bias| + in * 255^2 must fit int32,
+    // with 255 to spare: then |srdhm(acc, M)| stays 255 below 2^31, and the kernels' int32
+    // sum z_y + srdhm(acc, M) >> shift cannot overflow either.
+    const std::int64_t max_sum = static_cast<std::int64_t>(l.in) * 255 * 255 + 255;
     for (std::size_t j = 0; j < l.out; ++j) {
       check_range(source, fmt::format("{}[{}]", what("multiplier"), j), l.multiplier[j], std::int64_t{1} << 30,
                   (std::int64_t{1} << 31) - 1);

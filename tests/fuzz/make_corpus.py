@@ -173,6 +173,167 @@ def int8_corpus():
     chain["layers.1.input_zero_point"] = ("I32", [], [0])
     write("int8_file", "layers-do-not-chain", safetensors(chain, meta))
     write("int8_file", "float-checkpoint", safetensors(float_checkpoint(), {"format": "pt"}))
+    # Regression: a 1-1 model at every bound at once. At pixel 255 its accumulator is exactly
+    # INT32_MAX, srdhm with M = 2^31 - 1 gives 2^31 - 2, and adding z_y = 127 overflowed int32
+    # in requantize; the reader now keeps |bias| 255 further from the limit and refuses it.
+    one = {"layers.0.weight": ("I8", [1, 1], [127]), "layers.0.bias": ("I32", [1], [2**31 - 1 - 255 * 255]),
+           "layers.0.multiplier": ("I32", [1], [2**31 - 1]), "layers.0.shift": ("I32", [1], [0]),
+           "layers.0.weight_scale": ("F32", [1], [0.01]), "layers.0.input_scale": ("F32", [], [1.0 / 255.0]),
+           "layers.0.output_scale": ("F32", [], [0.1]), "layers.0.input_zero_point": ("I32", [], [-128]),
+           "layers.0.weight_zero_point": ("I32", [], [-128]), "layers.0.output_zero_point": ("I32", [], [127]),
+           "layers.0.relu": ("U8", [], [0])}
+    write("int8_file", "requantize-extremes", safetensors(one, dict(meta, architecture="1-1"), checksum=True))
+    one["layers.0.bias"] = ("I32", [1], [2**31 - 1 - 255 * 255 - 255])  # at the limit: accepted
+    write("int8_file", "requantize-at-limit", safetensors(one, dict(meta, architecture="1-1"), checksum=True))
+
+
+# ---- NPU image (.hex), its manifest, frames -----------------------------------------
+# The layout of docs/NPU.md ("The model image", "Layer descriptors"), written here a second
+# time from the document, so the valid seeds also cross-check src/npu/image.cpp.
+LANES = 16
+REGION = {"header": 0x0, "bias": 0x1, "multiplier": 0x2, "shift": 0x3, "weights": 0x4}
+CRC_ADDRESS = 0xF << 20
+
+
+def u32(v):
+    return v & 0xFFFFFFFF
+
+
+def npu_layers():
+    """The 4-3-2 model of int8_model(), as the NPU sees it (no scales)."""
+    return [
+        dict(inp=4, out=3, w=[1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12], b=[10, -20, 30], zx=-128, zw=3, zy=-128,
+             relu=1),
+        dict(inp=3, out=2, w=[20, -30, 40, -50, 60, -70], b=[100, -100], zx=-128, zw=0, zy=5, relu=0),
+    ]
+
+
+def npu_image(layers, version=1, multiplier=1 << 30, shift=7):
+    """(sections as [(name, address, words)], crc, layer table for the manifest)."""
+    header = [0x55504E53, version | LANES << 16 | len(layers) << 24, layers[0]["inp"] | layers[-1]["out"] << 16, 0]
+    bias, mult, shifts, weights, table = [], [], [], [], []
+    for l in layers:
+        groups = (l["out"] + LANES - 1) // LANES
+        d = dict(w_base=len(weights) // (LANES // 4), row_base=len(bias), weight_rows=groups * l["inp"])
+        header += [l["inp"] | l["out"] << 16, d["w_base"], d["row_base"],
+                   (l["zx"] & 0xFF) | (l["zw"] & 0xFF) << 8 | (l["zy"] & 0xFF) << 16 | l["relu"] << 24]
+        bias += [u32(b) for b in l["b"]]
+        mult += [multiplier] * l["out"]
+        shifts += [shift] * l["out"]
+        for g in range(groups):
+            for i in range(l["inp"]):
+                for bank in range(LANES // 4):
+                    word = 0
+                    for k in range(4):
+                        j = g * LANES + 4 * bank + k
+                        w = l["w"][j * l["inp"] + i] if j < l["out"] else 0
+                        word |= (w & 0xFF) << (8 * k)
+                    weights.append(word)
+        table.append(dict(l, **d))
+    sections = [(name, REGION[name] << 20, words) for name, words in
+                [("header", header), ("bias", bias), ("multiplier", mult), ("shift", shifts), ("weights", weights)]]
+    return sections, image_crc(sections), table
+
+
+def image_crc(sections):
+    data = b"".join(struct.pack("<%dI" % len(words), *words) for _, _, words in sections)
+    return zlib.crc32(data) & 0xFFFFFFFF
+
+
+def hex_text(sections, crc, comments=True, newline="\n"):
+    lines = ["// seatorch NPU image (fuzz seed)"] if comments else []
+    for name, address, words in sections:
+        if comments:
+            lines.append("// section %s: %d words at 0x%06x" % (name, len(words), address))
+        lines.append("@%06x" % address)
+        lines += ["%08x" % w for w in words]
+    lines += ["@%06x" % CRC_ADDRESS, "%08x" % crc]
+    return (newline.join(lines) + newline).encode()
+
+
+def manifest(sections, crc, table):
+    return {
+        "format": "seatorch-npu-image", "format_version": 1, "lanes": LANES,
+        "architecture": "-".join(str(n) for n in [table[0]["inp"]] + [l["out"] for l in table]),
+        "input_size": table[0]["inp"], "output_size": table[-1]["out"],
+        "total_words": sum(len(w) for _, _, w in sections),
+        "macs": sum(l["inp"] * l["out"] for l in table),
+        "crc32": crc, "crc32_hex": "0x%08x" % crc,
+        "sections": [dict(name=n, address=a, words=len(w)) for n, a, w in sections] +
+                    [dict(name="crc", address=CRC_ADDRESS, words=1)],
+        "layers": [dict((k, l[k]) for k in ("w_base", "weight_rows", "row_base")) |
+                   {"in": l["inp"], "out": l["out"], "relu": bool(l["relu"]), "input_zero_point": l["zx"],
+                    "weight_zero_point": l["zw"], "output_zero_point": l["zy"], "macs": l["inp"] * l["out"]}
+                   for l in table],
+    }
+
+
+def with_words(sections, name, change):
+    """A copy of the sections with `change(words)` applied to section `name`."""
+    return [(n, a, change(list(w)) if n == name else w) for n, a, w in sections]
+
+
+def npu_hex_corpus():
+    sections, crc, _ = npu_image(npu_layers())
+    write("npu_hex", "valid.hex", hex_text(sections, crc))
+    write("npu_hex", "valid-bare-crlf.hex", hex_text(sections, crc, comments=False, newline="\r\n"))
+    write("npu_hex", "crc-mismatch.hex", hex_text(sections, crc ^ 1))
+    write("npu_hex", "truncated.hex", hex_text(sections, crc)[:-30])
+    write("npu_hex", "bad-digit.hex", hex_text(sections, crc).replace(b"55504e53", b"55504e5g"))
+    s, c, _ = npu_image(npu_layers(), version=2)
+    write("npu_hex", "version-2.hex", hex_text(s, c))
+    s = with_words(sections, "header", lambda w: w[:5] + [1000] + w[6:])  # layer 0's w_base
+    write("npu_hex", "weights-out-of-range.hex", hex_text(s, image_crc(s)))
+    s = with_words(sections, "shift", lambda w: [32] + w[1:])
+    write("npu_hex", "shift-32.hex", hex_text(s, image_crc(s)))
+    # Regression: a bias that lets the reference's int32 accumulator overflow (row 0's
+    # products reach -3570 below it); decode + int8_forward_ref was undefined behaviour.
+    s = with_words(sections, "bias", lambda w: [0x80000000] + w[1:])
+    write("npu_hex", "bias-overflow.hex", hex_text(s, image_crc(s)))
+
+
+def npu_manifest_corpus():
+    sections, crc, table = npu_image(npu_layers())
+    good = manifest(sections, crc, table)
+    dump = lambda m: json.dumps(m, indent=2).encode()
+    write("npu_manifest", "valid.json", dump(good))
+    write("npu_manifest", "other-image.json", dump(dict(good, crc32=crc ^ 1, crc32_hex="0x%08x" % (crc ^ 1))))
+    write("npu_manifest", "bad-json.json", dump(good)[:-20])
+    write("npu_manifest", "lanes-string.json", dump(dict(good, lanes="16")))
+    bad_layer = dict(good["layers"][1], output_zero_point=200)
+    write("npu_manifest", "zero-point-200.json", dump(dict(good, layers=[good["layers"][0], bad_layer])))
+    write("npu_manifest", "total-words-wrong.json", dump(dict(good, total_words=good["total_words"] + 1)))
+    write("npu_manifest", "unknown-field.json", dump(dict(good, note="hand-edited")))
+    write("npu_manifest", "many-sections.json",
+          dump(dict(good, sections=[good["sections"][0]] * 20 + [good["sections"][-1]])))
+
+
+def frame(ftype, seq, payload):
+    body = struct.pack("<BBH", ftype, seq, len(payload)) + bytes(payload)
+    return b"\xa5\x5a" + body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def escape(line):
+    """The npu_frame target's input escaping: FE -> FE 00."""
+    return line.replace(b"\xfe", b"\xfe\x00")
+
+
+def npu_frame_corpus():
+    ack, nak = 0x06, 0x15
+    status = bytes([1, 16, 15, 1, 2, 0]) + struct.pack("<HHHIHHHH", 1024, 1024, 1024, 16384, 784, 10, 7, 1)
+    result = struct.pack("<HI", 3, 4242) + bytes([0x80, 0x7F, 0x00, 0xFE, 0x12])
+    write("npu_frame", "status-ack", b"\x00" + escape(frame(ack, 1, b"\x01" + status)))
+    write("npu_frame", "infer-ack", b"\x00" + escape(frame(ack, 2, b"\x20" + result)))
+    write("npu_frame", "nak-then-echo", b"\x00" + escape(frame(nak, 3, b"\x11\x01") + frame(ack, 4, b"\x02hello")))
+    write("npu_frame", "noise-then-frame", b"\x00" + escape(b"\xa5\xa5\x00\x5a" + frame(ack, 5, b"\x10")))
+    bad_crc = bytearray(frame(ack, 6, b"\x01" + status))
+    bad_crc[-1] ^= 0x40
+    write("npu_frame", "crc-error", b"\x00" + escape(bytes(bad_crc)))
+    f = escape(frame(ack, 7, b"\x10"))
+    write("npu_frame", "framing-error", b"\x00" + f[:5] + b"\xfe\x01" + f[5:])
+    write("npu_frame", "length-error", b"\x00" + b"\xa5\x5a\x06\x08\xff\xff")
+    write("npu_frame", "small-limit", b"\x84" + escape(frame(ack, 8, b"\x02hello")))
+    write("npu_frame", "timeout-mid-frame", b"\x00" + f[:6] + b"\xfe\x02" + f)
 
 
 if __name__ == "__main__":
@@ -180,3 +341,6 @@ if __name__ == "__main__":
     csv_corpus()
     safetensors_corpus()
     int8_corpus()
+    npu_hex_corpus()
+    npu_manifest_corpus()
+    npu_frame_corpus()

@@ -116,6 +116,49 @@ TEST_CASE("npu frame decoder finds frames and reports CRC framing and length err
   CHECK(events[0].event == npu::FrameEvent::kLengthError);
 }
 
+TEST_CASE("npu frame decoder recovers from cut frames and keeps to its length limit", "[npu]") {
+  const npu::Frame echo = npu::echo_request(9, std::vector<std::uint8_t>{0xA5, 0x5A, 0xA5, 0x5A, 0x00});
+  const std::vector<std::uint8_t> bytes = npu::encode_frame(echo);
+  npu::FrameDecoder decoder(npu::kMaxPayload);
+
+  // Sync bytes inside the payload do not restart the frame.
+  auto events = decode_all(decoder, bytes);
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].event == npu::FrameEvent::kFrame);
+  CHECK(npu::encode_frame(events[0].frame) == bytes);
+
+  // A frame cut short, then the timeout: nothing reported, and the next frame is whole.
+  CHECK(decode_all(decoder, std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 8)).empty());
+  CHECK(decoder.in_frame());
+  decoder.reset();
+  CHECK_FALSE(decoder.in_frame());
+  events = decode_all(decoder, bytes);
+  REQUIRE(events.size() == 1);
+  CHECK(npu::encode_frame(events[0].frame) == bytes);
+
+  // A low stop bit on the first sync byte: the frame is never opened (the sender's timeout
+  // resends it), so no event at all. (A payload holding A5 5A would open one there.)
+  CHECK(decode_all(decoder, npu::encode_frame(npu::status_request(4)), 0).empty());
+  CHECK_FALSE(decoder.in_frame());
+
+  // An empty payload is a frame; a payload at the limit is one, one byte more is refused.
+  npu::FrameDecoder small(8);
+  const npu::Frame empty{npu::kRspAck, 1, {}};
+  events = decode_all(small, npu::encode_frame(empty));
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].event == npu::FrameEvent::kFrame);
+  CHECK(events[0].frame.payload.empty());
+  const npu::Frame at_limit{npu::kRspAck, 2, std::vector<std::uint8_t>(8, 0x11)};
+  events = decode_all(small, npu::encode_frame(at_limit));
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].frame.payload == at_limit.payload);
+  events = decode_all(small, npu::encode_frame(npu::Frame{npu::kRspAck, 3, std::vector<std::uint8_t>(9, 0x11)}));
+  REQUIRE(!events.empty());
+  CHECK(events[0].event == npu::FrameEvent::kLengthError);
+  CHECK(events[0].frame.payload.empty());
+  CHECK_FALSE(small.in_frame());
+}
+
 TEST_CASE("npu response parsers check sizes", "[npu]") {
   CHECK_FALSE(npu::parse_response(npu::Frame{npu::kRspAck, 0, {}}).has_value());
   CHECK_FALSE(npu::parse_response(npu::Frame{0x33, 0, {1}}).has_value());

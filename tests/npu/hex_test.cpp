@@ -82,6 +82,11 @@ TEST_CASE("npu hex reader rejects malformed files with the line number", "[npu]"
   CHECK_THAT(parse_error("@000000\n@100000\n"), Catch::Contains("no words"));
   CHECK_THAT(parse_error(good.substr(0, good.rfind('@'))), Catch::Contains("truncated"));
   CHECK_THAT(parse_error(std::string(300, 'a')), Catch::Contains("longer than"));
+  // Text quoted from the file is escaped and cut short: it can neither break the line nor
+  // flood the terminal.
+  CHECK_THAT(parse_error("@0\x1b[2J\n"), Catch::Contains("got '@0\\x1b[2J'"));
+  const std::string long_word = parse_error("@0\n" + std::string(200, '0') + "\n");
+  CHECK_THAT(long_word, Catch::Contains("m.hex:2") && Catch::EndsWith("...'"));
   text = good;
   const std::size_t crc_line = text.rfind('\n', text.size() - 2) + 1;
   text[crc_line] = text[crc_line] == '0' ? '1' : '0';

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 namespace npu = seatorch::npu;
 namespace q = seatorch::quant;
 
@@ -148,4 +150,41 @@ TEST_CASE("npu image from sections rejects a bad CRC and a bad header", "[npu]")
   sections[0].words[4 + 1] = 1000;  // layer 0 w_base beyond the weights
   CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
                     Catch::Contains("weight rows"));
+}
+
+TEST_CASE("npu images whose int32 accumulator could overflow are refused", "[npu]") {
+  // One row of 2 inputs, z_x = -128, z_w = 0: with weights 127 the products reach
+  // 2 * 255 * 127 = 64770 at x = 127, with weights -128 they reach 2 * 255 * -128 = -65280.
+  constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
+  constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
+  const auto model = [](std::int8_t w, std::int32_t bias, std::int32_t z_w) {
+    q::Int8Layer layer;
+    layer.in = 2;
+    layer.out = 1;
+    layer.weight = {w, w};
+    layer.bias = {bias};
+    layer.multiplier = {1 << 30};
+    layer.shift = {0};
+    layer.input_zero_point = -128;
+    layer.weight_zero_point = z_w;
+    layer.output_zero_point = 0;
+    return q::Int8Model{{layer}};
+  };
+  const std::vector<std::uint8_t> bright{255, 255};
+  const q::Int8Model top = model(127, kMax - 64770, 0);
+  const npu::NpuImage image = npu::build_npu_image(top);
+  // At the limit the reference reaches INT32_MAX exactly (UBSan watches in the asan preset).
+  CHECK(q::int8_forward_ref(npu::decode_npu_image(image), bright) == std::vector<std::int8_t>{127});
+  CHECK_THROWS_WITH(npu::build_npu_image(model(127, kMax - 64769, 0)),
+                    Catch::Contains("layer 0 row 0: bias 2147418878") && Catch::Contains("2147483648]"));
+  CHECK_NOTHROW(npu::build_npu_image(model(-128, kMin + 65280, 0)));
+  CHECK_THROWS_WITH(npu::build_npu_image(model(-128, kMin + 65279, 0)), Catch::Contains("[-2147483649, "));
+  // Weights equal to z_w make every product 0: any bias is safe (session_test uses INT32_MIN).
+  CHECK_NOTHROW(npu::build_npu_image(model(5, kMin, 5)));
+
+  // The same limit in the reader, on an image whose bias word was changed (CRC recomputed).
+  std::vector<npu::NpuSection> sections = image.sections;
+  sections[1].words[0] = static_cast<std::uint32_t>(kMax - 64769);
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
+                    Catch::StartsWith("x.hex: layer 0 row 0: bias 2147418878"));
 }

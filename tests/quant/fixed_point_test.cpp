@@ -83,6 +83,20 @@ TEST_CASE("requantize applies zero-point, saturation and ReLU as a clamp", "[qua
   CHECK(q::requantize(-1000, half.multiplier, half.shift, 0, false) == -128);
 }
 
+TEST_CASE("requantize clamps the exact sum when the product is near the int32 limits", "[quant]") {
+  // z_out + srdhm(acc, M) >> shift leaves int32 here; the clamp must see the exact value
+  // (the NPU's 34-bit sum), not a wrapped one. srdhm(INT32_MAX, INT32_MAX) = 2^31 - 2 and the
+  // saturating case srdhm(INT32_MIN, INT32_MIN) = 2^31 - 1, each plus a positive zero-point.
+  constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
+  constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
+  REQUIRE(q::srdhm(kMax, kMax) == kMax - 1);
+  CHECK(q::requantize(kMax, kMax, 0, 127, false) == 127);
+  CHECK(q::requantize(kMin, kMin, 0, 5, true) == 127);
+  // -(2^31 - 1) * (2^31 - 1) / 2^31 rounds to -(2^31 - 2); minus 128 is below INT32_MIN.
+  CHECK(q::requantize(-kMax, kMax, 0, -128, false) == -128);
+  CHECK(q::requantize(-kMax, kMax, 0, -128, true) == -128);
+}
+
 TEST_CASE("quantize_multiplier represents reals in (0,1) to 31 bits", "[quant]") {
   seatorch::Rng rng(3);
   for (int i = 0; i < 10000; ++i) {

@@ -3,13 +3,16 @@
 #include "seatorch/quant/int8_file.hpp"
 
 #include "seatorch/error.hpp"
+#include "seatorch/kernels/int8_kernels.hpp"
 #include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/quantizer.hpp"
 #include "random_models.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <limits>
 
 namespace q = seatorch::quant;
 namespace io = seatorch::io;
@@ -118,5 +121,40 @@ TEST_CASE("wrong-kind and broken int8 files are clear errors", "[quant]") {
   SECTION("a wrong dtype") {
     file.tensors["layers.0.bias"] = io::make_tensor<float>({9}, std::vector<float>(9, 0.0f));
     require_error("dtype F32, expected I32");
+  }
+}
+
+TEST_CASE("int8 model biases leave room for the accumulator and the requantization sum", "[quant]") {
+  // One input, one output at every bound at once: pixel 255 makes the product 255 * 255,
+  // M = 2^31 - 1 and shift 0 keep srdhm(acc, M) = acc - 1, and z_y = 127 is added to that.
+  const auto model = [](std::int32_t bias) {
+    q::Int8Layer l;
+    l.in = 1;
+    l.out = 1;
+    l.weight = {127};
+    l.bias = {bias};
+    l.multiplier = {std::numeric_limits<std::int32_t>::max()};
+    l.shift = {0};
+    l.input_zero_point = -128;
+    l.weight_zero_point = -128;
+    l.output_zero_point = 127;
+    l.input_scale = 1.0 / 255.0;
+    l.weight_scale = {0.01};
+    l.output_scale = 0.1;
+    return q::Int8Model{{l}};
+  };
+  const std::int32_t limit = std::numeric_limits<std::int32_t>::max() - 255 * 255 - 255;
+  CHECK_THROWS_WITH(q::validate_int8_model(model(limit + 1), "m"), Catch::Contains("could overflow"));
+  CHECK_THROWS_WITH(q::validate_int8_model(model(-limit - 1), "m"), Catch::Contains("could overflow"));
+  const q::Int8Model top = model(limit);
+  q::validate_int8_model(top, "m");
+  // The reference saturates to 127; every kernel must agree (their int32 sum cannot wrap).
+  const std::vector<std::uint8_t> bright{255};
+  REQUIRE(q::int8_forward_ref(top, bright) == std::vector<std::int8_t>{127});
+  for (const std::string& name : seatorch::kernels::int8_kernel_names()) {
+    std::vector<std::int8_t> logits(1);
+    q::Int8Engine(top, name).forward(bright, 1, logits);
+    INFO("kernel " << name);
+    CHECK(logits == std::vector<std::int8_t>{127});
   }
 }

@@ -45,6 +45,8 @@ struct NpuLayerInfo {
   bool relu = false;
 
   [[nodiscard]] std::uint64_t macs() const { return std::uint64_t{in} * out; }
+
+  bool operator==(const NpuLayerInfo&) const = default;
 };
 
 struct NpuImage {
@@ -59,6 +61,10 @@ struct NpuImage {
   [[nodiscard]] std::uint64_t macs() const;
   [[nodiscard]] std::string architecture() const;  // "784-128-10"
 };
+
+// "784-128-10" and the MACs of one inference, for a layer table (an image's or a manifest's).
+std::string npu_architecture(const std::vector<NpuLayerInfo>& layers);
+std::uint64_t npu_macs(const std::vector<NpuLayerInfo>& layers);
 
 // Lays out `model` for the NPU. Throws InputError naming the limit when the model does not
 // fit `limits` or uses something the NPU cannot do.

@@ -1,0 +1,316 @@
+// The .hex image's JSON manifest: writer, strict reader and the check against the image.
+// The reader trusts nothing: every field is typed and bounded before it is used, unknown
+// fields are refused (a typo must not pass as "absent"), and every value the writer derives
+// from the tables (architecture, sizes, totals, MACs, weight rows, the CRC in hex) must
+// equal what the tables give.
+#include "seatorch/npu/manifest.hpp"
+
+#include "seatorch/error.hpp"
+#include "seatorch/io/read_file.hpp"
+#include "seatorch/npu/hex.hpp"  // kHexMaxWords: a section the .hex reader would refuse is out of range
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <limits>
+
+namespace seatorch::npu {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kManifestFormat = "seatorch-npu-image";
+constexpr std::uint32_t kMaxAddress = 0xFF'FFFF;  // a .hex address has at most 6 hex digits
+constexpr std::uint64_t kMaxField16 = 0xFFFF;     // a descriptor's in/out fields
+constexpr const char* kCrcSection = "crc";
+
+std::string crc_hex(std::uint32_t crc) { return fmt::format("0x{:08x}", crc); }
+
+std::size_t weight_rows(std::size_t in, std::size_t out, std::size_t lanes) { return (out + lanes - 1) / lanes * in; }
+
+// A JSON value for a message: scalars as written (cut short), containers by kind only
+// (dumping one from a hostile file could recurse a million levels deep).
+std::string describe(const json& value) {
+  if (value.is_array()) return fmt::format("an array of {} element{}", value.size(), value.size() == 1 ? "" : "s");
+  if (value.is_object()) return "an object";
+  return printable(value.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// Typed reads from one JSON object of the manifest, `where` naming it in messages
+// ("layers[2]"); the object must hold exactly the fields given.
+class Fields {
+ public:
+  Fields(const json& object, std::string_view source, std::string where, std::initializer_list<const char*> names)
+      : object_(object), source_(source), where_(std::move(where)) {
+    if (!object_.is_object()) fail_value("", "a JSON object", object_);
+    for (const auto& item : object_.items()) {
+      const std::string& key = item.key();
+      if (std::none_of(names.begin(), names.end(), [&](const char* n) { return key == n; })) {
+        throw input_error("{}: unexpected field '{}' in {}; this seatorch writes only the fields of docs/NPU.md",
+                          source_, printable(key), where_.empty() ? "the manifest" : where_);
+      }
+    }
+  }
+
+  const json& get(const char* key) const {
+    const auto it = object_.find(key);
+    if (it == object_.end()) {
+      throw input_error("{}: {} has no '{}' field", source_, where_.empty() ? "the manifest" : where_, key);
+    }
+    return *it;
+  }
+
+  std::uint64_t unsigned_in(const char* key, std::uint64_t lo, std::uint64_t hi) const {
+    const json& v = get(key);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi) {
+      fail_value(key, fmt::format("an integer from {} to {}", lo, hi), v);
+    }
+    return v.get<std::uint64_t>();
+  }
+
+  std::int32_t int8_value(const char* key) const {
+    const json& v = get(key);
+    // Unsigned JSON numbers come first: get<int64_t> on a huge one would wrap.
+    const bool ok = v.is_number_unsigned() ? v.get<std::uint64_t>() <= 127
+                                           : v.is_number_integer() && v.get<std::int64_t>() >= -128;
+    if (!ok) fail_value(key, "an integer from -128 to 127", v);
+    return static_cast<std::int32_t>(v.get<std::int64_t>());
+  }
+
+  bool boolean(const char* key) const {
+    const json& v = get(key);
+    if (!v.is_boolean()) fail_value(key, "true or false", v);
+    return v.get<bool>();
+  }
+
+  std::string string(const char* key, std::size_t max_bytes) const {
+    const json& v = get(key);
+    if (!v.is_string() || v.get_ref<const std::string&>().size() > max_bytes) {
+      fail_value(key, fmt::format("a string of at most {} bytes", max_bytes), v);
+    }
+    return v.get<std::string>();
+  }
+
+  const json& array(const char* key, std::size_t min, std::size_t max) const {
+    const json& v = get(key);
+    if (!v.is_array() || v.size() < min || v.size() > max) {
+      fail_value(key, fmt::format("an array of {} to {} elements", min, max), v);
+    }
+    return v;
+  }
+
+  // A derived value: must equal what the manifest's tables give (`from`: "the layers give").
+  void expect(const char* key, const json& derived, const std::string& from) const {
+    const json& v = get(key);
+    if (v != derived) {
+      throw input_error("{}: '{}' is {}, but {} {}; the manifest contradicts itself (edited by hand?)", source_,
+                        path(key), describe(v), from, describe(derived));
+    }
+  }
+
+  std::string path(std::string_view key) const {
+    if (where_.empty()) return std::string(key);
+    return key.empty() ? where_ : fmt::format("{}.{}", where_, key);
+  }
+
+ private:
+  [[noreturn]] void fail_value(std::string_view key, const std::string& expected, const json& got) const {
+    const std::string what = path(key);
+    throw input_error("{}: {} must be {}, got {}", source_, what.empty() ? "the manifest" : fmt::format("'{}'", what),
+                      expected, describe(got));
+  }
+
+  const json& object_;
+  std::string_view source_;
+  std::string where_;
+};
+
+NpuManifestSection parse_section(const json& value, std::string_view source, std::size_t k) {
+  const Fields f(value, source, fmt::format("sections[{}]", k), {"name", "address", "words"});
+  NpuManifestSection s;
+  s.name = f.string("name", kManifestMaxNameBytes);
+  s.address = static_cast<std::uint32_t>(f.unsigned_in("address", 0, kMaxAddress));
+  s.words = f.unsigned_in("words", 1, kHexMaxWords);
+  return s;
+}
+
+NpuLayerInfo parse_layer(const json& value, std::string_view source, std::size_t k, std::size_t lanes) {
+  const Fields f(value, source, fmt::format("layers[{}]", k),
+                 {"in", "out", "relu", "input_zero_point", "weight_zero_point", "output_zero_point", "w_base",
+                  "weight_rows", "row_base", "macs"});
+  NpuLayerInfo l;
+  l.in = f.unsigned_in("in", 1, kMaxField16);
+  l.out = f.unsigned_in("out", 1, kMaxField16);
+  l.relu = f.boolean("relu");
+  l.input_zero_point = f.int8_value("input_zero_point");
+  l.weight_zero_point = f.int8_value("weight_zero_point");
+  l.output_zero_point = f.int8_value("output_zero_point");
+  l.w_base = f.unsigned_in("w_base", 0, kHexMaxWords);
+  l.row_base = f.unsigned_in("row_base", 0, kHexMaxWords);
+  l.weight_rows = f.unsigned_in("weight_rows", 1, std::numeric_limits<std::uint32_t>::max());
+  f.expect("weight_rows", weight_rows(l.in, l.out, lanes),
+           fmt::format("ceil(out / lanes) * in with lanes {} gives", lanes));
+  f.expect("macs", l.macs(), "in * out gives");
+  return l;
+}
+
+// One difference between a manifest and an image, for the mismatch message.
+template <typename T>
+void compare(std::vector<std::string>& differences, const std::string& what, const T& manifest, const T& image) {
+  if (!(manifest == image)) differences.push_back(fmt::format("{}: manifest {}, image {}", what, manifest, image));
+}
+
+}  // namespace
+
+std::size_t NpuManifest::total_words() const {
+  std::size_t n = 0;
+  for (const NpuManifestSection& s : sections) n += s.words;
+  return n;
+}
+
+NpuManifest npu_manifest_of(const NpuImage& image) {
+  NpuManifest m;
+  m.format_version = kFormatVersion;
+  m.lanes = image.lanes;
+  m.crc = image.crc;
+  for (const NpuSection& s : image.sections) m.sections.push_back({s.name, s.address, s.words.size()});
+  m.layers = image.layers;
+  return m;
+}
+
+nlohmann::json npu_manifest_json(const NpuManifest& m) {
+  json sections = json::array();
+  for (const NpuManifestSection& s : m.sections) {
+    sections.push_back({{"name", s.name}, {"address", s.address}, {"words", s.words}});
+  }
+  sections.push_back({{"name", kCrcSection}, {"address", region_base(kRegionCrc)}, {"words", 1}});
+  json layers = json::array();
+  for (const NpuLayerInfo& l : m.layers) {
+    layers.push_back({{"in", l.in},
+                      {"out", l.out},
+                      {"relu", l.relu},
+                      {"input_zero_point", l.input_zero_point},
+                      {"weight_zero_point", l.weight_zero_point},
+                      {"output_zero_point", l.output_zero_point},
+                      {"w_base", l.w_base},
+                      {"weight_rows", l.weight_rows},
+                      {"row_base", l.row_base},
+                      {"macs", l.macs()}});
+  }
+  return {{"format", kManifestFormat},
+          {"format_version", m.format_version},
+          {"lanes", m.lanes},
+          {"architecture", npu_architecture(m.layers)},
+          {"input_size", m.layers.empty() ? 0 : m.layers.front().in},
+          {"output_size", m.layers.empty() ? 0 : m.layers.back().out},
+          {"total_words", m.total_words()},
+          {"macs", npu_macs(m.layers)},
+          {"crc32", m.crc},
+          {"crc32_hex", crc_hex(m.crc)},
+          {"sections", sections},
+          {"layers", layers}};
+}
+
+nlohmann::json npu_manifest(const NpuImage& image) { return npu_manifest_json(npu_manifest_of(image)); }
+
+std::filesystem::path npu_manifest_path(const std::filesystem::path& hex_path) {
+  std::filesystem::path p = hex_path;
+  p.replace_extension(".manifest.json");
+  return p;
+}
+
+NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
+    throw input_error("{}: not valid JSON ({})", source, printable(e.what(), 160));
+  }
+  const Fields f(root, source, "",
+                 {"format", "format_version", "lanes", "architecture", "input_size", "output_size", "total_words",
+                  "macs", "crc32", "crc32_hex", "sections", "layers"});
+  if (f.string("format", kManifestMaxNameBytes) != kManifestFormat) {
+    throw input_error("{}: 'format' is {}, expected '{}'; not an NPU image manifest", source, describe(f.get("format")),
+                      kManifestFormat);
+  }
+  NpuManifest m;
+  m.format_version = static_cast<std::uint32_t>(f.unsigned_in("format_version", 1, kMaxField16));
+  m.lanes = f.unsigned_in("lanes", 1, 0xFF);
+  m.crc = static_cast<std::uint32_t>(f.unsigned_in("crc32", 0, std::numeric_limits<std::uint32_t>::max()));
+  f.expect("crc32_hex", crc_hex(m.crc), "'crc32' gives");
+
+  const json& sections = f.array("sections", 1, kManifestMaxSections);
+  for (std::size_t k = 0; k + 1 < sections.size(); ++k) m.sections.push_back(parse_section(sections[k], source, k));
+  const NpuManifestSection crc = parse_section(sections.back(), source, sections.size() - 1);
+  if (crc != NpuManifestSection{kCrcSection, region_base(kRegionCrc), 1}) {
+    throw input_error("{}: the last section must be {{\"name\": \"{}\", \"address\": {}, \"words\": 1}} (the image "
+                      "CRC at @{:06x}), got '{}' at {} with {} words",
+                      source, kCrcSection, region_base(kRegionCrc), region_base(kRegionCrc), printable(crc.name),
+                      crc.address, crc.words);
+  }
+
+  const json& layers = f.array("layers", 1, kManifestMaxLayers);
+  for (std::size_t k = 0; k < layers.size(); ++k) {
+    m.layers.push_back(parse_layer(layers[k], source, k, m.lanes));
+    if (k > 0 && m.layers[k].in != m.layers[k - 1].out) {
+      throw input_error("{}: layers[{}].in is {} but layers[{}].out is {}; the layers must chain", source, k,
+                        m.layers[k].in, k - 1, m.layers[k - 1].out);
+    }
+  }
+  f.expect("architecture", npu_architecture(m.layers), "the layers give");
+  f.expect("input_size", m.layers.front().in, "the layers give");
+  f.expect("output_size", m.layers.back().out, "the layers give");
+  f.expect("total_words", m.total_words(), "the sections give");
+  f.expect("macs", npu_macs(m.layers), "the layers give");
+  return m;
+}
+
+NpuManifest read_npu_manifest(const std::filesystem::path& path) {
+  const std::vector<std::uint8_t> bytes =
+      io::read_file(path, kManifestMaxFileBytes, "an NPU image manifest (written by `seatorch export --hex`)");
+  return parse_npu_manifest(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                            path.string());
+}
+
+void check_npu_manifest(const NpuManifest& manifest, const NpuImage& image, std::string_view manifest_source,
+                        std::string_view hex_source) {
+  const NpuManifest expected = npu_manifest_of(image);
+  std::vector<std::string> differences;
+  compare(differences, "format version", manifest.format_version, expected.format_version);
+  compare(differences, "lanes", manifest.lanes, expected.lanes);
+  compare(differences, "architecture", npu_architecture(manifest.layers), npu_architecture(expected.layers));
+  compare(differences, "CRC-32", crc_hex(manifest.crc), crc_hex(expected.crc));
+  compare(differences, "sections", manifest.sections.size(), expected.sections.size());
+  for (std::size_t k = 0; k < std::min(manifest.sections.size(), expected.sections.size()); ++k) {
+    const NpuManifestSection& a = manifest.sections[k];
+    const NpuManifestSection& b = expected.sections[k];
+    compare(differences, fmt::format("section {} name", k), printable(a.name), b.name);
+    compare(differences, fmt::format("section {} address", b.name), fmt::format("@{:06x}", a.address),
+            fmt::format("@{:06x}", b.address));
+    compare(differences, fmt::format("section {} words", b.name), a.words, b.words);
+  }
+  for (std::size_t k = 0; k < std::min(manifest.layers.size(), expected.layers.size()); ++k) {
+    const NpuLayerInfo& a = manifest.layers[k];
+    const NpuLayerInfo& b = expected.layers[k];
+    const auto what = [k](const char* field) { return fmt::format("layer {} {}", k, field); };
+    compare(differences, what("relu"), a.relu, b.relu);
+    compare(differences, what("input zero-point"), a.input_zero_point, b.input_zero_point);
+    compare(differences, what("weight zero-point"), a.weight_zero_point, b.weight_zero_point);
+    compare(differences, what("output zero-point"), a.output_zero_point, b.output_zero_point);
+    compare(differences, what("w_base"), a.w_base, b.w_base);
+    compare(differences, what("row_base"), a.row_base, b.row_base);
+  }
+  if (differences.empty()) return;
+  // The architecture comparison covers the layer count and every in/out; weight_rows and
+  // MACs follow from them (the reader checked).
+  constexpr std::size_t kShown = 4;
+  std::string listed = differences.front();
+  for (std::size_t k = 1; k < std::min(kShown, differences.size()); ++k) listed += "; " + differences[k];
+  if (differences.size() > kShown) listed += fmt::format("; and {} more", differences.size() - kShown);
+  throw input_error("{} does not describe {} ({}); the manifest is stale or edited: re-run `seatorch export --hex` to "
+                    "write both again, or delete the manifest",
+                    manifest_source, hex_source, listed);
+}
+
+}  // namespace seatorch::npu
