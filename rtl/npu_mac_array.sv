@@ -38,7 +38,7 @@ module npu_mac_array #(
     logic signed [8:0] ad, bd;
     ad = 9'(a) - 9'(za);
     bd = 9'(b) - 9'(zb);
-    return 18'(ad) * 18'(bd);
+    product = 18'(ad) * 18'(bd);
   endfunction
 
   logic acc_valid_q;
