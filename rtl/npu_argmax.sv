@@ -23,13 +23,13 @@ module npu_argmax (
       seen_q  <= 1'b0;
       best_q  <= '0;
       index_q <= '0;
-    end else if (clear_i) begin
-      seen_q  <= 1'b0;
-      index_q <= '0;
-    end else if (valid_i && (!seen_q || value_i > best_q)) begin
+    end else if (!clear_i && valid_i && (!seen_q || value_i > best_q)) begin
       seen_q  <= 1'b1;
       best_q  <= value_i;
       index_q <= index_i;
+    end else if (clear_i) begin
+      seen_q  <= 1'b0;
+      index_q <= '0;
     end
   end
 

@@ -30,10 +30,10 @@ module npu_crc32 (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg_q <= 32'hFFFF_FFFF;
+    end else if (valid_i && !clear_i) begin
+      reg_q <= fold(reg_q, data_i);
     end else if (clear_i) begin
       reg_q <= 32'hFFFF_FFFF;
-    end else if (valid_i) begin
-      reg_q <= fold(reg_q, data_i);
     end
   end
 

@@ -452,14 +452,14 @@ module npu_ctrl #(
       layers_q   <= '0;
       in_size_q  <= '0;
       out_size_q <= '0;
+    end else if (chunk_done) begin
+      expect_q <= expect_q + 16'd1;
+      dup_ok_q <= 1'b1;
     end else if (load_begin) begin
       valid_q  <= 1'b0;
       open_q   <= 1'b1;
       expect_q <= 16'd0;
       dup_ok_q <= 1'b0;
-    end else if (chunk_done) begin
-      expect_q <= expect_q + 16'd1;
-      dup_ok_q <= 1'b1;
     end else if (image_ok) begin
       valid_q    <= 1'b1;
       open_q     <= 1'b0;
@@ -476,15 +476,13 @@ module npu_ctrl #(
       magic_ok_q <= 1'b0;
       word_q     <= '0;
     end else begin
-      if (cnt_clear) begin
-        cnt_q <= 16'd0;
-      end else if (cnt_step) begin
+      if (cnt_step) begin
         cnt_q <= cnt_q + 16'd1;
+      end else if (cnt_clear) begin
+        cnt_q <= 16'd0;
       end
-      if (hdr_byte) begin
-        hdr_q <= {fbuf_rdata_i, hdr_q[63:8]};
-      end else if (hdr_word) begin
-        hdr_q <= {dmem_rdata_i, hdr_q[63:32]};
+      if (hdr_byte || hdr_word) begin
+        hdr_q <= hdr_word ? {dmem_rdata_i, hdr_q[63:32]} : {fbuf_rdata_i, hdr_q[63:8]};
       end
       if (magic_take) begin
         magic_ok_q <= (dmem_rdata_i == npu_pkg::ImageMagic);

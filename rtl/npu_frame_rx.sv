@@ -221,16 +221,14 @@ module npu_frame_rx #(
     if (!rst_ni) begin
       idle_cyc_q  <= '0;
       idle_bits_q <= '0;
+    end else if (!byte_valid_i && in_frame) begin
+      if (idle_cyc_q + 16'd1 >= clks_per_bit_i) begin
+        idle_bits_q <= idle_bits_q + 16'd1;
+      end
+      idle_cyc_q <= (idle_cyc_q + 16'd1 >= clks_per_bit_i) ? 16'd0 : idle_cyc_q + 16'd1;
     end else if (byte_valid_i) begin
       idle_cyc_q  <= 16'd0;
       idle_bits_q <= 16'd0;
-    end else if (in_frame) begin
-      if (idle_cyc_q + 16'd1 >= clks_per_bit_i) begin
-        idle_cyc_q  <= 16'd0;
-        idle_bits_q <= idle_bits_q + 16'd1;
-      end else begin
-        idle_cyc_q <= idle_cyc_q + 16'd1;
-      end
     end
   end
 

@@ -168,10 +168,10 @@ module npu_frame_tx (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       idx_q <= '0;
+    end else if (sent && !idx_clear) begin
+      idx_q <= idx_q + 16'd1;
     end else if (idx_clear) begin
       idx_q <= 16'd0;
-    end else if (sent) begin
-      idx_q <= idx_q + 16'd1;
     end
   end
 

@@ -120,7 +120,7 @@ module npu_sequencer #(
   logic [15:0]         ftag_q;
 
   // control strobes of the FSM
-  logic start, desc_done, next_layer;
+  logic desc_done, next_layer;
 
   // MAC array and requantization unit
   logic [Lanes*32-1:0] mac_acc;
@@ -133,7 +133,6 @@ module npu_sequencer #(
   assign last_layer = (layer_q == layers_q - 8'd1);
   assign issue_last = (i_q == in_q - 16'd1);
   assign last_group = ({1'b0, gbase_q} + 17'(Lanes)) >= {1'b0, out_q};
-  assign start      = (state_q == StIdle) && start_i;
   assign desc_done  = (state_q == StFetch) && (fetch_q == 3'd4);
   assign feed       = feeding_q && !mac_acc_valid;
   assign feed_last  = ({1'b0, feed_k_q} + CountW'(1) == pend_count_q);
@@ -202,21 +201,21 @@ module npu_sequencer #(
       layer_q  <= '0;
       fetch_q  <= '0;
       cycles_q <= '0;
-    end else if (start) begin
-      layers_q <= layers_i;
-      layer_q  <= 8'd0;
-      fetch_q  <= 3'd0;
-      cycles_q <= 32'd0;
     end else if (state_q != StIdle) begin
       if (state_q != StDone) begin
         cycles_q <= cycles_q + 32'd1;
       end
-      if (next_layer) begin
+      if (state_q == StFetch) begin
+        fetch_q <= fetch_q + 3'd1;
+      end else if (next_layer) begin
         layer_q <= layer_q + 8'd1;
         fetch_q <= 3'd0;
-      end else if (state_q == StFetch) begin
-        fetch_q <= fetch_q + 3'd1;
       end
+    end else if (start_i) begin
+      layers_q <= layers_i;
+      layer_q  <= 8'd0;
+      fetch_q  <= 3'd0;
+      cycles_q <= 32'd0;
     end
   end
 
@@ -253,73 +252,63 @@ module npu_sequencer #(
   // ---- streaming: one weight row and one input per issue ----
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      iss_valid_q  <= 1'b0;
+      iss_first_q  <= 1'b0;
+      iss_last_q   <= 1'b0;
       i_q          <= '0;
       gbase_q      <= '0;
       waddr_q      <= '0;
       pend_base_q  <= '0;
       pend_count_q <= '0;
-    end else if (desc_done) begin
-      i_q     <= 16'd0;
-      gbase_q <= 16'd0;
-      waddr_q <= wbase_q;
-    end else if (issue) begin
-      waddr_q <= waddr_q + WmemAw'(1);
-      if (issue_last) begin
-        i_q          <= 16'd0;
-        gbase_q      <= gbase_q + 16'(Lanes);
-        pend_base_q  <= gbase_q;
-        pend_count_q <= last_group ? CountW'(out_q - gbase_q) : CountW'(Lanes);
-      end else begin
-        i_q <= i_q + 16'd1;
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      iss_valid_q <= 1'b0;
-      iss_first_q <= 1'b0;
-      iss_last_q  <= 1'b0;
-      fv_q        <= 1'b0;
     end else begin
       iss_valid_q <= issue;
       iss_first_q <= (i_q == 16'd0);
       iss_last_q  <= issue_last;
-      fv_q        <= feed;
+      if (issue) begin
+        if (issue_last) begin
+          pend_base_q  <= gbase_q;
+          pend_count_q <= last_group ? CountW'(out_q - gbase_q) : CountW'(Lanes);
+          gbase_q      <= gbase_q + 16'(Lanes);
+        end
+        i_q     <= issue_last ? 16'd0 : i_q + 16'd1;
+        waddr_q <= waddr_q + WmemAw'(1);
+      end else if (desc_done) begin
+        i_q     <= 16'd0;
+        gbase_q <= 16'd0;
+        waddr_q <= wbase_q;
+      end
     end
   end
 
   // ---- feeder: take a finished group, then one output per cycle ----
+  // A group is pending from the issue of its last input until its last output leaves the
+  // shadow bank.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      fv_q      <= 1'b0;
+      pending_q <= 1'b0;
       shadow_q  <= '0;
       feeding_q <= 1'b0;
       feed_k_q  <= '0;
       facc_q    <= '0;
       ftag_q    <= '0;
-    end else if (mac_acc_valid) begin
-      shadow_q  <= mac_acc;
-      feeding_q <= 1'b1;
-      feed_k_q  <= '0;
-    end else if (feeding_q) begin
-      facc_q   <= shadow_q[32*feed_k_q +: 32];
-      ftag_q   <= pend_base_q + 16'(feed_k_q);
-      feed_k_q <= feed_k_q + LaneAw'(1);
-      if (feed_last) begin
-        feeding_q <= 1'b0;
+    end else begin
+      fv_q <= feed;
+      if (feed && feed_last) begin
+        pending_q <= 1'b0;
+      end else if (issue && issue_last) begin
+        pending_q <= 1'b1;
       end
-    end
-  end
-
-  // a group is pending from the issue of its last input until its last output leaves the
-  // shadow bank
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pending_q <= 1'b0;
-    end else if (feed && feed_last) begin
-      pending_q <= 1'b0;
-    end else if (issue && issue_last) begin
-      pending_q <= 1'b1;
+      if (feed) begin
+        facc_q    <= shadow_q[32*feed_k_q +: 32];
+        ftag_q    <= pend_base_q + 16'(feed_k_q);
+        feeding_q <= !feed_last;
+        feed_k_q  <= feed_k_q + LaneAw'(1);
+      end else if (mac_acc_valid) begin
+        shadow_q  <= mac_acc;
+        feeding_q <= 1'b1;
+        feed_k_q  <= '0;
+      end
     end
   end
 

@@ -120,10 +120,10 @@ module npu_uart_rx (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cnt_q <= '0;
-    end else if (cnt_restart) begin
-      cnt_q <= 16'd1;
     end else if (cnt_step) begin
       cnt_q <= cnt_q + 16'd1;
+    end else if (cnt_restart) begin
+      cnt_q <= 16'd1;
     end
   end
 
@@ -132,11 +132,11 @@ module npu_uart_rx (
     if (!rst_ni) begin
       bit_q   <= '0;
       shift_q <= '0;
-    end else if (state_q == StStart) begin
-      bit_q <= 3'd0;
     end else if (data_sample) begin
       bit_q   <= bit_q + 3'd1;
       shift_q <= {line_q, shift_q[7:1]};
+    end else if (state_q == StStart) begin
+      bit_q <= 3'd0;
     end
   end
 

@@ -57,10 +57,10 @@ module npu_uart_tx (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cnt_q <= '0;
+    end else if (state_q == StSend && !bit_end) begin
+      cnt_q <= cnt_q + 16'd1;
     end else if (load || bit_end) begin
       cnt_q <= 16'd1;
-    end else if (state_q == StSend) begin
-      cnt_q <= cnt_q + 16'd1;
     end
   end
 
@@ -71,14 +71,14 @@ module npu_uart_tx (
       bit_q   <= '0;
       shift_q <= '1;
       line_q  <= 1'b1;
-    end else if (load) begin
-      shift_q <= {1'b1, data_i};
-      line_q  <= 1'b0;
-      bit_q   <= 4'd0;
     end else if (bit_end && bit_q != 4'd9) begin
       line_q  <= shift_q[0];
       shift_q <= {1'b1, shift_q[8:1]};
       bit_q   <= bit_q + 4'd1;
+    end else if (load) begin
+      shift_q <= {1'b1, data_i};
+      line_q  <= 1'b0;
+      bit_q   <= 4'd0;
     end
   end
 
