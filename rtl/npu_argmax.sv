@@ -13,33 +13,23 @@ module npu_argmax (
   output logic [15:0]       index_o
 );
 
-  logic              seen_d, seen_q;   // at least one value since clear
-  logic signed [7:0] best_d, best_q;
-  logic [15:0]       index_d, index_q;
+  logic              seen_q;   // at least one value since clear
+  logic signed [7:0] best_q;
+  logic [15:0]       index_q;
 
-  always_comb begin
-    seen_d  = seen_q;
-    best_d  = best_q;
-    index_d = index_q;
-    if (clear_i) begin
-      seen_d  = 1'b0;
-      index_d = '0;
-    end else if (valid_i && (!seen_q || value_i > best_q)) begin
-      seen_d  = 1'b1;
-      best_d  = value_i;
-      index_d = index_i;
-    end
-  end
-
+  // enable-style: the registers load only when a value wins (or on clear)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       seen_q  <= 1'b0;
       best_q  <= '0;
       index_q <= '0;
-    end else begin
-      seen_q  <= seen_d;
-      best_q  <= best_d;
-      index_q <= index_d;
+    end else if (!clear_i && valid_i && (!seen_q || value_i > best_q)) begin
+      seen_q  <= 1'b1;
+      best_q  <= value_i;
+      index_q <= index_i;
+    end else if (clear_i) begin
+      seen_q  <= 1'b0;
+      index_q <= '0;
     end
   end
 

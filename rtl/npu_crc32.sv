@@ -15,30 +15,25 @@ module npu_crc32 (
   output logic [31:0] crc_o
 );
 
-  logic [31:0] reg_d, reg_q;  // the CRC register, before the final XOR
-  logic [31:0] folded;
+  logic [31:0] reg_q;  // the CRC register, before the final XOR
 
-  // The fold is computed only for a valid byte: idle cycles then cost the simulation nothing.
-  always_comb begin
-    folded = reg_q;
-    if (valid_i) begin
-      folded = reg_q ^ {24'd0, data_i};
-      for (int b = 0; b < 8; b++) begin
-        folded = folded[0] ? ((folded >> 1) ^ npu_pkg::CrcPoly) : (folded >> 1);
-      end
+  // the CRC register after folding one byte, LSB first
+  function automatic logic [31:0] fold(logic [31:0] crc, logic [7:0] data);
+    fold = crc ^ {24'd0, data};
+    for (int b = 0; b < 8; b++) begin
+      fold = fold[0] ? ((fold >> 1) ^ npu_pkg::CrcPoly) : (fold >> 1);
     end
+  endfunction
 
-    reg_d = folded;
-    if (clear_i) begin
-      reg_d = 32'hFFFF_FFFF;
-    end
-  end
-
+  // An enable-style register with the fold inside the enabled branch: idle cycles switch
+  // nothing and cost the simulation nothing.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       reg_q <= 32'hFFFF_FFFF;
-    end else begin
-      reg_q <= reg_d;
+    end else if (valid_i && !clear_i) begin
+      reg_q <= fold(reg_q, data_i);
+    end else if (clear_i) begin
+      reg_q <= 32'hFFFF_FFFF;
     end
   end
 

@@ -91,53 +91,66 @@ module npu_ctrl #(
 
   state_e state_d, state_q;
 
+  // The FSM state is two-process. Every other register is an enable-style flop that loads
+  // only at the strobe the FSM raises for it: between requests (nearly all the time) nothing
+  // here switches, which saves power in silicon and, in simulation, the per-cycle copy of
+  // every register (docs/DECISIONS.md, "Simulation speed").
+
   // the request
-  logic [7:0]  cmd_d, cmd_q;
-  logic [7:0]  seq_d, seq_q;
-  logic [15:0] len_d, len_q;
-  logic [7:0]  err_d, err_q;
+  logic [7:0]  cmd_q;
+  logic [7:0]  seq_q;
+  logic [15:0] len_q;
+  logic [7:0]  err_q;
 
   // image state
-  logic        valid_d, valid_q;       // a complete, CRC-checked image is loaded
-  logic        open_d, open_q;         // LOAD_BEGIN seen, LOAD_END not yet accepted
-  logic [15:0] expect_d, expect_q;     // next chunk index
-  logic        dup_ok_d, dup_ok_q;     // a chunk was committed since LOAD_BEGIN
-  logic [7:0]  layers_d, layers_q;
-  logic [15:0] in_size_d, in_size_q;
-  logic [15:0] out_size_d, out_size_q;
-  logic        magic_ok_d, magic_ok_q;
+  logic        valid_q;       // a complete, CRC-checked image is loaded
+  logic        open_q;        // LOAD_BEGIN seen, LOAD_END not yet accepted
+  logic [15:0] expect_q;      // next chunk index
+  logic        dup_ok_q;      // a chunk was committed since LOAD_BEGIN
+  logic [7:0]  layers_q;
+  logic [15:0] in_size_q;
+  logic [15:0] out_size_q;
+  logic        magic_ok_q;
 
   // byte and word fetches from the buffers
-  logic [15:0] cnt_d, cnt_q;
-  logic [63:0] hdr_d, hdr_q;           // chunk header, or LOAD_END CRC, or header words 1-2
-  logic [31:0] word_d, word_q;         // commit: the word being assembled
+  logic [15:0] cnt_q;
+  logic [63:0] hdr_q;         // chunk header, or LOAD_END CRC, or header words 1-2
+  logic [23:0] word_q;        // commit: the first three bytes of the word being assembled
 
   // counters for STATUS
-  logic [15:0] acked_d, acked_q;
-  logic [15:0] naked_d, naked_q;
+  logic [15:0] acked_q;
+  logic [15:0] naked_q;
 
-  // the response
-  logic                    respond;
-  logic                    rsp_nak;
-  logic [7:0]              rsp_err;
-  kind_e                   rsp_kind;
-  logic                    rsp_nak_d, rsp_nak_q;
-  logic [7:0]              rsp_err_d, rsp_err_q;
-  kind_e                   rsp_kind_d, rsp_kind_q;
-  logic [5:0]              rsp_fixed_len_d, rsp_fixed_len_q;
-  logic [15:0]             rsp_tail_len_d, rsp_tail_len_q;
+  // the response, decided in one cycle (respond) and registered
+  logic        respond;
+  logic        rsp_nak;
+  logic [7:0]  rsp_err;
+  kind_e       rsp_kind;
+  logic        rsp_nak_q;
+  logic [7:0]  rsp_err_q;
+  kind_e       rsp_kind_q;
+  logic [5:0]  rsp_fixed_len_q;
+  logic [15:0] rsp_tail_len_q;
+
+  // strobes of the FSM for the registers above
+  logic        load_begin;    // LOAD_BEGIN accepted
+  logic        chunk_done;    // the last byte of an accepted chunk is written
+  logic        image_ok;      // LOAD_END accepted
+  logic        cnt_clear, cnt_step;
+  logic        hdr_byte;      // shift a frame-buffer byte into hdr_q
+  logic        hdr_word;      // shift a DMEM word into hdr_q
+  logic        magic_take;    // the DMEM word is header word 0
+  logic        commit_byte;   // a chunk data byte arrives from the frame buffer
 
   // the running image CRC
-  logic        crc_clear, crc_valid;
-  logic [7:0]  crc_data;
   logic [31:0] image_crc;
 
   npu_crc32 u_image_crc (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .clear_i(crc_clear),
-    .valid_i(crc_valid),
-    .data_i (crc_data),
+    .clear_i(load_begin),
+    .valid_i(commit_byte),
+    .data_i (fbuf_rdata_i),
     .crc_o  (image_crc)
   );
 
@@ -145,19 +158,17 @@ module npu_ctrl #(
   logic [15:0] chunk_index;
   logic [31:0] chunk_addr;
   logic [15:0] chunk_bytes;   // data bytes
-  logic [3:0]  chunk_region;
-  logic [31:0] chunk_end;     // one past the last word index
-  logic [31:0] region_words;
-  logic        addr_ok;
+  logic [15:0] cnt_prev;      // index of the byte or word arriving from a memory this cycle
 
-  assign chunk_index  = hdr_q[15:0];
-  assign chunk_addr   = hdr_q[63:32];
-  assign chunk_bytes  = len_q - 16'(npu_pkg::ChunkHeaderBytes);
-  assign chunk_region = chunk_addr[npu_pkg::RegionLsb +: 4];
-  assign chunk_end    = 32'(chunk_addr[npu_pkg::RegionLsb-1:0]) + 32'(chunk_bytes[15:2]);
+  assign chunk_index = hdr_q[15:0];
+  assign chunk_addr  = hdr_q[63:32];
+  assign chunk_bytes = len_q - 16'(npu_pkg::ChunkHeaderBytes);
+  assign cnt_prev    = cnt_q - 16'd1;
 
-  always_comb begin
-    unique case (chunk_region)
+  // the words [addr, addr + words) lie inside one region of the memory map
+  function automatic logic chunk_fits(logic [31:0] addr, logic [13:0] words);
+    logic [31:0] region_words;
+    unique case (addr[npu_pkg::RegionLsb +: 4])
       npu_pkg::RegionDmem:  region_words = 32'(DmemDepth);
       npu_pkg::RegionBias:  region_words = 32'(RowDepth);
       npu_pkg::RegionMult:  region_words = 32'(RowDepth);
@@ -165,53 +176,42 @@ module npu_ctrl #(
       npu_pkg::RegionWmem:  region_words = 32'(WmemDepth * Banks);
       default:              region_words = 32'd0;
     endcase
-  end
+    chunk_fits = (addr[31:24] == 8'd0)
+        && (32'(addr[npu_pkg::RegionLsb-1:0]) + 32'(words) <= region_words);
+  endfunction
 
-  assign addr_ok = (chunk_addr[31:24] == 8'd0) && (chunk_end <= region_words);
-
-  // ---- LOAD_END header check (words 1 and 2 in hdr_q) ----
-  logic header_ok;
-  assign header_ok = magic_ok_q
-      && hdr_q[15:0] == 16'(npu_pkg::FormatVersion)
-      && hdr_q[23:16] == 8'(Lanes)
-      && hdr_q[31:24] >= 8'd1 && hdr_q[31:24] <= 8'(MaxLayers)
-      && hdr_q[47:32] >= 16'd1 && hdr_q[47:32] <= 16'(ActDepth)
-      && hdr_q[63:48] >= 16'd1 && hdr_q[63:48] <= 16'(ActDepth);
-
-  logic [15:0] cnt_prev;     // index of the byte or word arriving from a memory this cycle
-  assign cnt_prev = cnt_q - 16'd1;
+  // LOAD_END: header words 1 and 2 (in hdr) are valid for this NPU
+  function automatic logic header_fits(logic [63:0] hdr);
+    header_fits = hdr[15:0] == 16'(npu_pkg::FormatVersion)
+        && hdr[23:16] == 8'(Lanes)
+        && hdr[31:24] >= 8'd1 && hdr[31:24] <= 8'(MaxLayers)
+        && hdr[47:32] >= 16'd1 && hdr[47:32] <= 16'(ActDepth)
+        && hdr[63:48] >= 16'd1 && hdr[63:48] <= 16'(ActDepth);
+  endfunction
 
   always_comb begin
-    state_d    = state_q;
-    cmd_d      = cmd_q;
-    seq_d      = seq_q;
-    len_d      = len_q;
-    err_d      = err_q;
-    valid_d    = valid_q;
-    open_d     = open_q;
-    expect_d   = expect_q;
-    dup_ok_d   = dup_ok_q;
-    layers_d   = layers_q;
-    in_size_d  = in_size_q;
-    out_size_d = out_size_q;
-    magic_ok_d = magic_ok_q;
-    cnt_d      = cnt_q;
-    hdr_d      = hdr_q;
-    word_d     = word_q;
+    state_d = state_q;
 
     respond  = 1'b0;
     rsp_nak  = 1'b0;
     rsp_err  = npu_pkg::ErrNone;
     rsp_kind = KindPlain;
 
-    crc_clear   = 1'b0;
-    crc_valid   = 1'b0;
-    crc_data    = fbuf_rdata_i;
+    load_begin  = 1'b0;
+    chunk_done  = 1'b0;
+    image_ok    = 1'b0;
+    cnt_clear   = 1'b0;
+    cnt_step    = 1'b0;
+    hdr_byte    = 1'b0;
+    hdr_word    = 1'b0;
+    magic_take  = 1'b0;
+    commit_byte = 1'b0;
+
     fbuf_req_o  = 1'b0;
     fbuf_addr_o = FbufAw'(cnt_q);
     mem_we_o    = 1'b0;
-    mem_addr_o  = chunk_addr[23:0] + {10'd0, cnt_prev[15:2]};
-    mem_wdata_o = {fbuf_rdata_i, word_q[31:8]};
+    mem_addr_o  = 24'd0;
+    mem_wdata_o = 32'd0;
     dmem_req_o  = 1'b0;
     dmem_addr_o = DmemAw'(cnt_q);
     seq_start_o = 1'b0;
@@ -220,16 +220,12 @@ module npu_ctrl #(
     unique case (state_q)
       StIdle: begin
         if (rx_done_i) begin
-          cmd_d   = rx_cmd_i;
-          seq_d   = rx_seq_i;
-          len_d   = rx_len_i;
-          err_d   = rx_err_i;
           state_d = StDispatch;
         end
       end
 
       StDispatch: begin
-        cnt_d = 16'd0;
+        cnt_clear = 1'b1;
         if (err_q != npu_pkg::ErrNone) begin
           respond = 1'b1;
           rsp_nak = 1'b1;
@@ -254,11 +250,7 @@ module npu_ctrl #(
                 rsp_nak = 1'b1;
                 rsp_err = npu_pkg::ErrLength;
               end else begin
-                valid_d   = 1'b0;
-                open_d    = 1'b1;
-                expect_d  = 16'd0;
-                dup_ok_d  = 1'b0;
-                crc_clear = 1'b1;
+                load_begin = 1'b1;
               end
             end
             npu_pkg::CmdLoadChunk: begin
@@ -309,19 +301,17 @@ module npu_ctrl #(
       // read the 8-byte chunk header from the frame buffer
       StChunkHdr: begin
         fbuf_req_o = (cnt_q < 16'd8);
-        cnt_d      = cnt_q + 16'd1;
-        if (cnt_q != 16'd0) begin
-          hdr_d = {fbuf_rdata_i, hdr_q[63:8]};
-        end
+        cnt_step   = 1'b1;
+        hdr_byte   = (cnt_q != 16'd0);
         if (cnt_q == 16'd8) begin
           state_d = StChunkCheck;
         end
       end
 
       StChunkCheck: begin
-        cnt_d = 16'd0;
+        cnt_clear = 1'b1;
         if (chunk_index == expect_q) begin
-          if (addr_ok) begin
+          if (chunk_fits(chunk_addr, chunk_bytes[15:2])) begin
             state_d = StCommit;
           end else begin
             respond = 1'b1;
@@ -341,15 +331,15 @@ module npu_ctrl #(
       StCommit: begin
         fbuf_req_o  = (cnt_q < chunk_bytes);
         fbuf_addr_o = FbufAw'(cnt_q + 16'(npu_pkg::ChunkHeaderBytes));
-        cnt_d       = cnt_q + 16'd1;
+        cnt_step    = 1'b1;
         if (cnt_q != 16'd0) begin
-          crc_valid = 1'b1;
-          word_d    = {fbuf_rdata_i, word_q[31:8]};
-          mem_we_o  = (cnt_prev[1:0] == 2'd3);
+          commit_byte = 1'b1;
+          mem_we_o    = (cnt_prev[1:0] == 2'd3);
+          mem_addr_o  = chunk_addr[23:0] + {10'd0, cnt_prev[15:2]};
+          mem_wdata_o = {fbuf_rdata_i, word_q};
           if (cnt_q == chunk_bytes) begin
-            expect_d = expect_q + 16'd1;
-            dup_ok_d = 1'b1;
-            respond  = 1'b1;
+            chunk_done = 1'b1;
+            respond    = 1'b1;
           end
         end
       end
@@ -357,17 +347,15 @@ module npu_ctrl #(
       // read the 4-byte image CRC of LOAD_END into hdr_q[63:32]
       StEndCrc: begin
         fbuf_req_o = (cnt_q < 16'd4);
-        cnt_d      = cnt_q + 16'd1;
-        if (cnt_q != 16'd0) begin
-          hdr_d = {fbuf_rdata_i, hdr_q[63:8]};
-        end
+        cnt_step   = 1'b1;
+        hdr_byte   = (cnt_q != 16'd0);
         if (cnt_q == 16'd4) begin
           state_d = StEndCheck;
         end
       end
 
       StEndCheck: begin
-        cnt_d = 16'd0;
+        cnt_clear = 1'b1;
         if (open_q) begin
           if (hdr_q[63:32] != image_crc) begin
             respond = 1'b1;
@@ -388,13 +376,9 @@ module npu_ctrl #(
       // read header words 0-2: the magic into magic_ok_q, words 1-2 into hdr_q
       StEndHdr: begin
         dmem_req_o = (cnt_q < 16'd3);
-        cnt_d      = cnt_q + 16'd1;
-        if (cnt_q == 16'd1) begin
-          magic_ok_d = (dmem_rdata_i == npu_pkg::ImageMagic);
-        end
-        if (cnt_q >= 16'd2) begin
-          hdr_d = {dmem_rdata_i, hdr_q[63:32]};
-        end
+        cnt_step   = 1'b1;
+        magic_take = (cnt_q == 16'd1);
+        hdr_word   = (cnt_q >= 16'd2);
         if (cnt_q == 16'd3) begin
           state_d = StEndValidate;
         end
@@ -402,12 +386,8 @@ module npu_ctrl #(
 
       StEndValidate: begin
         respond = 1'b1;
-        if (header_ok) begin
-          valid_d    = 1'b1;
-          open_d     = 1'b0;
-          layers_d   = hdr_q[31:24];
-          in_size_d  = hdr_q[47:32];
-          out_size_d = hdr_q[63:48];
+        if (magic_ok_q && header_fits(hdr_q)) begin
+          image_ok = 1'b1;
         end else begin
           rsp_nak = 1'b1;
           rsp_err = npu_pkg::ErrImageHeader;
@@ -440,150 +420,172 @@ module npu_ctrl #(
     end
   end
 
-  // ---- the response ----
-  // Only its kind is registered; the bytes are read from the live registers while they are
-  // sent (none of them changes before the response is out), so no response buffer is needed.
-  always_comb begin
-    rsp_nak_d       = rsp_nak_q;
-    rsp_err_d       = rsp_err_q;
-    rsp_kind_d      = rsp_kind_q;
-    rsp_fixed_len_d = rsp_fixed_len_q;
-    rsp_tail_len_d  = rsp_tail_len_q;
-    acked_d         = acked_q;
-    naked_d         = naked_q;
-
-    if (respond) begin
-      rsp_nak_d      = rsp_nak;
-      rsp_err_d      = rsp_err;
-      rsp_kind_d     = rsp_kind;
-      rsp_tail_len_d = 16'd0;
-      if (rsp_nak) begin
-        rsp_fixed_len_d = 6'd2;
-        naked_d         = naked_q + 16'd1;
-      end else begin
-        acked_d = acked_q + 16'd1;
-        unique case (rsp_kind)
-          KindStatus: rsp_fixed_len_d = 6'(1 + npu_pkg::StatusBytes);
-          KindInfer: begin
-            rsp_fixed_len_d = 6'(1 + npu_pkg::ResultBytes);
-            rsp_tail_len_d  = out_size_q;
-          end
-          KindEcho: begin
-            rsp_fixed_len_d = 6'd1;
-            rsp_tail_len_d  = len_q;
-          end
-          default: rsp_fixed_len_d = 6'd1;
-        endcase
-      end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+    end else begin
+      state_q <= state_d;
     end
   end
 
-  // The STATUS block (docs/NPU.md), byte by byte.
-  logic [7:0] status_byte;
-  always_comb begin
-    unique case (tx_fixed_idx_i)
-      5'd1:    status_byte = 8'(npu_pkg::FormatVersion);
-      5'd2:    status_byte = 8'(Lanes);
-      5'd3:    status_byte = 8'(MaxLayers);
-      5'd4:    status_byte = {6'd0, open_q, valid_q};
-      5'd5:    status_byte = valid_q ? layers_q : 8'd0;
-      5'd7:    status_byte = 8'(npu_pkg::MaxChunkBytes);
-      5'd8:    status_byte = 8'(npu_pkg::MaxChunkBytes >> 8);
-      5'd9:    status_byte = 8'(ActDepth);
-      5'd10:   status_byte = 8'(ActDepth >> 8);
-      5'd11:   status_byte = 8'(RowDepth);
-      5'd12:   status_byte = 8'(RowDepth >> 8);
-      5'd13:   status_byte = 8'(WmemDepth);
-      5'd14:   status_byte = 8'(WmemDepth >> 8);
-      5'd15:   status_byte = 8'(WmemDepth >> 16);
-      5'd16:   status_byte = 8'(WmemDepth >> 24);
-      5'd17:   status_byte = valid_q ? in_size_q[7:0] : 8'd0;
-      5'd18:   status_byte = valid_q ? in_size_q[15:8] : 8'd0;
-      5'd19:   status_byte = valid_q ? out_size_q[7:0] : 8'd0;
-      5'd20:   status_byte = valid_q ? out_size_q[15:8] : 8'd0;
-      5'd21:   status_byte = acked_q[7:0];
-      5'd22:   status_byte = acked_q[15:8];
-      5'd23:   status_byte = naked_q[7:0];
-      5'd24:   status_byte = naked_q[15:8];
-      default: status_byte = 8'd0;
-    endcase
-  end
-
-  // The INFER result: class u16, cycles u32 (the logits follow as the tail).
-  logic [7:0] result_byte;
-  always_comb begin
-    unique case (tx_fixed_idx_i)
-      5'd1:    result_byte = seq_class_i[7:0];
-      5'd2:    result_byte = seq_class_i[15:8];
-      5'd3:    result_byte = seq_cycles_i[7:0];
-      5'd4:    result_byte = seq_cycles_i[15:8];
-      5'd5:    result_byte = seq_cycles_i[23:16];
-      5'd6:    result_byte = seq_cycles_i[31:24];
-      default: result_byte = 8'd0;
-    endcase
-  end
-
-  always_comb begin
-    if (tx_fixed_idx_i == 5'd0) begin
-      tx_fixed_byte_o = cmd_q;
-    end else if (rsp_nak_q) begin
-      tx_fixed_byte_o = rsp_err_q;
-    end else if (rsp_kind_q == KindStatus) begin
-      tx_fixed_byte_o = status_byte;
-    end else begin
-      tx_fixed_byte_o = result_byte;
+  // ---- datapath registers ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cmd_q <= '0;
+      seq_q <= '0;
+      len_q <= '0;
+      err_q <= '0;
+    end else if (state_q == StIdle && rx_done_i) begin
+      cmd_q <= rx_cmd_i;
+      seq_q <= rx_seq_i;
+      len_q <= rx_len_i;
+      err_q <= rx_err_i;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q         <= StIdle;
-      cmd_q           <= '0;
-      seq_q           <= '0;
-      len_q           <= '0;
-      err_q           <= '0;
-      valid_q         <= 1'b0;
-      open_q          <= 1'b0;
-      expect_q        <= '0;
-      dup_ok_q        <= 1'b0;
-      layers_q        <= '0;
-      in_size_q       <= '0;
-      out_size_q      <= '0;
-      magic_ok_q      <= 1'b0;
-      cnt_q           <= '0;
-      hdr_q           <= '0;
-      word_q          <= '0;
-      acked_q         <= '0;
-      naked_q         <= '0;
+      valid_q    <= 1'b0;
+      open_q     <= 1'b0;
+      expect_q   <= '0;
+      dup_ok_q   <= 1'b0;
+      layers_q   <= '0;
+      in_size_q  <= '0;
+      out_size_q <= '0;
+    end else if (chunk_done) begin
+      expect_q <= expect_q + 16'd1;
+      dup_ok_q <= 1'b1;
+    end else if (load_begin) begin
+      valid_q  <= 1'b0;
+      open_q   <= 1'b1;
+      expect_q <= 16'd0;
+      dup_ok_q <= 1'b0;
+    end else if (image_ok) begin
+      valid_q    <= 1'b1;
+      open_q     <= 1'b0;
+      layers_q   <= hdr_q[31:24];
+      in_size_q  <= hdr_q[47:32];
+      out_size_q <= hdr_q[63:48];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_q      <= '0;
+      hdr_q      <= '0;
+      magic_ok_q <= 1'b0;
+      word_q     <= '0;
+    end else begin
+      if (cnt_step) begin
+        cnt_q <= cnt_q + 16'd1;
+      end else if (cnt_clear) begin
+        cnt_q <= 16'd0;
+      end
+      if (hdr_byte || hdr_word) begin
+        hdr_q <= hdr_word ? {dmem_rdata_i, hdr_q[63:32]} : {fbuf_rdata_i, hdr_q[63:8]};
+      end
+      if (magic_take) begin
+        magic_ok_q <= (dmem_rdata_i == npu_pkg::ImageMagic);
+      end
+      if (commit_byte) begin
+        word_q <= {fbuf_rdata_i, word_q[23:8]};
+      end
+    end
+  end
+
+  // ---- the response ----
+  // Only its kind and lengths are registered; the bytes are read from the live registers
+  // while they are sent (none of them changes before the response is out), so no response
+  // buffer is needed.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       rsp_nak_q       <= 1'b0;
       rsp_err_q       <= '0;
       rsp_kind_q      <= KindPlain;
       rsp_fixed_len_q <= '0;
       rsp_tail_len_q  <= '0;
-    end else begin
-      state_q         <= state_d;
-      cmd_q           <= cmd_d;
-      seq_q           <= seq_d;
-      len_q           <= len_d;
-      err_q           <= err_d;
-      valid_q         <= valid_d;
-      open_q          <= open_d;
-      expect_q        <= expect_d;
-      dup_ok_q        <= dup_ok_d;
-      layers_q        <= layers_d;
-      in_size_q       <= in_size_d;
-      out_size_q      <= out_size_d;
-      magic_ok_q      <= magic_ok_d;
-      cnt_q           <= cnt_d;
-      hdr_q           <= hdr_d;
-      word_q          <= word_d;
-      acked_q         <= acked_d;
-      naked_q         <= naked_d;
-      rsp_nak_q       <= rsp_nak_d;
-      rsp_err_q       <= rsp_err_d;
-      rsp_kind_q      <= rsp_kind_d;
-      rsp_fixed_len_q <= rsp_fixed_len_d;
-      rsp_tail_len_q  <= rsp_tail_len_d;
+      acked_q         <= '0;
+      naked_q         <= '0;
+    end else if (respond) begin
+      rsp_nak_q  <= rsp_nak;
+      rsp_err_q  <= rsp_err;
+      rsp_kind_q <= rsp_kind;
+      if (rsp_nak) begin
+        rsp_fixed_len_q <= 6'd2;
+        rsp_tail_len_q  <= 16'd0;
+        naked_q         <= naked_q + 16'd1;
+      end else begin
+        acked_q <= acked_q + 16'd1;
+        unique case (rsp_kind)
+          KindStatus: begin
+            rsp_fixed_len_q <= 6'(1 + npu_pkg::StatusBytes);
+            rsp_tail_len_q  <= 16'd0;
+          end
+          KindInfer: begin
+            rsp_fixed_len_q <= 6'(1 + npu_pkg::ResultBytes);
+            rsp_tail_len_q  <= out_size_q;
+          end
+          KindEcho: begin
+            rsp_fixed_len_q <= 6'd1;
+            rsp_tail_len_q  <= len_q;
+          end
+          default: begin
+            rsp_fixed_len_q <= 6'd1;
+            rsp_tail_len_q  <= 16'd0;
+          end
+        endcase
+      end
+    end
+  end
+
+  // Byte tx_fixed_idx_i of the fixed part, formed only while a response is being sent:
+  // the command byte, then the NAK's error code, the STATUS block (docs/NPU.md) or the
+  // INFER result (class u16, cycles u32; the logits follow as the tail).
+  always_comb begin
+    tx_fixed_byte_o = 8'd0;
+    if (state_q == StWaitTx) begin
+      if (tx_fixed_idx_i == 5'd0) begin
+        tx_fixed_byte_o = cmd_q;
+      end else if (rsp_nak_q) begin
+        tx_fixed_byte_o = rsp_err_q;
+      end else if (rsp_kind_q == KindStatus) begin
+        unique case (tx_fixed_idx_i)
+          5'd1:    tx_fixed_byte_o = 8'(npu_pkg::FormatVersion);
+          5'd2:    tx_fixed_byte_o = 8'(Lanes);
+          5'd3:    tx_fixed_byte_o = 8'(MaxLayers);
+          5'd4:    tx_fixed_byte_o = {6'd0, open_q, valid_q};
+          5'd5:    tx_fixed_byte_o = valid_q ? layers_q : 8'd0;
+          5'd7:    tx_fixed_byte_o = 8'(npu_pkg::MaxChunkBytes);
+          5'd8:    tx_fixed_byte_o = 8'(npu_pkg::MaxChunkBytes >> 8);
+          5'd9:    tx_fixed_byte_o = 8'(ActDepth);
+          5'd10:   tx_fixed_byte_o = 8'(ActDepth >> 8);
+          5'd11:   tx_fixed_byte_o = 8'(RowDepth);
+          5'd12:   tx_fixed_byte_o = 8'(RowDepth >> 8);
+          5'd13:   tx_fixed_byte_o = 8'(WmemDepth);
+          5'd14:   tx_fixed_byte_o = 8'(WmemDepth >> 8);
+          5'd15:   tx_fixed_byte_o = 8'(WmemDepth >> 16);
+          5'd16:   tx_fixed_byte_o = 8'(WmemDepth >> 24);
+          5'd17:   tx_fixed_byte_o = valid_q ? in_size_q[7:0] : 8'd0;
+          5'd18:   tx_fixed_byte_o = valid_q ? in_size_q[15:8] : 8'd0;
+          5'd19:   tx_fixed_byte_o = valid_q ? out_size_q[7:0] : 8'd0;
+          5'd20:   tx_fixed_byte_o = valid_q ? out_size_q[15:8] : 8'd0;
+          5'd21:   tx_fixed_byte_o = acked_q[7:0];
+          5'd22:   tx_fixed_byte_o = acked_q[15:8];
+          5'd23:   tx_fixed_byte_o = naked_q[7:0];
+          5'd24:   tx_fixed_byte_o = naked_q[15:8];
+          default: tx_fixed_byte_o = 8'd0;
+        endcase
+      end else begin
+        unique case (tx_fixed_idx_i)
+          5'd1:    tx_fixed_byte_o = seq_class_i[7:0];
+          5'd2:    tx_fixed_byte_o = seq_class_i[15:8];
+          5'd3:    tx_fixed_byte_o = seq_cycles_i[7:0];
+          5'd4:    tx_fixed_byte_o = seq_cycles_i[15:8];
+          5'd5:    tx_fixed_byte_o = seq_cycles_i[23:16];
+          5'd6:    tx_fixed_byte_o = seq_cycles_i[31:24];
+          default: tx_fixed_byte_o = 8'd0;
+        endcase
+      end
     end
   end
 

@@ -51,29 +51,29 @@ module npu_frame_rx #(
   } state_e;
 
   state_e      state_d, state_q;
-  logic [7:0]  cmd_d, cmd_q;
-  logic [7:0]  seq_d, seq_q;
-  logic [15:0] len_d, len_q;
-  logic [15:0] idx_d, idx_q;        // payload byte, or CRC byte (0-3)
-  logic [31:0] crc_rx_d, crc_rx_q;  // received CRC, little-endian
-  logic        ferr_d, ferr_q;      // a framing error since the sync bytes
-  logic [15:0] idle_cyc_d, idle_cyc_q;    // cycles into the current idle bit time
-  logic [15:0] idle_bits_d, idle_bits_q;  // idle bit times since the last byte
+  logic [7:0]  cmd_q;
+  logic [7:0]  seq_q;
+  logic [15:0] len_q;
+  logic [15:0] idx_q;        // payload byte, or CRC byte (0-3)
+  logic [23:0] crc_rx_q;     // the first three CRC bytes received, little-endian
+  logic        ferr_q;       // a framing error since the sync bytes
+  logic [15:0] idle_cyc_q;   // cycles into the current idle bit time
+  logic [15:0] idle_bits_q;  // idle bit times since the last byte
   logic        done_d, done_q;
   logic [7:0]  err_d, err_q;
 
-  logic        crc_clear, crc_valid;
+  logic        sync_done;    // the second sync byte: a frame begins
+  logic        crc_valid;
   logic [31:0] crc_calc;
 
   npu_crc32 u_crc (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .clear_i(crc_clear),
+    .clear_i(sync_done),
     .valid_i(crc_valid),
     .data_i (byte_i),
     .crc_o  (crc_calc)
   );
-
 
   logic [15:0] len_full;   // the length once its high byte arrives
   logic [15:0] len_limit;
@@ -81,41 +81,20 @@ module npu_frame_rx #(
   assign len_limit = (cmd_q == npu_pkg::CmdInfer) ? 16'(ActDepth) : 16'(npu_pkg::MaxPayload);
 
   logic [31:0] crc_rx_full;  // the received CRC once its last byte arrives
-  assign crc_rx_full = {byte_i, crc_rx_q[31:8]};
+  assign crc_rx_full = {byte_i, crc_rx_q};
 
   logic in_frame;            // after the sync bytes
   assign in_frame = (state_q != StHunt) && (state_q != StSync1);
 
   always_comb begin
     state_d   = state_q;
-    cmd_d     = cmd_q;
-    seq_d     = seq_q;
-    len_d     = len_q;
-    idx_d     = idx_q;
-    crc_rx_d  = crc_rx_q;
-    ferr_d    = ferr_q;
-    idle_cyc_d  = 16'd0;
-    idle_bits_d = 16'd0;
-    if (in_frame) begin
-      idle_cyc_d  = idle_cyc_q + 16'd1;
-      idle_bits_d = idle_bits_q;
-      if (idle_cyc_q + 16'd1 >= clks_per_bit_i) begin
-        idle_cyc_d  = 16'd0;
-        idle_bits_d = idle_bits_q + 16'd1;
-      end
-    end
     done_d    = 1'b0;
-    err_d     = err_q;
-    crc_clear = 1'b0;
+    err_d     = npu_pkg::ErrNone;
+    sync_done = 1'b0;
     crc_valid = 1'b0;
     pl_we_o   = 1'b0;
 
     if (byte_valid_i) begin
-      idle_cyc_d  = 16'd0;
-      idle_bits_d = 16'd0;
-      if (in_frame) begin
-        ferr_d = ferr_q || byte_ferr_i;
-      end
       unique case (state_q)
         StHunt: begin
           if (accept_i && !byte_ferr_i && byte_i == npu_pkg::Sync0) begin
@@ -125,8 +104,7 @@ module npu_frame_rx #(
         StSync1: begin
           if (!byte_ferr_i && byte_i == npu_pkg::Sync1) begin
             state_d   = StCmd;
-            ferr_d    = 1'b0;
-            crc_clear = 1'b1;
+            sync_done = 1'b1;
           end else if (!byte_ferr_i && byte_i == npu_pkg::Sync0) begin
             state_d = StSync1;
           end else begin
@@ -134,24 +112,19 @@ module npu_frame_rx #(
           end
         end
         StCmd: begin
-          cmd_d     = byte_i;
           crc_valid = 1'b1;
           state_d   = StSeq;
         end
         StSeq: begin
-          seq_d     = byte_i;
           crc_valid = 1'b1;
           state_d   = StLen0;
         end
         StLen0: begin
-          len_d     = {8'd0, byte_i};
           crc_valid = 1'b1;
           state_d   = StLen1;
         end
         StLen1: begin
-          len_d     = len_full;
           crc_valid = 1'b1;
-          idx_d     = 16'd0;
           if (len_full > len_limit) begin
             done_d  = 1'b1;
             err_d   = npu_pkg::ErrLength;
@@ -163,15 +136,11 @@ module npu_frame_rx #(
         StPayload: begin
           pl_we_o   = 1'b1;
           crc_valid = 1'b1;
-          idx_d     = idx_q + 16'd1;
           if (idx_q + 16'd1 == len_q) begin
-            idx_d   = 16'd0;
             state_d = StCrc;
           end
         end
         StCrc: begin
-          crc_rx_d = crc_rx_full;
-          idx_d    = idx_q + 16'd1;
           if (idx_q == 16'd3) begin
             done_d  = 1'b1;
             state_d = StHunt;
@@ -179,8 +148,6 @@ module npu_frame_rx #(
               err_d = npu_pkg::ErrFraming;
             end else if (crc_rx_full != crc_calc) begin
               err_d = npu_pkg::ErrCrc;
-            end else begin
-              err_d = npu_pkg::ErrNone;
             end
           end
         end
@@ -195,29 +162,73 @@ module npu_frame_rx #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q  <= StHunt;
+      state_q <= StHunt;
+      done_q  <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      done_q  <= done_d;
+    end
+  end
+
+  // The datapath registers are enable-style flops: the header fields load from the byte
+  // stream in the state that expects them, and nothing else switches between bytes (less
+  // power in silicon, less work in simulation).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       cmd_q    <= '0;
       seq_q    <= '0;
       len_q    <= '0;
       idx_q    <= '0;
       crc_rx_q <= '0;
-      ferr_q   <= 1'b0;
+    end else if (byte_valid_i) begin
+      unique case (state_q)
+        StCmd:  cmd_q <= byte_i;
+        StSeq:  seq_q <= byte_i;
+        StLen0: len_q <= {8'd0, byte_i};
+        StLen1: begin
+          len_q <= len_full;
+          idx_q <= 16'd0;
+        end
+        StPayload: idx_q <= (idx_q + 16'd1 == len_q) ? 16'd0 : idx_q + 16'd1;
+        StCrc: begin
+          crc_rx_q <= crc_rx_full[31:8];
+          idx_q    <= idx_q + 16'd1;
+        end
+        default: ;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ferr_q <= 1'b0;
+      err_q  <= '0;
+    end else begin
+      if (sync_done) begin
+        ferr_q <= 1'b0;
+      end else if (byte_valid_i && byte_ferr_i && in_frame) begin
+        ferr_q <= 1'b1;
+      end
+      if (done_d) begin
+        err_q <= err_d;
+      end
+    end
+  end
+
+  // The timeout: idle bit times since the last byte, counted only inside a frame (a frame
+  // always begins with a byte, which clears the count).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       idle_cyc_q  <= '0;
       idle_bits_q <= '0;
-      done_q   <= 1'b0;
-      err_q    <= '0;
-    end else begin
-      state_q  <= state_d;
-      cmd_q    <= cmd_d;
-      seq_q    <= seq_d;
-      len_q    <= len_d;
-      idx_q    <= idx_d;
-      crc_rx_q <= crc_rx_d;
-      ferr_q   <= ferr_d;
-      idle_cyc_q  <= idle_cyc_d;
-      idle_bits_q <= idle_bits_d;
-      done_q   <= done_d;
-      err_q    <= err_d;
+    end else if (!byte_valid_i && in_frame) begin
+      if (idle_cyc_q + 16'd1 >= clks_per_bit_i) begin
+        idle_bits_q <= idle_bits_q + 16'd1;
+      end
+      idle_cyc_q <= (idle_cyc_q + 16'd1 >= clks_per_bit_i) ? 16'd0 : idle_cyc_q + 16'd1;
+    end else if (byte_valid_i) begin
+      idle_cyc_q  <= 16'd0;
+      idle_bits_q <= 16'd0;
     end
   end
 

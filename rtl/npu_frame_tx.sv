@@ -44,7 +44,7 @@ module npu_frame_tx (
   } state_e;
 
   state_e      state_d, state_q;
-  logic [15:0] idx_d, idx_q;    // byte within the current part
+  logic [15:0] idx_q;           // byte within the current part
 
   logic        crc_clear, crc_valid;
   logic [31:0] crc;
@@ -58,54 +58,52 @@ module npu_frame_tx (
     .crc_o  (crc)
   );
 
-  logic [15:0] len;
   logic        sent;            // the UART takes the byte this cycle
-  logic [7:0]  head_byte;
-  logic        fixed_last, tail_last;
-
-  assign len        = 16'(fixed_len_i) + tail_len_i;
-  assign sent       = tx_valid_o && tx_ready_i;
-  assign fixed_last = (idx_q + 16'd1 == 16'(fixed_len_i));
-  assign tail_last  = (idx_q + 16'd1 == tail_len_i);
+  logic        idx_clear;       // the next part starts at its byte 0
+  assign sent        = tx_valid_o && tx_ready_i;
   assign fixed_idx_o = idx_q[4:0];
 
-  always_comb begin
-    unique case (idx_q[2:0])
+  // byte idx_q of the head: sync bytes, type, seq, length
+  function automatic logic [7:0] head_byte(logic [2:0] idx, logic [7:0] rsp_type, logic [7:0] seq,
+                                           logic [15:0] len);
+    unique case (idx)
       3'd0:    head_byte = npu_pkg::Sync0;
       3'd1:    head_byte = npu_pkg::Sync1;
-      3'd2:    head_byte = type_i;
-      3'd3:    head_byte = seq_i;
+      3'd2:    head_byte = rsp_type;
+      3'd3:    head_byte = seq;
       3'd4:    head_byte = len[7:0];
       default: head_byte = len[15:8];
     endcase
-  end
+  endfunction
 
+  // Only the current state's byte is formed: while idle, nothing here switches (and the
+  // simulation evaluates nothing but the state).
   always_comb begin
     state_d     = state_q;
-    idx_d       = idx_q;
+    idx_clear   = 1'b0;
     crc_clear   = 1'b0;
     crc_valid   = 1'b0;
     tail_req_o  = 1'b0;
     tail_addr_o = idx_q;
     tx_valid_o  = 1'b0;
-    tx_data_o   = head_byte;
+    tx_data_o   = 8'd0;
     done_o      = 1'b0;
 
     unique case (state_q)
       StIdle: begin
         if (start_i) begin
           crc_clear = 1'b1;
-          idx_d     = 16'd0;
+          idx_clear = 1'b1;
           state_d   = StHead;
         end
       end
       StHead: begin
         tx_valid_o = 1'b1;
+        tx_data_o  = head_byte(idx_q[2:0], type_i, seq_i, 16'(fixed_len_i) + tail_len_i);
         if (sent) begin
           crc_valid = (idx_q >= 16'd2);
-          idx_d     = idx_q + 16'd1;
           if (idx_q == 16'd5) begin
-            idx_d = 16'd0;
+            idx_clear = 1'b1;
             if (fixed_len_i != 6'd0) begin
               state_d = StFixed;
             end else begin
@@ -119,10 +117,9 @@ module npu_frame_tx (
         tx_data_o  = fixed_byte_i;
         if (sent) begin
           crc_valid = 1'b1;
-          idx_d     = idx_q + 16'd1;
-          if (fixed_last) begin
-            idx_d   = 16'd0;
-            state_d = (tail_len_i != 16'd0) ? StTailRead : StCrc;
+          if (idx_q + 16'd1 == 16'(fixed_len_i)) begin
+            idx_clear = 1'b1;
+            state_d   = (tail_len_i != 16'd0) ? StTailRead : StCrc;
           end
         end
       end
@@ -135,22 +132,18 @@ module npu_frame_tx (
         tx_data_o  = tail_data_i;
         if (sent) begin
           crc_valid = 1'b1;
-          idx_d     = idx_q + 16'd1;
           state_d   = StTailRead;
-          if (tail_last) begin
-            idx_d   = 16'd0;
-            state_d = StCrc;
+          if (idx_q + 16'd1 == tail_len_i) begin
+            idx_clear = 1'b1;
+            state_d   = StCrc;
           end
         end
       end
       StCrc: begin
         tx_valid_o = 1'b1;
         tx_data_o  = crc[{idx_q[1:0], 3'b000} +: 8];
-        if (sent) begin
-          idx_d = idx_q + 16'd1;
-          if (idx_q == 16'd3) begin
-            state_d = StFinish;
-          end
+        if (sent && idx_q == 16'd3) begin
+          state_d = StFinish;
         end
       end
       StFinish: begin
@@ -166,10 +159,19 @@ module npu_frame_tx (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= StIdle;
-      idx_q   <= '0;
     end else begin
       state_q <= state_d;
-      idx_q   <= idx_d;
+    end
+  end
+
+  // an enable-style counter: it moves only when a byte is sent or a part starts
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      idx_q <= '0;
+    end else if (sent && !idx_clear) begin
+      idx_q <= idx_q + 16'd1;
+    end else if (idx_clear) begin
+      idx_q <= 16'd0;
     end
   end
 

@@ -6,9 +6,11 @@
 // sums (the product replaces the accumulator), so groups follow each other without a
 // bubble; last_i marks the final input of a group, and acc_valid_o is high in the one cycle
 // acc_o holds the finished sums. Cycles without valid_i are bubbles and change nothing.
-// Latency: inputs in cycle t -> acc_valid_o in cycle t + 1. The accumulators load only with
-// valid data, which saves power in silicon and time in simulation (the array idles while
-// the UART carries an image).
+// Latency: inputs in cycle t -> acc_valid_o in cycle t + 1.
+// The accumulators are enable-style flops (`else if (valid_i)`), with the multiply inside
+// the enabled branch: they switch only with valid data, which saves power in silicon, and
+// the simulation evaluates the 16 multiplies only in the cycles that use them (the array
+// idles while the UART carries an image; docs/DECISIONS.md, "Simulation speed").
 // Deliberately no bias: the requantization unit adds it (int32 sums are associative).
 module npu_mac_array #(
   parameter int unsigned Lanes = npu_pkg::Lanes
@@ -30,43 +32,33 @@ module npu_mac_array #(
   output logic                acc_valid_o
 );
 
-  logic signed [8:0] xd;  // x - zx in [-255, 255]
-  assign xd = 9'(x_i) - 9'(zx_i);
+  // (a - za) * (b - zb) with both differences 9-bit signed in [-255, 255]
+  function automatic logic signed [17:0] product(logic signed [7:0] a, logic signed [7:0] za,
+                                                 logic signed [7:0] b, logic signed [7:0] zb);
+    logic signed [8:0] ad, bd;
+    ad = 9'(a) - 9'(za);
+    bd = 9'(b) - 9'(zb);
+    product = 18'(ad) * 18'(bd);
+  endfunction
 
-  logic acc_valid_d, acc_valid_q;
-  assign acc_valid_d = valid_i && last_i;
+  logic acc_valid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       acc_valid_q <= 1'b0;
     end else begin
-      acc_valid_q <= acc_valid_d;
+      acc_valid_q <= valid_i && last_i;
     end
   end
 
   for (genvar k = 0; k < Lanes; k++) begin : g_lane
-    logic signed [7:0]  w;
-    logic signed [8:0]  wd;               // w - zw in [-255, 255]
-    logic signed [17:0] prod;
-    logic signed [31:0] acc_d, acc_q;
-
-    assign w  = w_i[8*k +: 8];
-    assign wd = 9'(w) - 9'(zw_i);
-
-    always_comb begin
-      prod  = '0;
-      acc_d = acc_q;
-      if (valid_i) begin
-        prod  = 18'(xd) * 18'(wd);
-        acc_d = first_i ? 32'(prod) : acc_q + 32'(prod);
-      end
-    end
+    logic signed [31:0] acc_q;
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         acc_q <= '0;
-      end else begin
-        acc_q <= acc_d;
+      end else if (valid_i) begin
+        acc_q <= (first_i ? 32'sd0 : acc_q) + 32'(product(x_i, zx_i, w_i[8*k +: 8], zw_i));
       end
     end
 

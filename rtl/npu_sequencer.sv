@@ -78,40 +78,49 @@ module npu_sequencer #(
 
   state_e state_d, state_q;
 
-  logic [7:0]  layers_d, layers_q;
-  logic [7:0]  layer_d, layer_q;
-  logic [2:0]  fetch_d, fetch_q;        // descriptor word being fetched (+1 captured)
-  logic [31:0] cycles_d, cycles_q;
+  // The FSM state is two-process; every other register is an enable-style flop that loads
+  // only in the cycles named by its condition. Wide or numerous registers (the 512-bit
+  // shadow bank, the descriptor) then switch only when they change, which saves power in
+  // silicon and, in simulation, the per-cycle copy of every register that holds still.
+
+  logic [7:0]  layers_q;
+  logic [7:0]  layer_q;
+  logic [2:0]  fetch_q;                 // descriptor word being fetched (+1 captured)
+  logic [31:0] cycles_q;
 
   // the current layer's descriptor
-  logic [15:0]        in_d, in_q;
-  logic [15:0]        out_d, out_q;
-  logic [WmemAw-1:0]  wbase_d, wbase_q;
-  logic [RowAw-1:0]   rowbase_d, rowbase_q;
-  logic signed [7:0]  zx_d, zx_q, zw_d, zw_q, zy_d, zy_q;
-  logic               relu_d, relu_q;
+  logic [15:0]        in_q;
+  logic [15:0]        out_q;
+  logic [WmemAw-1:0]  wbase_q;
+  logic [RowAw-1:0]   rowbase_q;
+  logic signed [7:0]  zx_q, zw_q, zy_q;
+  logic               relu_q;
 
   // streaming position
-  logic [15:0]        i_d, i_q;         // input index within the group
-  logic [15:0]        gbase_d, gbase_q; // first output row of the group
-  logic [WmemAw-1:0]  waddr_d, waddr_q; // next WMEM row
+  logic [15:0]        i_q;              // input index within the group
+  logic [15:0]        gbase_q;          // first output row of the group
+  logic [WmemAw-1:0]  waddr_q;          // next WMEM row
 
   // issue -> memory read -> MAC array
   logic issue, issue_last, last_group;
   logic iss_valid_q, iss_first_q, iss_last_q;
 
   // the group waiting for (or in) the feeder
-  logic               pending_d, pending_q;
-  logic [15:0]        pend_base_d, pend_base_q;
-  logic [CountW-1:0]  pend_count_d, pend_count_q;
+  logic               pending_q;
+  logic [15:0]        pend_base_q;
+  logic [CountW-1:0]  pend_count_q;
 
   // feeder: shadow bank -> requantization
-  logic [Lanes*32-1:0] shadow_d, shadow_q;
-  logic                feeding_d, feeding_q;
-  logic [LaneAw-1:0]   feed_k_d, feed_k_q;
-  logic                fv_d, fv_q;          // aligned with the row memories' output
-  logic [31:0]         facc_d, facc_q;
-  logic [15:0]         ftag_d, ftag_q;
+  logic [Lanes*32-1:0] shadow_q;
+  logic                feeding_q;
+  logic [LaneAw-1:0]   feed_k_q;
+  logic                feed, feed_last;  // one output leaves the bank; it is the group's last
+  logic                fv_q;             // aligned with the row memories' output
+  logic [31:0]         facc_q;
+  logic [15:0]         ftag_q;
+
+  // control strobes of the FSM
+  logic desc_done, next_layer;
 
   // MAC array and requantization unit
   logic [Lanes*32-1:0] mac_acc;
@@ -124,95 +133,38 @@ module npu_sequencer #(
   assign last_layer = (layer_q == layers_q - 8'd1);
   assign issue_last = (i_q == in_q - 16'd1);
   assign last_group = ({1'b0, gbase_q} + 17'(Lanes)) >= {1'b0, out_q};
-  assign issue      = (state_q == StRun) && !(issue_last && pending_q);
+  assign desc_done  = (state_q == StFetch) && (fetch_q == 3'd4);
+  assign feed       = feeding_q && !mac_acc_valid;
+  assign feed_last  = ({1'b0, feed_k_q} + CountW'(1) == pend_count_q);
 
   logic [9:0] dmem_word;  // header + 4 * layer + fetch
   assign dmem_word = 10'(npu_pkg::HeaderWords) + {layer_q, 2'b00} + {8'd0, fetch_q[1:0]};
 
   always_comb begin
-    state_d      = state_q;
-    layers_d     = layers_q;
-    layer_d      = layer_q;
-    fetch_d      = fetch_q;
-    cycles_d     = cycles_q;
-    in_d         = in_q;
-    out_d        = out_q;
-    wbase_d      = wbase_q;
-    rowbase_d    = rowbase_q;
-    zx_d         = zx_q;
-    zw_d         = zw_q;
-    zy_d         = zy_q;
-    relu_d       = relu_q;
-    i_d          = i_q;
-    gbase_d      = gbase_q;
-    waddr_d      = waddr_q;
-    pending_d    = pending_q;
-    pend_base_d  = pend_base_q;
-    pend_count_d = pend_count_q;
-    shadow_d     = shadow_q;
-    feeding_d    = feeding_q;
-    feed_k_d     = feed_k_q;
-    fv_d         = 1'b0;
-    facc_d       = facc_q;
-    ftag_d       = ftag_q;
-    done_o       = 1'b0;
-    dmem_req_o   = 1'b0;
-    dmem_addr_o  = dmem_word[DmemAw-1:0];
-
-    // count the cycles of the layers; cycles_o holds still from done_o until the next start
-    if (state_q != StIdle && state_q != StDone) begin
-      cycles_d = cycles_q + 32'd1;
-    end
+    state_d     = state_q;
+    issue       = 1'b0;
+    next_layer  = 1'b0;
+    done_o      = 1'b0;
+    dmem_req_o  = 1'b0;
+    dmem_addr_o = dmem_word[DmemAw-1:0];
 
     unique case (state_q)
       StIdle: begin
         if (start_i) begin
-          layers_d = layers_i;
-          layer_d  = 8'd0;
-          fetch_d  = 3'd0;
-          cycles_d = 32'd0;
-          state_d  = StFetch;
+          state_d = StFetch;
         end
       end
       StFetch: begin
         dmem_req_o = (fetch_q < 3'd4);
-        fetch_d    = fetch_q + 3'd1;
-        unique case (fetch_q)
-          3'd1: begin
-            in_d  = dmem_rdata_i[15:0];
-            out_d = dmem_rdata_i[31:16];
-          end
-          3'd2: wbase_d   = WmemAw'(dmem_rdata_i);
-          3'd3: rowbase_d = RowAw'(dmem_rdata_i);
-          3'd4: begin
-            zx_d    = dmem_rdata_i[7:0];
-            zw_d    = dmem_rdata_i[15:8];
-            zy_d    = dmem_rdata_i[23:16];
-            relu_d  = dmem_rdata_i[24];
-            i_d     = 16'd0;
-            gbase_d = 16'd0;
-            waddr_d = wbase_q;
-            // an empty layer has nothing to stream: skip it
-            state_d = (in_q == 16'd0 || out_q == 16'd0) ? StDrain : StRun;
-          end
-          default: ;
-        endcase
+        if (desc_done) begin
+          // an empty layer has nothing to stream: skip it
+          state_d = (in_q == 16'd0 || out_q == 16'd0) ? StDrain : StRun;
+        end
       end
       StRun: begin
-        if (issue) begin
-          waddr_d = waddr_q + WmemAw'(1);
-          if (issue_last) begin
-            i_d          = 16'd0;
-            gbase_d      = gbase_q + 16'(Lanes);
-            pending_d    = 1'b1;
-            pend_base_d  = gbase_q;
-            pend_count_d = last_group ? CountW'(out_q - gbase_q) : CountW'(Lanes);
-            if (last_group) begin
-              state_d = StDrain;
-            end
-          end else begin
-            i_d = i_q + 16'd1;
-          end
+        issue = !(issue_last && pending_q);
+        if (issue && issue_last && last_group) begin
+          state_d = StDrain;
         end
       end
       StDrain: begin
@@ -220,9 +172,8 @@ module npu_sequencer #(
           if (last_layer) begin
             state_d = StDone;
           end else begin
-            layer_d = layer_q + 8'd1;
-            fetch_d = 3'd0;
-            state_d = StFetch;
+            next_layer = 1'b1;
+            state_d    = StFetch;
           end
         end
       end
@@ -232,20 +183,131 @@ module npu_sequencer #(
       end
       default: state_d = StIdle;
     endcase
+  end
 
-    // feeder: take a finished group, then one output per cycle
-    if (mac_acc_valid) begin
-      shadow_d  = mac_acc;
-      feeding_d = 1'b1;
-      feed_k_d  = '0;
-    end else if (feeding_q) begin
-      fv_d     = 1'b1;
-      facc_d   = shadow_q[32*feed_k_q +: 32];
-      ftag_d   = pend_base_q + 16'(feed_k_q);
-      feed_k_d = feed_k_q + LaneAw'(1);
-      if ({1'b0, feed_k_q} + CountW'(1) == pend_count_q) begin
-        feeding_d = 1'b0;
-        pending_d = 1'b0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+    end else begin
+      state_q <= state_d;
+    end
+  end
+
+  // ---- layer loop and cycle count ----
+  // cycles_q counts the cycles of the layers and holds still from done_o until the next start.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      layers_q <= '0;
+      layer_q  <= '0;
+      fetch_q  <= '0;
+      cycles_q <= '0;
+    end else if (state_q != StIdle) begin
+      if (state_q != StDone) begin
+        cycles_q <= cycles_q + 32'd1;
+      end
+      if (state_q == StFetch) begin
+        fetch_q <= fetch_q + 3'd1;
+      end else if (next_layer) begin
+        layer_q <= layer_q + 8'd1;
+        fetch_q <= 3'd0;
+      end
+    end else if (start_i) begin
+      layers_q <= layers_i;
+      layer_q  <= 8'd0;
+      fetch_q  <= 3'd0;
+      cycles_q <= 32'd0;
+    end
+  end
+
+  // ---- descriptor: word fetch_q - 1 arrives from the DMEM in StFetch ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_q      <= '0;
+      out_q     <= '0;
+      wbase_q   <= '0;
+      rowbase_q <= '0;
+      zx_q      <= '0;
+      zw_q      <= '0;
+      zy_q      <= '0;
+      relu_q    <= 1'b0;
+    end else if (state_q == StFetch) begin
+      unique case (fetch_q)
+        3'd1: begin
+          in_q  <= dmem_rdata_i[15:0];
+          out_q <= dmem_rdata_i[31:16];
+        end
+        3'd2: wbase_q   <= WmemAw'(dmem_rdata_i);
+        3'd3: rowbase_q <= RowAw'(dmem_rdata_i);
+        3'd4: begin
+          zx_q   <= dmem_rdata_i[7:0];
+          zw_q   <= dmem_rdata_i[15:8];
+          zy_q   <= dmem_rdata_i[23:16];
+          relu_q <= dmem_rdata_i[24];
+        end
+        default: ;
+      endcase
+    end
+  end
+
+  // ---- streaming: one weight row and one input per issue ----
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      iss_valid_q  <= 1'b0;
+      iss_first_q  <= 1'b0;
+      iss_last_q   <= 1'b0;
+      i_q          <= '0;
+      gbase_q      <= '0;
+      waddr_q      <= '0;
+      pend_base_q  <= '0;
+      pend_count_q <= '0;
+    end else begin
+      iss_valid_q <= issue;
+      iss_first_q <= (i_q == 16'd0);
+      iss_last_q  <= issue_last;
+      if (issue) begin
+        if (issue_last) begin
+          pend_base_q  <= gbase_q;
+          pend_count_q <= last_group ? CountW'(out_q - gbase_q) : CountW'(Lanes);
+          gbase_q      <= gbase_q + 16'(Lanes);
+        end
+        i_q     <= issue_last ? 16'd0 : i_q + 16'd1;
+        waddr_q <= waddr_q + WmemAw'(1);
+      end else if (desc_done) begin
+        i_q     <= 16'd0;
+        gbase_q <= 16'd0;
+        waddr_q <= wbase_q;
+      end
+    end
+  end
+
+  // ---- feeder: take a finished group, then one output per cycle ----
+  // A group is pending from the issue of its last input until its last output leaves the
+  // shadow bank.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fv_q      <= 1'b0;
+      pending_q <= 1'b0;
+      shadow_q  <= '0;
+      feeding_q <= 1'b0;
+      feed_k_q  <= '0;
+      facc_q    <= '0;
+      ftag_q    <= '0;
+    end else begin
+      fv_q <= feed;
+      if (feed && feed_last) begin
+        pending_q <= 1'b0;
+      end else if (issue && issue_last) begin
+        pending_q <= 1'b1;
+      end
+      if (feed) begin
+        facc_q    <= shadow_q[32*feed_k_q +: 32];
+        ftag_q    <= pend_base_q + 16'(feed_k_q);
+        feeding_q <= !feed_last;
+        feed_k_q  <= feed_k_q + LaneAw'(1);
+      end else if (mac_acc_valid) begin
+        shadow_q  <= mac_acc;
+        feeding_q <= 1'b1;
+        feed_k_q  <= '0;
       end
     end
   end
@@ -255,73 +317,11 @@ module npu_sequencer #(
   assign wmem_addr_o = waddr_q;
   assign src_req_o   = issue;
   assign src_addr_o  = ActAw'(i_q);
-  assign row_req_o   = feeding_q && !mac_acc_valid;
+  assign row_req_o   = feed;
   assign row_addr_o  = rowbase_q + RowAw'(pend_base_q) + RowAw'(feed_k_q);
   assign dst_we_o    = rq_valid;
   assign dst_addr_o  = ActAw'(rq_tag);
   assign dst_wdata_o = rq_y;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q      <= StIdle;
-      layers_q     <= '0;
-      layer_q      <= '0;
-      fetch_q      <= '0;
-      cycles_q     <= '0;
-      in_q         <= '0;
-      out_q        <= '0;
-      wbase_q      <= '0;
-      rowbase_q    <= '0;
-      zx_q         <= '0;
-      zw_q         <= '0;
-      zy_q         <= '0;
-      relu_q       <= 1'b0;
-      i_q          <= '0;
-      gbase_q      <= '0;
-      waddr_q      <= '0;
-      iss_valid_q  <= 1'b0;
-      iss_first_q  <= 1'b0;
-      iss_last_q   <= 1'b0;
-      pending_q    <= 1'b0;
-      pend_base_q  <= '0;
-      pend_count_q <= '0;
-      shadow_q     <= '0;
-      feeding_q    <= 1'b0;
-      feed_k_q     <= '0;
-      fv_q         <= 1'b0;
-      facc_q       <= '0;
-      ftag_q       <= '0;
-    end else begin
-      state_q      <= state_d;
-      layers_q     <= layers_d;
-      layer_q      <= layer_d;
-      fetch_q      <= fetch_d;
-      cycles_q     <= cycles_d;
-      in_q         <= in_d;
-      out_q        <= out_d;
-      wbase_q      <= wbase_d;
-      rowbase_q    <= rowbase_d;
-      zx_q         <= zx_d;
-      zw_q         <= zw_d;
-      zy_q         <= zy_d;
-      relu_q       <= relu_d;
-      i_q          <= i_d;
-      gbase_q      <= gbase_d;
-      waddr_q      <= waddr_d;
-      iss_valid_q  <= issue;
-      iss_first_q  <= (i_q == 16'd0);
-      iss_last_q   <= issue_last;
-      pending_q    <= pending_d;
-      pend_base_q  <= pend_base_d;
-      pend_count_q <= pend_count_d;
-      shadow_q     <= shadow_d;
-      feeding_q    <= feeding_d;
-      feed_k_q     <= feed_k_d;
-      fv_q         <= fv_d;
-      facc_q       <= facc_d;
-      ftag_q       <= ftag_d;
-    end
-  end
 
   npu_mac_array #(
     .Lanes(Lanes)

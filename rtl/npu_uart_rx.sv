@@ -35,58 +35,60 @@ module npu_uart_rx (
 
   state_e      state_d, state_q;
   logic        meta_q, line_q;       // the synchronizer; line_q is the usable line level
-  logic [15:0] cnt_d, cnt_q;         // cycles into the current bit
-  logic [2:0]  bit_d, bit_q;         // data bit being received
-  logic [7:0]  shift_d, shift_q;     // data bits, LSB first
-  logic        valid_d, valid_q;
-  logic        ferr_d, ferr_q;
+  logic [15:0] cnt_q;                // cycles into the current bit
+  logic [2:0]  bit_q;                // data bit being received
+  logic [7:0]  shift_q;              // data bits, LSB first
+  logic        valid_q;
+  logic        ferr_q;
 
-  logic [15:0] half_bit;
-  assign half_bit = {1'b0, clks_per_bit_i[15:1]};
+  // The sample point of the current bit: half a bit into the start bit, a whole bit into
+  // every other one.
+  logic        at_sample;
+  assign at_sample = (state_q == StStart) ? (cnt_q >= {1'b0, clks_per_bit_i[15:1]})
+                                          : (cnt_q >= clks_per_bit_i);
+
+  // strobes for the datapath registers below
+  logic cnt_restart, cnt_step, data_sample, stop_sample;
 
   always_comb begin
-    state_d = state_q;
-    cnt_d   = cnt_q;
-    bit_d   = bit_q;
-    shift_d = shift_q;
-    valid_d = 1'b0;
-    ferr_d  = ferr_q;
+    state_d     = state_q;
+    cnt_restart = 1'b0;
+    cnt_step    = 1'b0;
+    data_sample = 1'b0;
+    stop_sample = 1'b0;
 
     unique case (state_q)
       StIdle: begin
         if (!line_q) begin
-          state_d = StStart;
-          cnt_d   = 16'd1;
+          cnt_restart = 1'b1;
+          state_d     = StStart;
         end
       end
       StStart: begin
-        if (cnt_q >= half_bit) begin
-          cnt_d   = 16'd1;
-          bit_d   = 3'd0;
-          state_d = line_q ? StIdle : StData;  // high again: a glitch, not a start bit
+        if (at_sample) begin
+          cnt_restart = 1'b1;
+          state_d     = line_q ? StIdle : StData;  // high again: a glitch, not a start bit
         end else begin
-          cnt_d = cnt_q + 16'd1;
+          cnt_step = 1'b1;
         end
       end
       StData: begin
-        if (cnt_q >= clks_per_bit_i) begin
-          cnt_d   = 16'd1;
-          shift_d = {line_q, shift_q[7:1]};
-          bit_d   = bit_q + 3'd1;
+        if (at_sample) begin
+          cnt_restart = 1'b1;
+          data_sample = 1'b1;
           if (bit_q == 3'd7) begin
             state_d = StStop;
           end
         end else begin
-          cnt_d = cnt_q + 16'd1;
+          cnt_step = 1'b1;
         end
       end
       StStop: begin
-        if (cnt_q >= clks_per_bit_i) begin
-          valid_d = 1'b1;
-          ferr_d  = !line_q;
-          state_d = line_q ? StIdle : StWaitHigh;
+        if (at_sample) begin
+          stop_sample = 1'b1;
+          state_d     = line_q ? StIdle : StWaitHigh;
         end else begin
-          cnt_d = cnt_q + 16'd1;
+          cnt_step = 1'b1;
         end
       end
       StWaitHigh: begin
@@ -98,25 +100,51 @@ module npu_uart_rx (
     endcase
   end
 
+  // The FSM state and the synchronizer load every cycle; the datapath registers are
+  // enable-style flops that load only at their strobes (less switching in silicon, less
+  // work in simulation).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       meta_q  <= 1'b1;
       line_q  <= 1'b1;
       state_q <= StIdle;
-      cnt_q   <= '0;
-      bit_q   <= '0;
-      shift_q <= '0;
       valid_q <= 1'b0;
-      ferr_q  <= 1'b0;
     end else begin
       meta_q  <= rx_i;
       line_q  <= meta_q;
       state_q <= state_d;
-      cnt_q   <= cnt_d;
-      bit_q   <= bit_d;
-      shift_q <= shift_d;
-      valid_q <= valid_d;
-      ferr_q  <= ferr_d;
+      valid_q <= stop_sample;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_q <= '0;
+    end else if (cnt_step) begin
+      cnt_q <= cnt_q + 16'd1;
+    end else if (cnt_restart) begin
+      cnt_q <= 16'd1;
+    end
+  end
+
+  // bit_q restarts with the data bits (the start bit's sample point) and counts them
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bit_q   <= '0;
+      shift_q <= '0;
+    end else if (data_sample) begin
+      bit_q   <= bit_q + 3'd1;
+      shift_q <= {line_q, shift_q[7:1]};
+    end else if (state_q == StStart) begin
+      bit_q <= 3'd0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ferr_q <= 1'b0;
+    end else if (stop_sample) begin
+      ferr_q <= !line_q;
     end
   end
 

@@ -26,43 +26,20 @@ module npu_uart_tx (
   } state_e;
 
   state_e      state_d, state_q;
-  logic [15:0] cnt_d, cnt_q;      // cycles into the current bit
-  logic [3:0]  bit_d, bit_q;      // 0: start bit on the line, 1-8: data, 9: stop
-  logic [8:0]  shift_d, shift_q;  // {stop, data bits not yet on the line}
-  logic        line_d, line_q;
+  logic [15:0] cnt_q;      // cycles into the current bit
+  logic [3:0]  bit_q;      // 0: start bit on the line, 1-8: data, 9: stop
+  logic [8:0]  shift_q;    // {stop, data bits not yet on the line}
+  logic        line_q;
+
+  logic load, bit_end;     // a byte is taken; the current bit's last cycle
+  assign load    = (state_q == StIdle) && valid_i;
+  assign bit_end = (state_q == StSend) && (cnt_q >= clks_per_bit_i);
 
   always_comb begin
     state_d = state_q;
-    cnt_d   = cnt_q;
-    bit_d   = bit_q;
-    shift_d = shift_q;
-    line_d  = line_q;
-
     unique case (state_q)
-      StIdle: begin
-        line_d = 1'b1;
-        if (valid_i) begin
-          shift_d = {1'b1, data_i};
-          line_d  = 1'b0;
-          cnt_d   = 16'd1;
-          bit_d   = 4'd0;
-          state_d = StSend;
-        end
-      end
-      StSend: begin
-        if (cnt_q >= clks_per_bit_i) begin
-          cnt_d = 16'd1;
-          if (bit_q == 4'd9) begin
-            state_d = StIdle;
-          end else begin
-            line_d  = shift_q[0];
-            shift_d = {1'b1, shift_q[8:1]};
-            bit_d   = bit_q + 4'd1;
-          end
-        end else begin
-          cnt_d = cnt_q + 16'd1;
-        end
-      end
+      StIdle:  if (valid_i) state_d = StSend;
+      StSend:  if (bit_end && bit_q == 4'd9) state_d = StIdle;
       default: state_d = StIdle;
     endcase
   end
@@ -70,16 +47,38 @@ module npu_uart_tx (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= StIdle;
-      cnt_q   <= '0;
+    end else begin
+      state_q <= state_d;
+    end
+  end
+
+  // The datapath registers are enable-style flops: while the line idles nothing switches
+  // (and the simulation does no work for the transmitter).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_q <= '0;
+    end else if (state_q == StSend && !bit_end) begin
+      cnt_q <= cnt_q + 16'd1;
+    end else if (load || bit_end) begin
+      cnt_q <= 16'd1;
+    end
+  end
+
+  // The line returns to idle (high) with the stop bit, the last bit shifted out, and stays
+  // there until the next byte's start bit.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       bit_q   <= '0;
       shift_q <= '1;
       line_q  <= 1'b1;
-    end else begin
-      state_q <= state_d;
-      cnt_q   <= cnt_d;
-      bit_q   <= bit_d;
-      shift_q <= shift_d;
-      line_q  <= line_d;
+    end else if (bit_end && bit_q != 4'd9) begin
+      line_q  <= shift_q[0];
+      shift_q <= {1'b1, shift_q[8:1]};
+      bit_q   <= bit_q + 4'd1;
+    end else if (load) begin
+      shift_q <= {1'b1, data_i};
+      line_q  <= 1'b0;
+      bit_q   <= 4'd0;
     end
   end
 

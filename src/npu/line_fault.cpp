@@ -20,7 +20,7 @@ LineFaultCounts& LineFaultCounts::operator+=(const LineFaultCounts& other) {
 UartLineFaults::UartLineFaults(unsigned clks_per_bit, NpuLineFault fault)
     : clks_per_bit_(clks_per_bit), fault_(std::move(fault)) {}
 
-bool UartLineFaults::tick(bool level) {
+bool UartLineFaults::tick_line(bool level) {
   if (!in_byte_) {
     if (wait_high_) {
       wait_high_ = !level;
@@ -39,16 +39,20 @@ bool UartLineFaults::tick(bool level) {
       ++counts_.bytes_hit;
     }
     in_byte_ = true;
-    cycle_ = 0;
+    bit_ = 0;
+    cycle_in_bit_ = 0;
   }
-  const unsigned bit = cycle_ / clks_per_bit_;
-  const bool flipped = ((current_.flips >> bit) & 1U) != 0;
+  const bool flipped = ((current_.flips >> bit_) & 1U) != 0;
   const bool seen = current_.drop ? true : (level != flipped);
-  if (++cycle_ == kWireBitsPerByte * clks_per_bit_) {
-    in_byte_ = false;
-    // A clean stop bit is high; a sender that holds the line low (a break, a forged stop
-    // bit) has not begun a new byte until the line has been idle again.
-    wait_high_ = !level;
+  // Counters rather than a division by clks_per_bit: this runs every simulated cycle.
+  if (++cycle_in_bit_ == clks_per_bit_) {
+    cycle_in_bit_ = 0;
+    if (++bit_ == kWireBitsPerByte) {
+      in_byte_ = false;
+      // A clean stop bit is high; a sender that holds the line low (a break, a forged stop
+      // bit) has not begun a new byte until the line has been idle again.
+      wait_high_ = !level;
+    }
   }
   return seen;
 }

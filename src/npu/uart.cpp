@@ -25,8 +25,7 @@ void UartLineTx::push_break(unsigned cycles) {
   queue_.push_back({1, 1, clks_per_bit_});
 }
 
-bool UartLineTx::tick() {
-  if (queue_.empty()) return true;
+bool UartLineTx::tick_queued() {
   const Item& item = queue_.front();
   const bool level = ((item.bits >> bit_) & 1U) != 0;
   if (++cycle_in_bit_ == item.bit_cycles) {
@@ -39,7 +38,7 @@ bool UartLineTx::tick() {
   return level;
 }
 
-std::optional<UartByte> UartLineRx::tick(bool level) {
+std::optional<UartByte> UartLineRx::tick_active(bool level) {
   switch (state_) {
     case State::kIdle:
       if (!level) {

@@ -45,17 +45,21 @@ class UartLineFaults {
  public:
   UartLineFaults(unsigned clks_per_bit, NpuLineFault fault);
 
-  // The level the receiver sees this cycle when the sender drives `level`.
-  bool tick(bool level);
+  // The level the receiver sees this cycle when the sender drives `level`. An idle, high
+  // line is decided inline: NpuSession ticks every simulated cycle, and most are idle.
+  bool tick(bool level) { return (!in_byte_ && !wait_high_ && level) || tick_line(level); }
   [[nodiscard]] const LineFaultCounts& counts() const { return counts_; }
 
  private:
+  bool tick_line(bool level);
+
   unsigned clks_per_bit_;
   NpuLineFault fault_;
   LineFaultCounts counts_;
   bool in_byte_ = false;
   bool wait_high_ = false;     // after a byte that ended low (a break): wait for the idle level
-  unsigned cycle_ = 0;         // cycles into the current byte
+  unsigned bit_ = 0;           // wire bit of the current byte on the line (0: start)
+  unsigned cycle_in_bit_ = 0;  // cycles of it already on the line
   WireFault current_;
 };
 

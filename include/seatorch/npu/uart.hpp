@@ -24,11 +24,14 @@ class UartLineTx {
   // Queues `cycles` cycles of a low line (a break), then one idle bit (mark after break).
   void push_break(unsigned cycles);
 
-  // The line level for this cycle; advances by one cycle.
-  bool tick();
+  // The line level for this cycle; advances by one cycle. The idle line is decided here,
+  // inline: NpuSession ticks every simulated cycle, and most of them are idle.
+  bool tick() { return queue_.empty() || tick_queued(); }
   [[nodiscard]] bool idle() const { return queue_.empty(); }
 
  private:
+  bool tick_queued();
+
   struct Item {
     std::uint16_t bits;    // line levels, LSB first: start, 8 data, stop (, idle)
     unsigned count;        // how many of them
@@ -50,10 +53,16 @@ class UartLineRx {
   explicit UartLineRx(unsigned clks_per_bit) : clks_per_bit_(clks_per_bit) {}
 
   // Samples the line for one cycle; returns a byte in the cycle its stop bit is sampled.
-  std::optional<UartByte> tick(bool level);
+  // An idle, high line is decided inline (see UartLineTx::tick).
+  std::optional<UartByte> tick(bool level) {
+    if (state_ == State::kIdle && level) return std::nullopt;
+    return tick_active(level);
+  }
   [[nodiscard]] bool busy() const { return state_ != State::kIdle; }
 
  private:
+  std::optional<UartByte> tick_active(bool level);
+
   enum class State { kIdle, kStart, kData, kStop, kWaitHigh };
   unsigned clks_per_bit_;
   State state_ = State::kIdle;
