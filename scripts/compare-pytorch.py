@@ -7,7 +7,7 @@ MNIST training images (pixels scaled to [0, 1]). Only the training loop is timed
 side (data already in memory, evaluation excluded). Optional: needs Debian's python3-torch
 and python3-numpy; seatorch itself never imports PyTorch.
 
-Usage: scripts/compare-pytorch.py [--data-dir data/mnist] [--seatorch build/release/seatorch]
+Usage: scripts/compare-pytorch.py [--data-dir data/mnist] [--seatorch build/release/seatorch] [--profile]
 """
 import argparse
 import gzip
@@ -17,6 +17,11 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# Debian's PyTorch does its matrix products in the system BLAS (OpenBLAS here), whose own
+# thread pool torch.set_num_threads() does not limit: pin it to one thread too, so that
+# both sides really run on one core.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 try:
     import numpy as np
@@ -43,7 +48,7 @@ def read_idx(path):
     return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
 
 
-def pytorch_epoch_seconds(data_dir, seed):
+def pytorch_epoch_seconds(data_dir, seed, profile=False):
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     x = torch.from_numpy(read_idx(os.path.join(data_dir, "train-images-idx3-ubyte")).reshape(-1, 784).astype(np.float32) / 255.0)
@@ -52,6 +57,9 @@ def pytorch_epoch_seconds(data_dir, seed):
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     loss_fn = torch.nn.CrossEntropyLoss()
     order = torch.randperm(x.shape[0])
+    profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) if profile else None
+    if profiler:
+        profiler.__enter__()
     start = time.perf_counter()
     for begin in range(0, x.shape[0], 64):
         idx = order[begin:begin + 64]
@@ -60,6 +68,10 @@ def pytorch_epoch_seconds(data_dir, seed):
         loss.backward()
         opt.step()
     seconds = time.perf_counter() - start
+    if profiler:
+        profiler.__exit__(None, None, None)
+        # Where PyTorch's epoch goes, by operator (the profiler itself slows the epoch down).
+        print(profiler.key_averages().table(sort_by="self_cpu_time_total", row_limit=10))
     tx = torch.from_numpy(read_idx(os.path.join(data_dir, "t10k-images-idx3-ubyte")).reshape(-1, 784).astype(np.float32) / 255.0)
     ty = torch.from_numpy(read_idx(os.path.join(data_dir, "t10k-labels-idx1-ubyte")).astype(np.int64))
     with torch.no_grad():
@@ -84,8 +96,12 @@ def main():
     parser.add_argument("--data-dir", default="data/mnist")
     parser.add_argument("--seatorch", default="build/release/seatorch")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profile", action="store_true",
+                        help="also run PyTorch's epoch under torch.profiler and print its top operators")
     args = parser.parse_args()
 
+    if args.profile:
+        pytorch_epoch_seconds(args.data_dir, args.seed, profile=True)
     torch_s, torch_acc = pytorch_epoch_seconds(args.data_dir, args.seed)
     st_s, st_acc = seatorch_epoch_seconds(args.seatorch, args.data_dir, args.seed)
     print("784-128-10, batch 64, SGD momentum 0.9, lr 0.1, 1 thread, 1 epoch of MNIST")
