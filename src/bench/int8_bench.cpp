@@ -18,6 +18,7 @@ Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
                       int8.model.architecture());
   }
   DataOptions data_options = options.data;
+  data_options.test_only = true;  // only the test images are used
   if (data_options.name.empty()) {
     const auto it = int8.metadata.find("dataset");
     if (it == int8.metadata.end()) throw input_error("{} does not record its data set: pass --dataset", options.int8_model.string());

@@ -87,8 +87,9 @@ DataSplit load_idx(const DataOptions& options, const IdxSource& source) {
   spdlog::debug("{}: reading the IDX files in {}", source.name, files.dir.string());
   DataSplit split;
   split.name = std::string(source.name);
-  split.train = load_idx_dataset(files.train_images, files.train_labels, source.classes);
   split.test = load_idx_dataset(files.test_images, files.test_labels, source.classes);
+  if (options.test_only) return split;
+  split.train = load_idx_dataset(files.train_images, files.train_labels, source.classes);
   if (split.train.features != split.test.features) {
     throw input_error("{}: the training images have {} pixels but the test images {}; the four "
                       "files must come from one data set", files.dir.string(),

@@ -133,6 +133,7 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   // hide behind a matching wrong simulator.
   const quant::Int8Model reference = decode_npu_image(image);
   DataOptions data_options = options.data;
+  data_options.test_only = true;  // only the test images are used
   const DataSplit data = load_dataset(data_options);
   if (data.test.features != image.input_size()) {
     throw input_error("{} expects {} inputs but {} images have {} pixels", options.hex.string(), image.input_size(),

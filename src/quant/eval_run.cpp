@@ -49,6 +49,7 @@ EvalRunSummary run_eval(const EvalRunOptions& options) {
   const io::SafetensorsFile file = io::load_safetensors(options.model);
   const std::string source = options.model.string();
   DataOptions data_options = options.data;
+  data_options.test_only = true;  // only the test images are used
   if (data_options.name.empty()) {
     const auto it = file.metadata.find("dataset");
     if (it == file.metadata.end()) throw input_error("{} does not record its data set: pass --dataset", source);

@@ -29,6 +29,8 @@ struct DataOptions {
   std::filesystem::path csv_path;  // --csv FILE, required for "csv"
   std::string label_col;           // --label-col: a header name or 0-based index; empty: last column
   double test_fraction = 0.2;      // "csv" only: the file's last 20% of rows are the test part
+  bool test_only = false;          // IDX sets: leave DataSplit::train empty (commands that only
+                                   // evaluate skip reading 60,000 training images)
 };
 
 // The names load_dataset() accepts, for help texts and error messages.
