@@ -73,7 +73,7 @@ int run_predict_command(PredictFlags& f) {
 
 Command register_predict(CLI::App& root) {
   auto f = std::make_shared<PredictFlags>();
-  CLI::App* app = root.add_subcommand("predict", "Classify your own pictures of digits (PNG, BMP, JPEG, PGM/PPM)");
+  CLI::App* app = root.add_subcommand("predict", "Classify your own pictures of digits (PNG, BMP, PGM/PPM)");
   app->add_option("--image", f->images, "Picture to classify (repeat for several)")->required();
   app->add_option("--model", f->model, "Float checkpoint or INT8 model")->capture_default_str();
   app->add_flag("--npu", f->options.npu, "Also run the Mini NPU (Verilated) on the prepared input");

@@ -1,10 +1,12 @@
-// read_image(): signature -> the format's header reader -> size limits -> the format's
-// decoder, through read callbacks that notice the data ending early -> gray over white.
+// read_image(): signature -> PNG chunk check -> the format's header reader -> size limits ->
+// the format's decoder, through read callbacks that notice the data ending early -> gray
+// over white.
 // The one translation unit that compiles stb_image (STB_IMAGE_IMPLEMENTATION). Its header
 // is included as a system header (CMakeLists.txt), so its own warnings stay quiet while
 // this file keeps -Wall -Wextra -Wpedantic and the asan preset's sanitizers.
 #include "seatorch/data/image_file.hpp"
 
+#include "seatorch/data/png_chunks.hpp"
 #include "seatorch/data/pnm.hpp"
 #include "seatorch/error.hpp"
 #include "seatorch/io/read_file.hpp"
@@ -40,11 +42,12 @@ void* stbi_capped_realloc(void* p, std::size_t size) {
 
 }  // namespace
 
-// Only the formats we fuzz and defend (docs/DECISIONS.md); memory only, no stdio. stb_image
-// refuses a larger side by itself too, before allocating.
+// Only the formats that fuzz clean (docs/DECISIONS.md): JPEG is compiled out, because
+// stb_image 2.27's JPEG decoder writes past a Huffman table on a hostile file (found by the
+// `image` fuzzer, docs/RELIABILITY.md). Memory only, no stdio. stb_image refuses a larger
+// side by itself too, before allocating.
 #define STBI_ONLY_PNG
 #define STBI_ONLY_BMP
-#define STBI_ONLY_JPEG
 #define STBI_NO_STDIO
 #define STBI_NO_LINEAR
 #define STBI_MAX_DIMENSIONS 4096
@@ -61,9 +64,9 @@ namespace {
 
 using namespace std::string_view_literals;  // the magic numbers hold NUL bytes
 
-constexpr std::string_view kFormats = "PNG, BMP, JPEG or binary PGM/PPM";
+constexpr std::string_view kFormats = "PNG, BMP or binary PGM/PPM";
 
-enum class Format { kPng, kBmp, kJpeg, kRefused };
+enum class Format { kPng, kBmp, kRefused };
 
 // The format a file's first bytes announce: one stb_image decodes here, or one named only to
 // refuse it clearly.
@@ -75,7 +78,7 @@ struct Signature {
 constexpr std::array<Signature, 13> kSignatures{{
     {"\x89PNG\r\n\x1a\n"sv, "PNG", Format::kPng},
     {"BM"sv, "BMP", Format::kBmp},
-    {"\xff\xd8\xff"sv, "JPEG", Format::kJpeg},
+    {"\xff\xd8\xff"sv, "a JPEG image", Format::kRefused},
     {"GIF8"sv, "a GIF image", Format::kRefused},
     {"II*\0"sv, "a TIFF image", Format::kRefused},
     {"MM\0*"sv, "a TIFF image", Format::kRefused},
@@ -119,7 +122,6 @@ class StbReader {
     switch (format) {
       case Format::kPng: ok = stbi__png_info(&context_, &width, &height, &channels); break;
       case Format::kBmp: ok = stbi__bmp_info(&context_, &width, &height, &channels); break;
-      case Format::kJpeg: ok = stbi__jpeg_info(&context_, &width, &height, &channels); break;
       case Format::kRefused: break;
     }
     if (context_.img_x > kMaxImageSide || context_.img_y > kMaxImageSide || (ok != 0 && (width < 1 || height < 1))) {
@@ -140,7 +142,6 @@ class StbReader {
     switch (format) {
       case Format::kPng: data = stbi__png_load(&context_, &width, &height, &channels, 2, &info); break;
       case Format::kBmp: data = stbi__bmp_load(&context_, &width, &height, &channels, 2, &info); break;
-      case Format::kJpeg: data = stbi__jpeg_load(&context_, &width, &height, &channels, 2, &info); break;
       case Format::kRefused: break;
     }
     if (data != nullptr && info.bits_per_channel == 16) {
@@ -194,7 +195,11 @@ class StbReader {
   stbi__context context_{};
 };
 
-GrayImage decode_with_stb(std::span<const std::uint8_t> bytes, std::string_view source, const Signature& signature) {
+GrayImage decode_with_stb(std::span<const std::uint8_t> file, std::string_view source, const Signature& signature) {
+  // A PNG file's chunks are checked first; stb_image gets it without empty IDAT chunks.
+  const std::optional<std::vector<std::uint8_t>> rewritten =
+      signature.format == Format::kPng ? check_png_chunks(file, source) : std::nullopt;
+  const std::span<const std::uint8_t> bytes = rewritten ? std::span<const std::uint8_t>(*rewritten) : file;
   int width = 0;
   int height = 0;
   StbReader(bytes, source, signature.name).read_header(signature.format, width, height);

@@ -8,6 +8,8 @@
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
 
+#include <zlib.h>
+
 #include <stdexcept>
 
 namespace seatorch::test {
@@ -49,6 +51,13 @@ std::vector<std::uint8_t> jpeg_bytes(const std::vector<std::uint8_t>& samples, s
   const int ok = stbi_write_jpg_to_func(append, &out, static_cast<int>(width), static_cast<int>(height),
                                         static_cast<int>(channels), samples.data(), quality);
   return checked(ok, std::move(out));
+}
+
+void fix_png_crc(std::vector<std::uint8_t>& png, std::size_t offset) {
+  const std::uint32_t length = std::uint32_t{png[offset]} << 24 | std::uint32_t{png[offset + 1]} << 16 |
+                               std::uint32_t{png[offset + 2]} << 8 | png[offset + 3];
+  const auto crc = static_cast<std::uint32_t>(crc32(0L, png.data() + offset + 4, 4 + length));
+  for (std::size_t i = 0; i < 4; ++i) png[offset + 8 + length + i] = static_cast<std::uint8_t>(crc >> (24 - 8 * i));
 }
 
 std::vector<GrayImage> mnist_test_digits(std::size_t count) {

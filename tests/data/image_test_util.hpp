@@ -34,6 +34,9 @@ std::vector<std::uint8_t> bmp_bytes(const std::vector<std::uint8_t>& samples, st
 std::vector<std::uint8_t> jpeg_bytes(const std::vector<std::uint8_t>& samples, std::size_t width, std::size_t height,
                                      std::size_t channels, int quality);
 
+// Recomputes the CRC of the PNG chunk at byte `offset` (after editing its data).
+void fix_png_crc(std::vector<std::uint8_t>& png, std::size_t offset);
+
 // The first `count` test images of data/mnist-small as 28 x 28 pictures (light ink on black).
 std::vector<GrayImage> mnist_test_digits(std::size_t count);
 
