@@ -54,23 +54,20 @@ expect_at_least("${simulated}" logits_agreement 1.0)
 expect_at_least("${simulated}" mac_utilization 0.9)
 
 # The user's own pictures (data/images, drawn from MNIST test digits 0 and 1): each gets its
-# label back from the float model, the int8 model and the Mini NPU (loaded once for both),
-# whose logits equal the integer reference.
+# label back from the float and the int8 model. (`predict --npu` is checked with a small model
+# by tests/predict/predict_run_test.cpp: loading this one into the NPU takes 8 s under ASan.)
 set(pictures ${IMAGE_DIR}/digit-7.png ${IMAGE_DIR}/digit-2.png)
 run_json(float_predictions predict --image ${pictures})
-run_json(npu_predictions predict --image ${pictures} --model seatorch-out/model.int8.safetensors --npu)
-string(JSON npu_agrees GET "${npu_predictions}" npu_agrees)
+run_json(int8_predictions predict --image ${pictures} --model seatorch-out/model.int8.safetensors)
 foreach(i 0 1)
   list(GET pictures ${i} picture)
   string(REGEX REPLACE ".*digit-([0-9]).png" "\\1" label "${picture}")
   string(JSON float_class GET "${float_predictions}" images ${i} predicted)
-  string(JSON int8_class GET "${npu_predictions}" images ${i} predicted)
-  string(JSON npu_class GET "${npu_predictions}" images ${i} npu predicted)
-  if(NOT float_class EQUAL label OR NOT int8_class EQUAL label OR NOT npu_class EQUAL label OR NOT npu_agrees STREQUAL "ON")
-    message(FATAL_ERROR "predict ${picture}: float ${float_class}, int8 ${int8_class}, NPU ${npu_class} "
-                        "(NPU equal to the reference: ${npu_agrees}); expected ${label}")
+  string(JSON int8_class GET "${int8_predictions}" images ${i} predicted)
+  if(NOT float_class EQUAL label OR NOT int8_class EQUAL label)
+    message(FATAL_ERROR "predict ${picture}: float ${float_class}, int8 ${int8_class}; expected ${label}")
   endif()
-  message(STATUS "predict ${picture}: ${label} from the float and int8 models and the NPU")
+  message(STATUS "predict ${picture}: ${label} from the float and the int8 model")
 endforeach()
 # --save-input writes the 28 x 28 input as a PGM: 13 header bytes and 784 pixels.
 run_json(saved predict --image ${IMAGE_DIR}/digit-7.png --save-input seatorch-out/digit-7.pgm)
