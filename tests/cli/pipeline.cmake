@@ -1,8 +1,9 @@
 # The whole pipeline through the real binary on the committed MNIST subset:
 # train -> quantize --int8 -> eval -> export --hex -> sim --npu on 500 test images, checking
 # the quality bar (>= 90% float), the INT8 delta, and 100% NPU agreement (classes and logits),
-# on a clean line and on one with injected bit errors and lost bytes.
-# Usage: cmake -DSEATORCH=<binary> -DDATA_DIR=<data/mnist-small> -DWORK_DIR=<tmp> -P pipeline.cmake
+# on a clean line and on one with injected bit errors and lost bytes; and predict on pictures.
+# Usage: cmake -DSEATORCH=<binary> -DDATA_DIR=<data/mnist-small> -DIMAGE_DIR=<data/images> -DWORK_DIR=<tmp>
+#        -P pipeline.cmake
 
 function(run_json out_var)
   execute_process(COMMAND ${SEATORCH} --quiet ${ARGN} --json
@@ -51,6 +52,29 @@ expect_at_least("${simulated}" images 500)
 expect_at_least("${simulated}" agreement 1.0)
 expect_at_least("${simulated}" logits_agreement 1.0)
 expect_at_least("${simulated}" mac_utilization 0.9)
+
+# The user's own pictures (data/images, drawn from MNIST test digits 0 and 1): each gets its
+# label back from the float and the int8 model. (`predict --npu` is checked with a small model
+# by tests/predict/predict_run_test.cpp: loading this one into the NPU takes 8 s under ASan.)
+set(pictures ${IMAGE_DIR}/digit-7.png ${IMAGE_DIR}/digit-2.png)
+run_json(float_predictions predict --image ${pictures})
+run_json(int8_predictions predict --image ${pictures} --model seatorch-out/model.int8.safetensors)
+foreach(i 0 1)
+  list(GET pictures ${i} picture)
+  string(REGEX REPLACE ".*digit-([0-9]).png" "\\1" label "${picture}")
+  string(JSON float_class GET "${float_predictions}" images ${i} predicted)
+  string(JSON int8_class GET "${int8_predictions}" images ${i} predicted)
+  if(NOT float_class EQUAL label OR NOT int8_class EQUAL label)
+    message(FATAL_ERROR "predict ${picture}: float ${float_class}, int8 ${int8_class}; expected ${label}")
+  endif()
+  message(STATUS "predict ${picture}: ${label} from the float and the int8 model")
+endforeach()
+# --save-input writes the 28 x 28 input as a PGM: 13 header bytes and 784 pixels.
+run_json(saved predict --image ${IMAGE_DIR}/digit-7.png --save-input seatorch-out/digit-7.pgm)
+file(SIZE ${WORK_DIR}/seatorch-out/digit-7.pgm input_bytes)
+if(NOT input_bytes EQUAL 797)
+  message(FATAL_ERROR "predict --save-input wrote ${input_bytes} bytes, expected 797")
+endif()
 
 # The same images over a noisy line: every fault is detected and resent, the answers agree.
 run_json(noisy sim --npu --data-dir ${DATA_DIR} --images 100 --inject-bit-errors 2e-5 --inject-drops 2e-4 --seed 7)

@@ -336,6 +336,96 @@ def npu_frame_corpus():
     write("npu_frame", "timeout-mid-frame", b"\x00" + f[:6] + b"\xfe\x02" + f)
 
 
+# ---- pictures (PNG, BMP, JPEG through stb_image; PGM/PPM) ------------------------------
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def png(width, height, color_type, rows, bit_depth=8, palette=None, interlaced=False):
+    """rows: the filtered scanlines (each starting with its filter byte), in pass order when
+    interlaced."""
+    ihdr = struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, 1 if interlaced else 0)
+    out = b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr)
+    if palette:
+        out += png_chunk(b"PLTE", palette)
+    return out + png_chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + png_chunk(b"IEND", b"")
+
+
+def png_rows(width, height, samples_per_pixel, filt=0):
+    return [bytes([filt] + [(x * 40 + y * 25 + c * 70) % 256 for x in range(width) for c in range(samples_per_pixel)])
+            for y in range(height)]
+
+
+ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+
+
+def png_interlaced_rows(width, height):
+    """An 8-bit gray image's scanlines in Adam7 pass order (filter 0)."""
+    rows = []
+    for x0, y0, dx, dy in ADAM7:
+        for y in range(y0, height, dy):
+            line = [(x * 31 + y * 17) % 256 for x in range(x0, width, dx)]
+            if line:
+                rows.append(bytes([0] + line))
+    return rows
+
+
+def bmp(width, height, bpp, pixel_rows, palette=b""):
+    """Bottom-up rows of pixel bytes, each padded here to a multiple of 4 bytes."""
+    stride = (width * bpp + 31) // 32 * 4
+    data = b"".join(r + b"\x00" * (stride - len(r)) for r in pixel_rows)
+    offset = 14 + 40 + len(palette)
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, bpp, 0, len(data), 2835, 2835, len(palette) // 4, 0)
+    return b"BM" + struct.pack("<IHHI", offset + len(data), 0, 0, offset) + info + palette + data
+
+
+# stb_image_write's stbi_write_jpg of a 16 x 8 RGB pattern (sample i = (i * 29) % 256),
+# quality 75: Python's standard library has no JPEG encoder.
+JPEG_16X8 = bytes.fromhex(
+    "ffd8ffe000104a46494600010100000100010000ffdb008400080606070605080707070909080a0c140d0c0b0b0c1912"
+    "130f141d1a1f1e1d1a1c1c20242e2720222c231c1c2837292c30313434341f27393d38323c2e333432010909090c0b0c"
+    "180d0d1832211c2132323232323232323232323232323232323232323232323232323232323232323232323232323232"
+    "32323232323232323232ffc00011080008001003012200021101031101ffc401a2000001050101010101010000000000"
+    "0000000102030405060708090a0b100002010303020403050504040000017d0102030004110512213141061351610722"
+    "7114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a434445464748494a"
+    "535455565758595a636465666768696a737475767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8"
+    "a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9"
+    "fa0100030101010101010101010000000000000102030405060708090a0b110002010204040304070504040001027700"
+    "0102031104052131061241510761711322328108144291a1b1c109233352f0156272d10a162434e125f11718191a2627"
+    "28292a35363738393a434445464748494a535455565758595a636465666768696a737475767778797a82838485868788"
+    "898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2"
+    "e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000c03010002110311003f0064821409340a8202aafe5c71a9548918f9"
+    "607046d2dd31bd738da257cb07c6588f2e4de090d1b9312f563ba7272ddb80d96c7fcf4727f7755ecffe4076ff00f60a"
+    "b1ff00d2d35766fb977feeeb1fcc52c54bd8349754dffe02aebfcbd0c154bf45fd7f5faee7ffd9")
+
+
+def image_corpus():
+    write("image", "gray-8x8.png", png(8, 8, 0, png_rows(8, 8, 1)))
+    write("image", "rgba-4x4-paeth.png", png(4, 4, 6, png_rows(4, 4, 4, filt=4)))
+    write("image", "gray16-3x3.png", png(3, 3, 0, png_rows(3, 3, 2), bit_depth=16))
+    write("image", "palette-4x2.png", png(4, 2, 3, [bytes([0, 0, 1, 2, 1]), bytes([0, 2, 1, 0, 0])],
+                                          palette=bytes([0, 0, 0, 255, 255, 255, 128, 64, 32])))
+    write("image", "interlaced-9x9.png", png(9, 9, 0, png_interlaced_rows(9, 9), interlaced=True))
+    good = png(8, 8, 2, png_rows(8, 8, 3))
+    write("image", "truncated.png", good[:-20])
+    write("image", "huge-header.png", png(100000, 100000, 0, [b"\x00"]))
+    write("image", "bad-zlib.png", good[:45] + b"\xff\xff\xff" + good[48:])
+    rgb = [bytes((x * 50 + y * 30 + c * 90) % 256 for x in range(5) for c in range(3)) for y in range(3)]
+    write("image", "rgb-5x3.bmp", bmp(5, 3, 24, rgb))
+    write("image", "palette-4x4.bmp", bmp(4, 4, 8, [bytes([y % 4, 1, 2, 3]) for y in range(4)],
+                                          palette=bytes([0, 0, 0, 0, 255, 255, 255, 0, 10, 20, 30, 0, 90, 80, 70, 0])))
+    write("image", "truncated.bmp", bmp(5, 3, 24, rgb)[:-7])
+    write("image", "huge.bmp", bmp(5000, 1, 8, []))
+    write("image", "rgb-16x8.jpg", JPEG_16X8)
+    write("image", "truncated.jpg", JPEG_16X8[:400])
+    write("image", "gray-3x2.pgm", b"P5\n# seed\n3 2\n255\n" + bytes([0, 100, 255, 30, 60, 90]))
+    write("image", "gray16-2x1.pgm", b"P5 2 1 65535\n" + bytes([0x12, 0x34, 0xff, 0xff]))
+    write("image", "rgb-2x2.ppm", b"P6\n2 2\n15\n" + bytes([15, 0, 0, 0, 15, 0, 0, 0, 15, 7, 7, 7]))
+    write("image", "long-number.pgm", b"P5 99999999999 1 255\n\x00")
+    write("image", "trailing.pgm", b"P5 1 1 255\n\x00\x00")
+    write("image", "not-an-image.txt", b"3,1,4,1,5\n")
+
+
 if __name__ == "__main__":
     idx_corpus()
     csv_corpus()
@@ -344,3 +434,4 @@ if __name__ == "__main__":
     npu_hex_corpus()
     npu_manifest_corpus()
     npu_frame_corpus()
+    image_corpus()

@@ -1,0 +1,182 @@
+// run_predict(): pictures -> MNIST-style inputs -> float or int8 model (-> Mini NPU).
+#include "seatorch/predict/predict_run.hpp"
+
+#include "seatorch/data/image_file.hpp"
+#include "seatorch/data/pnm.hpp"
+#include "seatorch/error.hpp"
+#include "seatorch/io/atomic_file.hpp"
+#include "seatorch/io/safetensors.hpp"
+#include "seatorch/npu/hex.hpp"
+#include "seatorch/npu/session.hpp"
+#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/quant/int8_file.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace seatorch::predict {
+namespace {
+
+// The model file, either kind, with what run_predict needs of it.
+struct LoadedModel {
+  std::string kind;
+  std::optional<quant::FloatMlp> float_model;
+  std::optional<quant::Int8Model> int8_model;
+  std::string dataset;
+
+  [[nodiscard]] std::size_t inputs() const { return float_model ? float_model->inputs() : int8_model->inputs(); }
+  [[nodiscard]] std::string architecture() const {
+    return float_model ? float_model->architecture() : int8_model->architecture();
+  }
+};
+
+LoadedModel load_model(const std::filesystem::path& path) {
+  const io::SafetensorsFile file = io::load_safetensors(path);
+  LoadedModel model;
+  if (quant::is_int8_model_file(file)) {
+    model.kind = "int8";
+    model.int8_model = quant::int8_model_from_file(file, path.string()).model;
+  } else {
+    model.kind = "float";
+    model.float_model = quant::float_mlp_from_checkpoint(file, path.string());
+  }
+  const auto dataset = file.metadata.find("dataset");
+  if (dataset != file.metadata.end()) model.dataset = dataset->second;
+  return model;
+}
+
+void classify(const LoadedModel& model, ImagePrediction& p) {
+  const std::vector<std::uint8_t>& pixels = p.input.pixels;  // (side, side)
+  if (model.float_model) {
+    // Bytes / 255, as the data loaders give MNIST to the float model.
+    std::vector<float> x(pixels.size());
+    std::transform(pixels.begin(), pixels.end(), x.begin(), [](std::uint8_t b) { return static_cast<float>(b) / 255.0f; });
+    const std::vector<float> logits = quant::float_forward(*model.float_model, x, 1);
+    p.predicted = quant::argmax_float(logits);
+    p.probabilities = softmax(logits);
+  } else {
+    p.int8_logits = quant::int8_forward_ref(*model.int8_model, pixels);
+    p.predicted = quant::argmax_int8(p.int8_logits);
+  }
+}
+
+// Every prepared input through the Verilated Mini NPU, loaded once with the .hex image.
+void run_on_npu(const std::filesystem::path& hex, std::size_t inputs, std::vector<ImagePrediction>& predictions) {
+  const npu::NpuImage image = npu::read_npu_hex(hex);
+  // The reference is the integer model the image itself encodes, as in `seatorch sim`.
+  const quant::Int8Model reference = npu::decode_npu_image(image);
+  if (image.input_size() != inputs) {
+    throw input_error("{} takes {} inputs but the model's pictures have {} pixels: export the .hex from the same model",
+                      hex.string(), image.input_size(), inputs);
+  }
+  npu::NpuSession session;
+  spdlog::info("loading {} ({} words) into the Mini NPU over its UART", image.architecture(), image.total_words());
+  session.load(image);
+  for (ImagePrediction& p : predictions) {
+    const npu::NpuInference answer = session.infer(p.input.pixels);
+    p.npu = NpuPrediction{answer.predicted, answer.logits, quant::int8_forward_ref(reference, p.input.pixels),
+                          answer.npu_cycles};
+  }
+}
+
+template <typename T>
+nlohmann::json integers(const std::vector<T>& values) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const T v : values) out.push_back(static_cast<int>(v));
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> softmax(const std::vector<float>& logits) {
+  std::vector<double> p(logits.size());
+  if (logits.empty()) return p;
+  const double top = *std::max_element(logits.begin(), logits.end());
+  double sum = 0.0;
+  for (std::size_t i = 0; i < logits.size(); ++i) sum += p[i] = std::exp(static_cast<double>(logits[i]) - top);
+  for (double& v : p) v /= sum;
+  return p;
+}
+
+bool PredictSummary::npu_agrees() const {
+  return std::all_of(images.begin(), images.end(), [](const ImagePrediction& p) { return !p.npu || p.npu->matches_reference(); });
+}
+
+nlohmann::json PredictSummary::to_json() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const ImagePrediction& p : images) {
+    const DigitInput& in = p.input;
+    nlohmann::json j{{"image", p.image.string()},
+                     {"width", p.width},
+                     {"height", p.height},
+                     {"inverted", in.inverted},
+                     {"background", in.background},
+                     {"ink_box", {in.ink_x, in.ink_y, in.ink_width, in.ink_height}},
+                     {"scaled", {in.scaled_width, in.scaled_height}},
+                     {"predicted", p.predicted}};
+    if (!p.probabilities.empty()) j["probabilities"] = p.probabilities;
+    if (!p.int8_logits.empty()) j["logits"] = integers(p.int8_logits);
+    if (p.npu) {
+      j["npu"] = {{"predicted", p.npu->predicted},
+                  {"logits", integers(p.npu->logits)},
+                  {"reference_logits", integers(p.npu->reference_logits)},
+                  {"matches_reference", p.npu->matches_reference()},
+                  {"npu_cycles", p.npu->npu_cycles}};
+    }
+    list.push_back(j);
+  }
+  nlohmann::json j{{"model", model}, {"model_kind", kind}, {"architecture", architecture}, {"dataset", dataset},
+                   {"images", list}};
+  if (!hex.empty()) {
+    j["hex"] = hex;
+    j["npu_agrees"] = npu_agrees();
+  }
+  return j;
+}
+
+PredictSummary run_predict(const PredictOptions& options) {
+  if (options.images.empty()) throw input_error("give a picture to classify: --image FILE");
+  if (!options.save_input.empty()) {
+    if (options.images.size() != 1) {
+      throw input_error("--save-input writes one picture's input: give exactly one --image (got {})", options.images.size());
+    }
+    io::check_output_path(options.save_input);
+  }
+  // The pictures first: a bad one fails before the model is read.
+  std::vector<GrayImage> pictures;
+  for (const std::filesystem::path& path : options.images) pictures.push_back(read_image(path));
+
+  const LoadedModel model = load_model(options.model);
+  PredictSummary summary;
+  summary.model = options.model.string();
+  summary.kind = model.kind;
+  summary.architecture = model.architecture();
+  summary.dataset = model.dataset;
+  if (!model.dataset.empty() && model.dataset != "mnist") {
+    spdlog::warn("{} was trained on {}; pictures are prepared the way MNIST prepared its digits", summary.model,
+                 model.dataset);
+  }
+  const std::size_t side = square_input_side(model.inputs(), summary.model);
+  for (std::size_t i = 0; i < pictures.size(); ++i) {
+    ImagePrediction p;
+    p.image = options.images[i];
+    p.width = pictures[i].width;
+    p.height = pictures[i].height;
+    p.input = prepare_digit(pictures[i], side, options.images[i].string());
+    classify(model, p);
+    summary.images.push_back(std::move(p));
+  }
+  if (!options.save_input.empty()) {
+    const DigitInput& in = summary.images.front().input;
+    write_pgm(options.save_input, GrayImage{in.side, in.side, in.pixels});
+  }
+  if (options.npu) {
+    summary.hex = options.hex.string();
+    run_on_npu(options.hex, side * side, summary.images);
+  }
+  return summary;
+}
+
+}  // namespace seatorch::predict

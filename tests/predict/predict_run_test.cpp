@@ -1,0 +1,142 @@
+// run_predict on pictures of MNIST test digits: a small model trained on the committed subset
+// gives each picture the class it gives the original digit, as a float checkpoint (softmax
+// probabilities) and as an int8 model (the reference's logits); the Mini NPU's answer equals
+// the integer reference of the .hex; --save-input writes exactly the bytes the models saw; a
+// bad picture is reported before a missing model.
+#include "seatorch/predict/predict_run.hpp"
+
+#include "../data/data_test_util.hpp"
+#include "../data/image_test_util.hpp"
+#include "seatorch/data/pnm.hpp"
+#include "seatorch/data/registry.hpp"
+#include "seatorch/npu/hex.hpp"
+#include "seatorch/quant/evaluate.hpp"
+#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/quant/int8_file.hpp"
+#include "seatorch/quant/quantizer.hpp"
+#include "seatorch/train/checkpoint.hpp"
+#include "seatorch/train/tensor_trainer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <numeric>
+
+namespace {
+
+namespace q = seatorch::quant;
+using seatorch::GrayImage;
+
+// The float model, its int8 version and its .hex, written into `dir`.
+struct Models {
+  q::FloatMlp float_model;
+  q::Int8Model int8_model;
+};
+
+Models write_models(const seatorch::test::TempDir& dir) {
+  seatorch::DataOptions options;
+  options.name = "mnist";
+  options.data_dir = seatorch::test::mnist_small_dir();
+  const seatorch::DataSplit data = seatorch::load_dataset(options);
+  seatorch::TensorTrainConfig config = seatorch::default_tensor_config("mnist");
+  config.hidden = {32};
+  config.epochs = 4;
+  config.evaluate_each_epoch = false;
+  Models m;
+  m.float_model = seatorch::float_mlp_of(seatorch::train_tensor(data, config).model);
+  q::save_float_checkpoint(dir / "model.safetensors", m.float_model, {{"dataset", "mnist"}});
+  seatorch::Dataset calibration = data.train;
+  calibration.x.resize(200 * 784);
+  calibration.y.resize(200);
+  m.int8_model = q::quantize_mlp(m.float_model, q::dataset_pixels(calibration), 200, {}).model;
+  q::save_int8_model(dir / "model.int8.safetensors", m.int8_model, {{"dataset", "mnist"}});
+  seatorch::npu::write_npu_hex(dir / "model.hex", seatorch::npu::build_npu_image(m.int8_model));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("run_predict classifies pictures of digits with the float and int8 models and the NPU", "[predict]") {
+  const seatorch::test::TempDir dir;
+  const Models models = write_models(dir);
+  const std::vector<GrayImage> digits = seatorch::test::mnist_test_digits(3);
+  seatorch::predict::PredictOptions options;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    const GrayImage paper = seatorch::test::paper_digit(digits[i], 4, 10, 20, 30, 5);
+    const auto path = dir / ("digit" + std::to_string(i) + ".png");
+    seatorch::test::write_file(path, seatorch::test::png_bytes(paper.pixels, paper.width, paper.height, 1));
+    options.images.push_back(path);
+  }
+
+  options.model = dir / "model.safetensors";
+  const seatorch::predict::PredictSummary f = seatorch::predict::run_predict(options);
+  CHECK(f.kind == "float");
+  CHECK(f.architecture == "784-32-10");
+  REQUIRE(f.images.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const seatorch::predict::ImagePrediction& p = f.images[i];
+    INFO("digit " << i);
+    CHECK(p.width == 28 * 4 + 40);
+    CHECK(p.input.inverted);
+    // The prepared input is the original digit within a level (tests/data/digit_image_test.cpp),
+    // so the class must be the one the model gives the original.
+    std::vector<float> x(784);
+    for (std::size_t k = 0; k < 784; ++k) x[k] = static_cast<float>(digits[i].pixels[k]) / 255.0f;
+    const std::vector<float> logits = q::float_forward(models.float_model, x, 1);
+    CHECK(p.predicted == q::argmax_float(logits));
+    REQUIRE(p.probabilities.size() == 10);
+    CHECK(std::accumulate(p.probabilities.begin(), p.probabilities.end(), 0.0) == Approx(1.0));
+    CHECK(p.probabilities[p.predicted] == *std::max_element(p.probabilities.begin(), p.probabilities.end()));
+    CHECK(p.int8_logits.empty());
+    CHECK_FALSE(p.npu.has_value());
+  }
+
+  options.model = dir / "model.int8.safetensors";
+  options.npu = true;
+  options.hex = dir / "model.hex";
+  options.images.resize(1);
+  options.save_input = dir / "seen.pgm";
+  const seatorch::predict::PredictSummary n = seatorch::predict::run_predict(options);
+  CHECK(n.kind == "int8");
+  REQUIRE(n.images.size() == 1);
+  const seatorch::predict::ImagePrediction& p = n.images.front();
+  CHECK(p.int8_logits == q::int8_forward_ref(models.int8_model, p.input.pixels));
+  CHECK(p.predicted == q::argmax_int8(p.int8_logits));
+  REQUIRE(p.npu.has_value());
+  CHECK(p.npu->matches_reference());
+  CHECK(p.npu->logits == p.int8_logits);
+  CHECK(p.npu->predicted == p.predicted);
+  CHECK(n.npu_agrees());
+  CHECK(n.to_json().at("npu_agrees") == true);
+  // The saved input is the 28 x 28 the models saw.
+  const GrayImage seen = seatorch::parse_pnm(seatorch::test::read_file(dir / "seen.pgm"), "seen.pgm");
+  CHECK(seen.width == 28);
+  CHECK(seen.pixels == p.input.pixels);
+}
+
+TEST_CASE("run_predict reports a bad picture before a missing model and checks its options", "[predict]") {
+  const seatorch::test::TempDir dir;
+  seatorch::test::write_text(dir / "notes.txt", "not a picture\n");
+  seatorch::predict::PredictOptions options;
+  options.model = dir / "missing.safetensors";
+  options.images = {dir / "notes.txt"};
+  seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
+                                    ".*notes\\.txt: not a picture seatorch can read .*");
+  options.images = {};
+  seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
+                                    "give a picture to classify: --image FILE");
+  options.images = {dir / "a.png", dir / "b.png"};
+  options.save_input = dir / "seen.pgm";
+  seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
+                                    "--save-input writes one picture's input: give exactly one --image \\(got 2\\)");
+  // A picture that is fine, and a model that is not an image model.
+  const GrayImage digit = seatorch::test::mnist_test_digits(1).front();
+  seatorch::test::write_file(dir / "d.pgm", seatorch::pgm_bytes(digit));
+  q::FloatMlp odd;
+  odd.layers.push_back({5, 2, std::vector<float>(10, 0.5f), {0.0f, 1.0f}, false});
+  q::save_float_checkpoint(dir / "odd.safetensors", odd);
+  options.images = {dir / "d.pgm"};
+  options.save_input.clear();
+  options.model = dir / "odd.safetensors";
+  seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
+                                    ".*odd\\.safetensors takes 5 inputs, not a square picture .*");
+}
