@@ -7,12 +7,9 @@
 #include "data_test_util.hpp"
 #include "image_test_util.hpp"
 #include "seatorch/data/image_file.hpp"
-#include "seatorch/data/registry.hpp"
 #include "seatorch/error.hpp"
 #include "seatorch/quant/float_mlp.hpp"
 #include "seatorch/rng.hpp"
-#include "seatorch/train/checkpoint.hpp"
-#include "seatorch/train/tensor_trainer.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -37,19 +34,6 @@ Difference max_difference(const std::vector<std::uint8_t>& a, const std::vector<
   return d;
 }
 
-// A small float model trained on the 2,000 subset images (well above 80% on its test part).
-seatorch::quant::FloatMlp small_mnist_model() {
-  seatorch::DataOptions options;
-  options.name = "mnist";
-  options.data_dir = seatorch::test::mnist_small_dir();
-  const seatorch::DataSplit data = seatorch::load_dataset(options);
-  seatorch::TensorTrainConfig config = seatorch::default_tensor_config("mnist");
-  config.hidden = {32};
-  config.epochs = 4;
-  config.evaluate_each_epoch = false;
-  return seatorch::float_mlp_of(seatorch::train_tensor(data, config).model);
-}
-
 std::size_t classify(const seatorch::quant::FloatMlp& model, const std::vector<std::uint8_t>& pixels) {
   std::vector<float> x(pixels.size());
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(pixels[i]) / 255.0f;
@@ -60,7 +44,7 @@ std::size_t classify(const seatorch::quant::FloatMlp& model, const std::vector<s
 
 TEST_CASE("prepare_digit gives back MNIST test digits drawn dark on white and scaled up", "[data]") {
   const std::vector<GrayImage> digits = seatorch::test::mnist_test_digits(40);
-  const seatorch::quant::FloatMlp model = small_mnist_model();
+  const seatorch::quant::FloatMlp model = seatorch::test::small_mnist_model(seatorch::test::load_mnist_small());
   std::size_t exact = 0;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     // Scaled 3x (the box fits 20 x 20 exactly again at 1/3), with uneven margins.
@@ -83,7 +67,7 @@ TEST_CASE("prepare_digit gives back MNIST test digits drawn dark on white and sc
 
 TEST_CASE("prepare_digit keeps the class of a digit on noisy grey paper read from a PNG file", "[data]") {
   const std::vector<GrayImage> digits = seatorch::test::mnist_test_digits(10);
-  const seatorch::quant::FloatMlp model = small_mnist_model();
+  const seatorch::quant::FloatMlp model = seatorch::test::small_mnist_model(seatorch::test::load_mnist_small());
   const seatorch::test::TempDir dir;
   seatorch::Rng rng(5);
   std::size_t same = 0;

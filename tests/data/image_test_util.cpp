@@ -3,6 +3,9 @@
 
 #include "data_test_util.hpp"
 #include "seatorch/data/idx.hpp"
+#include "seatorch/data/registry.hpp"
+#include "seatorch/train/checkpoint.hpp"
+#include "seatorch/train/tensor_trainer.hpp"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBI_WRITE_NO_STDIO
@@ -82,6 +85,21 @@ GrayImage paper_digit(const GrayImage& digit, std::size_t scale, std::size_t lef
     }
   }
   return paper;
+}
+
+DataSplit load_mnist_small() {
+  DataOptions options;
+  options.name = "mnist";
+  options.data_dir = mnist_small_dir();
+  return load_dataset(options);
+}
+
+quant::FloatMlp small_mnist_model(const DataSplit& data) {
+  TensorTrainConfig config = default_tensor_config("mnist");
+  config.hidden = {32};
+  config.epochs = 4;
+  config.evaluate_each_epoch = false;
+  return float_mlp_of(train_tensor(data, config).model);
 }
 
 }  // namespace seatorch::test

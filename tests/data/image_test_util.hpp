@@ -3,8 +3,10 @@
 // subset, and the synthetic "user's picture" of a digit: scaled up, dark ink on light paper.
 #pragma once
 
+#include "seatorch/data/dataset.hpp"
 #include "seatorch/data/gray_image.hpp"
 #include "seatorch/error.hpp"
+#include "seatorch/quant/float_mlp.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -36,6 +38,11 @@ std::vector<std::uint8_t> jpeg_bytes(const std::vector<std::uint8_t>& samples, s
 
 // Recomputes the CRC of the PNG chunk at byte `offset` (after editing its data).
 void fix_png_crc(std::vector<std::uint8_t>& png, std::size_t offset);
+
+// data/mnist-small, and a small float model (784-32-10, 4 epochs) trained on it: well above
+// 80% on its test part, enough to tell whether two pictures look like the same digit.
+DataSplit load_mnist_small();
+quant::FloatMlp small_mnist_model(const DataSplit& data);
 
 // The first `count` test images of data/mnist-small as 28 x 28 pictures (light ink on black).
 std::vector<GrayImage> mnist_test_digits(std::size_t count);

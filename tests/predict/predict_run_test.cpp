@@ -8,14 +8,11 @@
 #include "../data/data_test_util.hpp"
 #include "../data/image_test_util.hpp"
 #include "seatorch/data/pnm.hpp"
-#include "seatorch/data/registry.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/quant/evaluate.hpp"
 #include "seatorch/quant/float_checkpoint.hpp"
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/quantizer.hpp"
-#include "seatorch/train/checkpoint.hpp"
-#include "seatorch/train/tensor_trainer.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -33,16 +30,9 @@ struct Models {
 };
 
 Models write_models(const seatorch::test::TempDir& dir) {
-  seatorch::DataOptions options;
-  options.name = "mnist";
-  options.data_dir = seatorch::test::mnist_small_dir();
-  const seatorch::DataSplit data = seatorch::load_dataset(options);
-  seatorch::TensorTrainConfig config = seatorch::default_tensor_config("mnist");
-  config.hidden = {32};
-  config.epochs = 4;
-  config.evaluate_each_epoch = false;
+  const seatorch::DataSplit data = seatorch::test::load_mnist_small();
   Models m;
-  m.float_model = seatorch::float_mlp_of(seatorch::train_tensor(data, config).model);
+  m.float_model = seatorch::test::small_mnist_model(data);
   q::save_float_checkpoint(dir / "model.safetensors", m.float_model, {{"dataset", "mnist"}});
   seatorch::Dataset calibration = data.train;
   calibration.x.resize(200 * 784);
