@@ -58,6 +58,7 @@ int run(int argc, char** argv) {
       seatorch::cli::register_quantize(root),
       seatorch::cli::register_export(root),
       seatorch::cli::register_sim(root),
+      seatorch::cli::register_serve(root),
       seatorch::cli::register_predict(root),
       seatorch::cli::register_bench(root),
   };

@@ -32,6 +32,7 @@ Command register_eval(CLI::App& root);
 Command register_quantize(CLI::App& root);
 Command register_export(CLI::App& root);
 Command register_sim(CLI::App& root);
+Command register_serve(CLI::App& root);  // src/cli/serve.cpp: `serve --npu --pty`
 Command register_predict(CLI::App& root);
 Command register_bench(CLI::App& root);  // src/cli/bench.cpp: `bench matmul`
 

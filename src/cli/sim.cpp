@@ -1,6 +1,7 @@
 // `seatorch sim --npu`: runs the test set through the Verilated Mini NPU over its UART and
 // reports agreement with the integer reference, cycles and wire times; optionally with
-// faults injected on the line (--inject-bit-errors, --inject-drops, --seed).
+// faults injected on the line (--inject-bit-errors, --inject-drops, --seed), or through the
+// NPU on a serial port instead (--port, --baud, --timeout).
 #include "command.hpp"
 #include "progress.hpp"
 
@@ -24,8 +25,24 @@ struct SimFlags {
   std::string dataset = "mnist";
   std::string data_dir;
   std::string trace;
+  std::string port;
   bool json = false;
 };
+
+// The simulated line's flags and the port's exclude each other: say which one is wrong.
+void check_line_flags(const CLI::App& app, const SimFlags& f) {
+  if (f.port.empty()) {
+    for (const char* flag : {"--baud", "--timeout"}) {
+      if (app.count(flag) > 0) throw input_error("{} is a serial port's setting: it needs --port", flag);
+    }
+    return;
+  }
+  for (const char* flag : {"--trace", "--inject-bit-errors", "--inject-drops", "--seed", "--clks-per-bit"}) {
+    if (app.count(flag) > 0) {
+      throw input_error("{} exists only on the simulated line; it cannot be used with --port", flag);
+    }
+  }
+}
 
 void print_faults(const npu::SimRunSummary& s) {
   const npu::NpuStats& st = s.stats;
@@ -45,34 +62,56 @@ void print_faults(const npu::SimRunSummary& s) {
 
 void print_report(const npu::SimRunSummary& s) {
   const nlohmann::json j = s.to_json();
-  std::cout << fmt::format("Mini NPU ({}), {} {} test images, {} clocks per bit\n", s.architecture, s.images,
-                           s.dataset, s.clks_per_bit);
+  const bool on_port = !s.port.empty();
+  if (on_port) {
+    std::cout << fmt::format("Mini NPU ({}) on {} at {} baud, {} {} test images\n", s.architecture, s.port, s.baud,
+                             s.images, s.dataset);
+  } else {
+    std::cout << fmt::format("Mini NPU ({}), {} {} test images, {} clocks per bit\n", s.architecture, s.images,
+                             s.dataset, s.clks_per_bit);
+  }
   std::cout << fmt::format("  accuracy            {:.4f}\n", s.accuracy());
   std::cout << fmt::format("  agreement           classes {}/{}, logits {}/{} (vs the C++ integer reference)\n",
                            s.class_agreement, s.images, s.logits_agreement, s.images);
   std::cout << fmt::format("  cycles/inference    {:.0f} (ideal MACs/lanes {:.0f}, MAC utilization {:.1f}%)\n",
                            s.cycles_per_inference, s.ideal_cycles, 100.0 * s.mac_utilization);
   std::cout << fmt::format("  bytes on the wire   load {}, per image {:.0f}\n", s.load_bytes, s.inference_bytes);
-  std::cout << fmt::format("  at {:.0f} MHz          load {:.3f} s, per image {:.3f} ms\n", s.clock_mhz,
-                           j.at("load_seconds_at_clock").get<double>(),
-                           1e3 * j.at("inference_seconds_at_clock").get<double>());
+  if (!on_port) {
+    std::cout << fmt::format("  at {:.0f} MHz          load {:.3f} s, per image {:.3f} ms\n", s.clock_mhz,
+                             j.at("load_seconds_at_clock").get<double>(),
+                             1e3 * j.at("inference_seconds_at_clock").get<double>());
+  }
   for (const auto& b : j.at("at_baud")) {
     std::cout << fmt::format("  at {:>7.0f} baud     load {:.2f} s, per image {:.2f} ms ({:.0f} images/s)\n",
                              b.at("baud").get<double>(), b.at("load_seconds").get<double>(),
                              1e3 * b.at("inference_seconds").get<double>(), b.at("images_per_second").get<double>());
   }
   if (s.faults.any()) print_faults(s);
+  if (on_port) {
+    // What a real line lets the host measure: wall time and bytes, not the NPU's cycles.
+    const npu::NpuStats& st = s.stats;
+    std::cout << fmt::format("  measured            load {:.2f} s, per image {:.2f} ms ({:.0f} images/s)\n",
+                             st.load_seconds, 1e3 * s.seconds_per_image(), j.at("images_per_second").get<double>());
+    std::cout << fmt::format("  line                {} bytes to the NPU, {} from it; {} requests, {} resends ({} NAKs, "
+                             "{} timeouts, {} bad responses)\n",
+                             st.bytes_to_npu, st.bytes_from_npu, st.requests, st.resends, st.naks, st.timeouts,
+                             st.bad_responses)
+              << std::flush;
+    return;
+  }
   std::cout << fmt::format("  simulation          {} cycles in {:.1f} s ({:.1f} M cycles/s)\n", s.stats.cycles,
-                           s.stats.sim_seconds, s.stats.cycles_per_second() / 1e6)
+                           s.stats.link_seconds, s.stats.cycles_per_second() / 1e6)
             << std::flush;
 }
 
-int run_sim_command(SimFlags f) {
+int run_sim_command(const CLI::App& app, SimFlags f) {
   if (!f.npu) throw input_error("seatorch sim simulates the Mini NPU only: pass --npu");
+  check_line_flags(app, f);
   f.options.hex = f.hex;
   f.options.data.name = f.dataset;
   f.options.data.data_dir = f.data_dir;
   f.options.trace = f.trace;
+  f.options.serial.port = f.port;
   std::unique_ptr<ProgressBar> bar;
   const npu::SimRunSummary s = npu::run_sim(f.options, [&](std::size_t done, std::size_t total) {
     if (!bar) bar = std::make_unique<ProgressBar>("npu", total, stderr_is_terminal());
@@ -120,8 +159,18 @@ Command register_sim(CLI::App& root) {
       ->capture_default_str();
   app->add_option("--seed", f->options.seed, "Seed of the injected faults")->capture_default_str();
   app->add_option("--trace", f->trace, "Write an FST waveform of every clock edge (large: use with --images 1)");
+  app->add_option("--port", f->port,
+                  "Run on the NPU at this serial port (a board, or `seatorch serve --npu --pty`) instead of "
+                  "simulating it");
+  app->add_option("--baud", f->options.serial.baud,
+                  fmt::format("Line rate of --port: {}", fmt::join(npu::kSerialBauds, ", ")))
+      ->capture_default_str();
+  app->add_option("--timeout", f->options.serial.allowance_seconds,
+                  "Seconds allowed for each answer on --port, on top of its time on the wire")
+      ->check(kPositiveReal)
+      ->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
-  return Command{app, [f] { return run_sim_command(*f); }};
+  return Command{app, [f, app] { return run_sim_command(*app, *f); }};
 }
 
 }  // namespace seatorch::cli

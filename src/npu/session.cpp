@@ -1,27 +1,26 @@
-// NpuSession: the Verilated npu_top behind a bit-level UART, and the stop-and-wait frame
-// protocol with resends (docs/NPU.md, "UART frame protocol").
+// NpuSession: the stop-and-wait frame protocol with resends (docs/NPU.md, "UART frame
+// protocol") over an NpuLink. Nothing here knows whether the link is simulated: time is the
+// link's, budgets are bits and NPU cycles, and the counters come from the link.
 #include "seatorch/npu/session.hpp"
 
 #include "seatorch/error.hpp"
-#include "seatorch/npu/uart.hpp"
-
-#include <Vnpu_top.h>
-#include <verilated.h>
-#include <verilated_fst_c.h>
+#include "seatorch/npu/rtl_pins.hpp"
+#include "seatorch/npu/sim_link.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
+#include <stdexcept>
 
 namespace seatorch::npu {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 // The largest response: an ECHO of a full payload, or a result with ActDepth logits.
 constexpr std::size_t kMaxResponsePayload = 1 + std::max(kMaxPayload, kResultBytes + kActDepth);
-constexpr unsigned kResetCycles = 4;
 constexpr std::uint64_t kTimeoutMarginCycles = 2000;
-// Before load(): enough for the largest image the NPU can hold.
-constexpr std::uint64_t kDefaultComputeBudget = 2 * (kWmemDepth + kMaxLayers * (kActDepth + 64));
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 bool resend_fixes(std::uint8_t error) {
   return error == kErrCrc || error == kErrFraming || error == kErrLength || error == kErrTimeout;
@@ -30,149 +29,94 @@ bool resend_fixes(std::uint8_t error) {
 // Cycles the NPU may compute on `image`: twice the documented count (docs/NPU.md, Timing).
 std::uint64_t compute_budget(const NpuImage& image) { return 2 * npu_inference_cycles(image); }
 
+std::unique_ptr<NpuLink> simulated_link(const NpuSimOptions& options) {
+  return std::make_unique<SimLink>(make_rtl_pins(options.trace_path),
+                                   SimLineOptions{options.clks_per_bit, options.to_npu, options.from_npu});
+}
+
 }  // namespace
 
-struct NpuSession::Model {
-  explicit Model(const NpuSimOptions& options)
-      : line_out(options.clks_per_bit),
-        line_in(options.clks_per_bit),
-        wire_to_npu(options.clks_per_bit, options.to_npu),
-        wire_from_npu(options.clks_per_bit, options.from_npu),
-        decoder(kMaxResponsePayload) {
-    if (!options.trace_path.empty()) context.traceEverOn(true);
-    top = std::make_unique<Vnpu_top>(&context, "TOP");
-    if (!options.trace_path.empty()) {
-      trace = std::make_unique<VerilatedFstC>();
-      top->trace(trace.get(), 99);
-      trace->open(options.trace_path.c_str());
-      if (!trace->isOpen()) {
-        throw input_error("cannot write the trace {}; check that its directory exists", options.trace_path.string());
-      }
-    }
-    top->clks_per_bit_i = static_cast<std::uint16_t>(options.clks_per_bit);
-    top->uart_rx_i = 1;
-    top->rst_ni = 0;
-  }
+NpuSession::NpuSession(const NpuSimOptions& options) : NpuSession(simulated_link(options), options.max_attempts) {}
 
-  Model(const Model&) = delete;
-  Model& operator=(const Model&) = delete;
-
-  ~Model() {
-    if (trace) trace->close();
-    top->final();
-  }
-
-  // One clock cycle: inputs change on the falling edge, outputs are sampled after the
-  // rising edge. Each direction of the line passes through its wire's faults.
-  void cycle() {
-    top->uart_rx_i = wire_to_npu.tick(line_out.tick()) ? 1 : 0;
-    top->clk_i = 0;
-    top->eval();
-    if (trace) trace->dump(2 * time);
-    top->clk_i = 1;
-    top->eval();
-    if (trace) trace->dump(2 * time + 1);
-    ++time;
-    rx_level = wire_from_npu.tick(top->uart_tx_o != 0);
-    if (std::optional<UartByte> b = line_in.tick(rx_level)) {
-      ++bytes_in;
-      if (std::optional<DecodedFrame> event = decoder.push(b->value, b->framing_error)) {
-        events.push_back(std::move(*event));
-      }
-    }
-  }
-
-  VerilatedContext context;
-  std::unique_ptr<Vnpu_top> top;
-  std::unique_ptr<VerilatedFstC> trace;
-  UartLineTx line_out;  // host -> NPU
-  UartLineRx line_in;   // NPU -> host
-  UartLineFaults wire_to_npu;
-  UartLineFaults wire_from_npu;
-  FrameDecoder decoder;
-  bool rx_level = true;  // the NPU's transmit line as the host sees it
-  std::deque<DecodedFrame> events;
-  std::uint64_t time = 0;
-  std::uint64_t bytes_in = 0;
-};
-
-NpuSession::NpuSession(const NpuSimOptions& options)
-    : options_(options), model_(std::make_unique<Model>(options)), compute_budget_(kDefaultComputeBudget) {
-  if (options.max_attempts == 0) throw input_error("NpuSimOptions::max_attempts must be at least 1");
-  run(kResetCycles);
-  model_->top->rst_ni = 1;
-  run(kResetCycles);
+NpuSession::NpuSession(std::unique_ptr<NpuLink> link, unsigned max_attempts)
+    : link_(std::move(link)),
+      max_attempts_(max_attempts),
+      decoder_(kMaxResponsePayload),
+      compute_budget_(kMaxAnswerCycles) {
+  if (!link_) throw std::invalid_argument("NpuSession needs a link");
+  if (max_attempts == 0) throw input_error("an NPU session needs max_attempts of at least 1 (got 0)");
+  sim_ = dynamic_cast<SimLink*>(link_.get());
+  sync_line_stats();
 }
 
 NpuSession::~NpuSession() = default;
 
-void NpuSession::tick() {
-  model_->cycle();
-  ++stats_.cycles;
+SimLink& NpuSession::sim() {
+  if (sim_ == nullptr) throw std::logic_error("this NPU session's link is not simulated");
+  return *sim_;
 }
 
 void NpuSession::run(std::uint64_t cycles) {
-  const auto start = std::chrono::steady_clock::now();
-  for (std::uint64_t c = 0; c < cycles; ++c) tick();
-  stats_.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto start = Clock::now();
+  sim().run(cycles);
+  stats_.link_seconds += seconds_since(start);
   sync_line_stats();
 }
 
 void NpuSession::sync_line_stats() {
-  stats_.bytes_from_npu = model_->bytes_in;
-  stats_.faults_to_npu = model_->wire_to_npu.counts();
-  stats_.faults_from_npu = model_->wire_from_npu.counts();
+  const LinkCounters c = link_->counters();
+  stats_.cycles = c.cycles;
+  stats_.bytes_to_npu = c.bytes_sent;
+  stats_.bytes_from_npu = c.bytes_received;
+  stats_.faults_to_npu = c.faults_sent;
+  stats_.faults_from_npu = c.faults_received;
 }
 
-std::optional<DecodedFrame> NpuSession::run_until_event(std::uint64_t deadline) {
-  const auto start = std::chrono::steady_clock::now();
+std::optional<DecodedFrame> NpuSession::next_event(LinkTime deadline) {
+  const auto start = Clock::now();
   std::optional<DecodedFrame> event;
-  while (stats_.cycles < deadline || !model_->line_out.idle()) {
-    if (!model_->events.empty() && model_->line_out.idle()) {
-      event = std::move(model_->events.front());
-      model_->events.pop_front();
-      break;
-    }
-    tick();
+  while (!event) {
+    const std::optional<UartByte> b = link_->receive(deadline);
+    if (!b) break;
+    event = decoder_.push(b->value, b->framing_error);
   }
-  stats_.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.link_seconds += seconds_since(start);
   sync_line_stats();
   return event;
 }
 
 void NpuSession::send_raw(std::span<const std::uint8_t> bytes, std::optional<std::size_t> bad_stop_at) {
-  for (std::size_t i = 0; i < bytes.size(); ++i) model_->line_out.push(bytes[i], bad_stop_at != i);
-  stats_.bytes_to_npu += bytes.size();
+  if (bad_stop_at) {
+    sim().send_raw(bytes, bad_stop_at);
+  } else {
+    link_->send(bytes);
+  }
+  sync_line_stats();
 }
 
-void NpuSession::send_break(unsigned bit_times) { model_->line_out.push_break(bit_times * options_.clks_per_bit); }
+void NpuSession::send_break(unsigned bit_times) { sim().send_break(bit_times); }
 
 std::optional<DecodedFrame> NpuSession::receive(std::uint64_t timeout_cycles) {
-  return run_until_event(stats_.cycles + timeout_cycles);
+  return next_event(link_->deadline_after({0, timeout_cycles}));
 }
 
 // Before a resend: let the NPU finish what it is sending (a response we could not read),
 // so that it listens again, and forget any half-decoded frame.
 void NpuSession::wait_line_quiet() {
-  const std::uint64_t quiet = 20ULL * options_.clks_per_bit;
-  std::uint64_t idle = 0;
-  while (idle < quiet) {
-    tick();
-    idle = (model_->rx_level && !model_->line_in.busy()) ? idle + 1 : 0;
-  }
-  model_->decoder.reset();
-  model_->events.clear();
+  const auto start = Clock::now();
+  link_->discard_until_quiet();
+  decoder_.reset();
+  stats_.link_seconds += seconds_since(start);
   sync_line_stats();
 }
 
 // Long enough for the request's processing, the NPU's own frame timeout plus its NAK (when a
 // byte of the request was lost), and the longest response, with margin.
-std::uint64_t NpuSession::response_timeout(const Frame& frame) const {
-  const std::uint64_t bit = options_.clks_per_bit;
+LinkBudget NpuSession::response_timeout(const Frame& frame) const {
   const std::uint64_t processing = frame.type == kCmdInfer ? compute_budget_ : 4 * frame.payload.size() + 100;
   const std::uint64_t response_bytes =
       kFrameOverhead + 1 + std::max({frame.payload.size(), kResultBytes + outputs_, kStatusBytes});
-  return processing + (kTimeoutBits + 10 * (response_bytes + kFrameOverhead + 2)) * bit + kTimeoutMarginCycles;
+  return {kTimeoutBits + 10 * (response_bytes + kFrameOverhead + 2), processing + kTimeoutMarginCycles};
 }
 
 // One send of `bytes` and the wait for its answer: the response, or nullopt with the reason
@@ -182,9 +126,10 @@ std::optional<Response> NpuSession::send_once(const Frame& frame, std::span<cons
   ++stats_.requests;
   send_raw(bytes);
   // the timeout counts from the end of the request
-  const std::uint64_t deadline = stats_.cycles + 10ULL * bytes.size() * options_.clks_per_bit + response_timeout(frame);
+  const LinkBudget response = response_timeout(frame);
+  const LinkTime deadline = link_->deadline_after({10 * bytes.size() + response.wire_bits, response.npu_cycles});
   for (;;) {
-    const std::optional<DecodedFrame> event = run_until_event(deadline);
+    const std::optional<DecodedFrame> event = next_event(deadline);
     if (!event) {
       ++stats_.timeouts;
       problem = "no answer in time";
@@ -214,7 +159,7 @@ Response NpuSession::request(const Frame& frame) {
   const std::vector<std::uint8_t> bytes = encode_frame(frame);
   const std::uint64_t start = stats_.cycles;
   std::string problem = "no answer";
-  for (unsigned attempt = 0; attempt < options_.max_attempts; ++attempt) {
+  for (unsigned attempt = 0; attempt < max_attempts_; ++attempt) {
     if (attempt > 0) ++stats_.resends;
     const std::uint64_t attempt_start = stats_.cycles;
     const std::uint64_t to_npu_hits = stats_.faults_to_npu.bytes_hit;
@@ -239,9 +184,8 @@ Response NpuSession::request(const Frame& frame) {
     ++stats_.failed_sends;
   }
   stats_.retry_cycles += stats_.cycles - start;
-  throw input_error("the NPU did not accept {} after {} attempts (last: {}); check the line settings "
-                    "(clocks per bit)",
-                    command_name(frame.type), options_.max_attempts, problem);
+  throw input_error("the NPU did not accept {} after {} attempts (last: {}); {}", command_name(frame.type),
+                    max_attempts_, problem, link_->silence_advice());
 }
 
 Response NpuSession::require_ack(const Frame& frame, const char* what) {
@@ -259,6 +203,7 @@ std::vector<std::uint8_t> NpuSession::echo(std::span<const std::uint8_t> data) {
 }
 
 void NpuSession::load(const NpuImage& image) {
+  const auto start_time = Clock::now();
   const std::uint64_t start_cycles = stats_.cycles;
   const std::uint64_t start_bytes = stats_.bytes_to_npu + stats_.bytes_from_npu;
   require_ack(load_begin_request(next_seq()), "LOAD_BEGIN");
@@ -276,10 +221,12 @@ void NpuSession::load(const NpuImage& image) {
   outputs_ = image.output_size();
   compute_budget_ = compute_budget(image);
   stats_.load_cycles = stats_.cycles - start_cycles;
+  stats_.load_seconds = seconds_since(start_time);
   stats_.load_bytes = stats_.bytes_to_npu + stats_.bytes_from_npu - start_bytes;
 }
 
 NpuInference NpuSession::infer(std::span<const std::uint8_t> pixels) {
+  const auto start_time = Clock::now();
   const std::uint64_t start_cycles = stats_.cycles;
   const std::uint64_t start_bytes = stats_.bytes_to_npu + stats_.bytes_from_npu;
   const Response response = require_ack(infer_request(next_seq(), pixels), "INFER");
@@ -288,6 +235,7 @@ NpuInference NpuSession::infer(std::span<const std::uint8_t> pixels) {
   ++stats_.inferences;
   stats_.npu_cycles += inference.npu_cycles;
   stats_.wire_cycles += inference.wire_cycles;
+  stats_.inference_seconds += seconds_since(start_time);
   stats_.inference_bytes += stats_.bytes_to_npu + stats_.bytes_from_npu - start_bytes;
   return inference;
 }

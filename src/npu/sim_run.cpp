@@ -1,9 +1,12 @@
-// run_sim(): .hex -> UART load -> image stream -> comparison with the integer reference.
+// run_sim(): .hex -> UART load -> image stream -> comparison with the integer reference, on
+// the simulated NPU or on the one at a serial port.
 #include "seatorch/npu/sim_run.hpp"
 
 #include "seatorch/error.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image.hpp"
+#include "seatorch/npu/rtl_pins.hpp"
+#include "seatorch/npu/sim_link.hpp"
 #include "seatorch/quant/evaluate.hpp"
 #include "seatorch/quant/int8_model.hpp"
 
@@ -68,6 +71,10 @@ double SimRunSummary::retry_cost() const {
   return clean == 0 ? 0.0 : static_cast<double>(stats.retry_cycles) / static_cast<double>(clean);
 }
 
+double SimRunSummary::seconds_per_image() const {
+  return images == 0 ? 0.0 : stats.inference_seconds / static_cast<double>(images);
+}
+
 nlohmann::json SimRunSummary::to_json() const {
   const double clock_hz = clock_mhz * 1e6;
   nlohmann::json at_baud = nlohmann::json::array();
@@ -97,37 +104,61 @@ nlohmann::json SimRunSummary::to_json() const {
       {"retry_cycles", stats.retry_cycles},
       {"retry_cost", retry_cost()},
       {"by_command", by_command}};
-  return {{"dataset", dataset},
-          {"architecture", architecture},
-          {"images", images},
-          {"accuracy", accuracy()},
-          {"agreement", agreement()},
-          {"logits_agreement", logits_agreement_rate()},
-          {"first_mismatch", first_mismatch == SIZE_MAX ? nlohmann::json() : nlohmann::json(first_mismatch)},
-          {"cycles_per_inference", cycles_per_inference},
-          {"ideal_cycles_per_inference", ideal_cycles},
-          {"mac_utilization", mac_utilization},
-          {"clks_per_bit", clks_per_bit},
-          {"clock_mhz", clock_mhz},
-          {"load_bytes", load_bytes},
-          {"load_cycles", load_cycles},
-          {"load_seconds_at_clock", static_cast<double>(load_cycles) / clock_hz},
-          {"inference_bytes", inference_bytes},
-          {"wire_cycles_per_inference", wire_cycles_per_inference},
-          {"inference_seconds_at_clock", wire_cycles_per_inference / clock_hz},
-          {"at_baud", at_baud},
-          {"sim_cycles", stats.cycles},
-          {"sim_seconds", stats.sim_seconds},
-          {"sim_cycles_per_second", stats.cycles_per_second()},
-          {"resends", stats.resends},
-          {"naks", stats.naks},
-          {"timeouts", stats.timeouts},
-          {"faults", faults_json}};
+  const nlohmann::json first = first_mismatch == SIZE_MAX ? nlohmann::json() : nlohmann::json(first_mismatch);
+  nlohmann::json j = {{"dataset", dataset},
+                      {"architecture", architecture},
+                      {"images", images},
+                      {"accuracy", accuracy()},
+                      {"agreement", agreement()},
+                      {"logits_agreement", logits_agreement_rate()},
+                      {"first_mismatch", first},
+                      {"cycles_per_inference", cycles_per_inference},
+                      {"ideal_cycles_per_inference", ideal_cycles},
+                      {"mac_utilization", mac_utilization},
+                      {"clock_mhz", clock_mhz},
+                      {"load_bytes", load_bytes},
+                      {"inference_bytes", inference_bytes},
+                      {"at_baud", at_baud},
+                      {"requests", stats.requests},
+                      {"resends", stats.resends},
+                      {"naks", stats.naks},
+                      {"timeouts", stats.timeouts},
+                      {"bad_responses", stats.bad_responses}};
+  if (!port.empty()) {
+    // The host cannot count the NPU's clock on a real line: wall time instead.
+    j["port"] = port;
+    j["baud"] = baud;
+    j["load_seconds"] = stats.load_seconds;
+    j["seconds_per_image"] = seconds_per_image();
+    j["images_per_second"] = seconds_per_image() > 0 ? 1.0 / seconds_per_image() : 0.0;
+    j["bytes_to_npu"] = stats.bytes_to_npu;
+    j["bytes_from_npu"] = stats.bytes_from_npu;
+    j["link_seconds"] = stats.link_seconds;
+    return j;
+  }
+  j["clks_per_bit"] = clks_per_bit;
+  j["load_cycles"] = load_cycles;
+  j["load_seconds_at_clock"] = static_cast<double>(load_cycles) / clock_hz;
+  j["wire_cycles_per_inference"] = wire_cycles_per_inference;
+  j["inference_seconds_at_clock"] = wire_cycles_per_inference / clock_hz;
+  j["sim_cycles"] = stats.cycles;
+  j["sim_seconds"] = stats.link_seconds;
+  j["sim_cycles_per_second"] = stats.cycles_per_second();
+  j["faults"] = faults_json;
+  return j;
 }
 
 SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress) {
   if (!(options.clock_mhz > 0.0)) throw input_error("--clock-mhz must be positive (got {})", options.clock_mhz);
   check_line_fault_rates(options.faults);
+  const bool on_port = !options.serial.port.empty();
+  if (on_port && (!options.trace.empty() || options.faults.any())) {
+    throw input_error("a trace and injected line faults exist only on the simulated line, not on the serial port {}",
+                      options.serial.port.string());
+  }
+  // The port first: a missing device is reported before the files are read.
+  std::unique_ptr<NpuLink> link;
+  if (on_port) link = std::make_unique<SerialLink>(options.serial);
   const NpuImage image = read_npu_hex(options.hex);
   // The reference is the integer model the image itself encodes, so a wrong exporter cannot
   // hide behind a matching wrong simulator.
@@ -145,29 +176,38 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   test.y.resize(n);
   const std::vector<std::uint8_t> pixels = quant::dataset_pixels(test);
 
-  NpuSimOptions sim;
-  sim.clks_per_bit = options.clks_per_bit;
-  sim.trace_path = options.trace;
-  sim.max_attempts = attempts_for(options.faults, image, options.hex.string());
-  if (options.faults.any()) {
-    // One stream of faults per direction, both from the one seed.
-    sim.to_npu = random_line_faults(options.faults, 2 * options.seed);
-    sim.from_npu = random_line_faults(options.faults, 2 * options.seed + 1);
+  const unsigned max_attempts = attempts_for(options.faults, image, options.hex.string());
+  if (on_port) {
+    spdlog::info("loading {} ({} words, CRC {:08x}) over {} at {} baud", image.architecture(), image.total_words(),
+                 image.crc, options.serial.port.string(), options.serial.baud);
+  } else {
+    SimLineOptions line;
+    line.clks_per_bit = options.clks_per_bit;
+    if (options.faults.any()) {
+      // One stream of faults per direction, both from the one seed.
+      line.to_npu = random_line_faults(options.faults, 2 * options.seed);
+      line.from_npu = random_line_faults(options.faults, 2 * options.seed + 1);
+    }
+    link = std::make_unique<SimLink>(make_rtl_pins(options.trace), line);
+    spdlog::info("loading {} ({} words, CRC {:08x}) over the UART at {} clocks per bit", image.architecture(),
+                 image.total_words(), image.crc, options.clks_per_bit);
   }
-  NpuSession session(sim);
-  spdlog::info("loading {} ({} words, CRC {:08x}) over the UART at {} clocks per bit", image.architecture(),
-               image.total_words(), image.crc, options.clks_per_bit);
+  NpuSession session(std::move(link), max_attempts);
   session.load(image);
 
   SimRunSummary s;
   s.dataset = data.name;
   s.architecture = image.architecture();
   s.images = n;
-  s.clks_per_bit = options.clks_per_bit;
+  s.clks_per_bit = on_port ? 0 : options.clks_per_bit;
   s.clock_mhz = options.clock_mhz;
   s.faults = options.faults;
   s.seed = options.seed;
-  s.max_attempts = sim.max_attempts;
+  s.max_attempts = max_attempts;
+  if (on_port) {
+    s.port = options.serial.port.string();
+    s.baud = options.serial.baud;
+  }
   s.load_bytes = session.stats().load_bytes;
   s.load_cycles = session.stats().load_cycles;
   for (std::size_t i = 0; i < n; ++i) {

@@ -5,6 +5,7 @@
 
 #include "seatorch/error.hpp"
 #include "seatorch/npu/crc32.hpp"
+#include "seatorch/npu/sim_link.hpp"
 #include "seatorch/quant/int8_model.hpp"
 #include "npu_test_models.hpp"
 
@@ -37,7 +38,7 @@ constexpr std::uint64_t kWait = 200000;  // cycles to wait for a response in the
 npu::Response send_and_receive(npu::NpuSession& s, const std::vector<std::uint8_t>& bytes,
                                std::optional<std::size_t> bad_stop_at = std::nullopt) {
   s.send_raw(bytes, bad_stop_at);
-  const std::optional<npu::DecodedFrame> event = s.receive(kWait + 20 * bytes.size() * s.options().clks_per_bit);
+  const std::optional<npu::DecodedFrame> event = s.receive(kWait + 20 * bytes.size() * s.sim().clks_per_bit());
   REQUIRE(event.has_value());
   REQUIRE(event->event == npu::FrameEvent::kFrame);
   const std::optional<npu::Response> response = npu::parse_response(event->frame);

@@ -46,7 +46,7 @@ class UartLineFaults {
   UartLineFaults(unsigned clks_per_bit, NpuLineFault fault);
 
   // The level the receiver sees this cycle when the sender drives `level`. An idle, high
-  // line is decided inline: NpuSession ticks every simulated cycle, and most are idle.
+  // line is decided inline: SimLink ticks every simulated cycle, and most are idle.
   bool tick(bool level) { return (!in_byte_ && !wait_high_ && level) || tick_line(level); }
   [[nodiscard]] const LineFaultCounts& counts() const { return counts_; }
 

@@ -5,10 +5,14 @@
 // equivalent wall times at a clock and at standard baud rates, and the simulation speed.
 // With fault rates it injects bit errors and lost bytes on both directions of the line and
 // reports what the protocol detected, the resends and what they cost.
+// With a serial port (SimRunOptions::serial.port) the same protocol, load and comparison run
+// against the NPU at the port's other end (a board, or `seatorch serve --npu --pty`), and
+// wall-clock times take the place of the simulated cycles the host cannot see there.
 // Deliberately not here: printing and argument parsing.
 #pragma once
 
 #include "seatorch/data/registry.hpp"
+#include "seatorch/npu/serial_link.hpp"
 #include "seatorch/npu/session.hpp"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +34,7 @@ struct SimRunOptions {
   std::filesystem::path trace;   // FST waveform; empty: none
   LineFaultRates faults;         // injected on both directions of the line
   std::uint64_t seed = 0;        // of the injected faults
+  SerialOptions serial;          // port empty: simulate the NPU; else the NPU on that port
 };
 
 struct SimRunSummary {
@@ -52,6 +57,8 @@ struct SimRunSummary {
   LineFaultRates faults;
   std::uint64_t seed = 0;
   unsigned max_attempts = 0;          // sends of one request before giving up
+  std::string port;                   // the serial port; empty: the simulated NPU
+  unsigned baud = 0;                  // of the port
   NpuStats stats;
 
   [[nodiscard]] double accuracy() const;
@@ -59,6 +66,8 @@ struct SimRunSummary {
   [[nodiscard]] double logits_agreement_rate() const;
   // Extra simulated time the failed sends cost, relative to the same run on a clean line.
   [[nodiscard]] double retry_cost() const;
+  // Wall time per image on the line, request to response (what a port run measures).
+  [[nodiscard]] double seconds_per_image() const;
   [[nodiscard]] nlohmann::json to_json() const;
 };
 

@@ -2,7 +2,7 @@
 // the NPU's receive pin each cycle from a queue of bytes; UartLineRx samples the NPU's
 // transmit pin each cycle and recovers bytes the way rtl/npu_uart_rx.sv does (start-bit
 // check half a bit in, mid-bit samples, stop-bit check). 8N1, clks_per_bit cycles per bit.
-// Deliberately cycle-driven rather than time-driven: NpuSession calls tick() once per clock
+// Deliberately cycle-driven rather than time-driven: SimLink calls tick() once per clock
 // of the Verilated model, so the line and the RTL cannot drift apart.
 #pragma once
 
@@ -25,7 +25,7 @@ class UartLineTx {
   void push_break(unsigned cycles);
 
   // The line level for this cycle; advances by one cycle. The idle line is decided here,
-  // inline: NpuSession ticks every simulated cycle, and most of them are idle.
+  // inline: SimLink ticks every simulated cycle, and most of them are idle.
   bool tick() { return queue_.empty() || tick_queued(); }
   [[nodiscard]] bool idle() const { return queue_.empty(); }
 
