@@ -1,11 +1,13 @@
-// `seatorch sim --npu`: runs the test set through the Verilated Mini NPU over its UART and
-// reports agreement with the integer reference, cycles and wire times; optionally with
-// faults injected on the line (--inject-bit-errors, --inject-drops, --seed).
+// `seatorch sim --npu`: runs the test set through the Verilated Mini NPU of the image's target
+// (--target) over its UART and reports agreement with the integer reference, cycles and wire
+// times; optionally with faults injected on the line (--inject-bit-errors, --inject-drops,
+// --seed).
 #include "command.hpp"
 #include "progress.hpp"
 
 #include "seatorch/error.hpp"
 #include "seatorch/npu/sim_run.hpp"
+#include "seatorch/npu/target.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -47,13 +49,14 @@ void print_report(const npu::SimRunSummary& s) {
   const nlohmann::json j = s.to_json();
   std::cout << fmt::format("Mini NPU ({}), {} {} test images, {} clocks per bit\n", s.architecture, s.images,
                            s.dataset, s.clks_per_bit);
+  std::cout << fmt::format("  target              {}: {}\n", s.target, s.target_description);
   std::cout << fmt::format("  accuracy            {:.4f}\n", s.accuracy());
   std::cout << fmt::format("  agreement           classes {}/{}, logits {}/{} (vs the C++ integer reference)\n",
                            s.class_agreement, s.images, s.logits_agreement, s.images);
   std::cout << fmt::format("  cycles/inference    {:.0f} (ideal MACs/lanes {:.0f}, MAC utilization {:.1f}%)\n",
                            s.cycles_per_inference, s.ideal_cycles, 100.0 * s.mac_utilization);
   std::cout << fmt::format("  bytes on the wire   load {}, per image {:.0f}\n", s.load_bytes, s.inference_bytes);
-  std::cout << fmt::format("  at {:.0f} MHz          load {:.3f} s, per image {:.3f} ms\n", s.clock_mhz,
+  std::cout << fmt::format("  {:<20}load {:.3f} s, per image {:.3f} ms\n", fmt::format("at {:g} MHz", s.clock_mhz),
                            j.at("load_seconds_at_clock").get<double>(),
                            1e3 * j.at("inference_seconds_at_clock").get<double>());
   for (const auto& b : j.at("at_baud")) {
@@ -99,6 +102,9 @@ Command register_sim(CLI::App& root) {
   CLI::App* app = root.add_subcommand("sim", "Run test images through the Mini NPU (Verilated RTL) over its UART");
   app->add_flag("--npu", f->npu, "Simulate the Mini NPU");
   app->add_option("--hex", f->hex, "NPU image written by `seatorch export --hex`")->capture_default_str();
+  app->add_option("--target", f->options.target,
+                  "NPU target to simulate (default: the one the image was exported for, named by its manifest)")
+      ->check(CLI::IsMember(npu::npu_target_names()));
   app->add_option("--dataset", f->dataset, "Data set of the test images")
       ->check(CLI::IsMember(dataset_names()))
       ->capture_default_str();
@@ -107,9 +113,9 @@ Command register_sim(CLI::App& root) {
   app->add_option("--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles (>= 4)")
       ->check(CLI::Range(4u, 65535u))
       ->capture_default_str();
-  app->add_option("--clock-mhz", f->options.clock_mhz, "NPU clock for the equivalent wall times")
-      ->check(kPositiveReal)
-      ->capture_default_str();
+  app->add_option("--clock-mhz", f->options.clock_mhz,
+                  "NPU clock for the equivalent wall times (default: the clock of the target)")
+      ->check(kPositiveReal);
   app->add_option("--inject-bit-errors", f->options.faults.bit_error_rate,
                   "Invert each bit on the line (both directions) with this probability")
       ->check(CLI::Range(0.0, 0.999999))

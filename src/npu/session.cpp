@@ -1,13 +1,10 @@
-// NpuSession: the Verilated npu_top behind a bit-level UART, and the stop-and-wait frame
-// protocol with resends (docs/NPU.md, "UART frame protocol").
+// NpuSession: the Verilated NPU of a target (its pins) behind a bit-level UART, and the
+// stop-and-wait frame protocol with resends (docs/NPU.md, "UART frame protocol").
 #include "seatorch/npu/session.hpp"
 
 #include "seatorch/error.hpp"
+#include "seatorch/npu/rtl_pins.hpp"
 #include "seatorch/npu/uart.hpp"
-
-#include <Vnpu_top.h>
-#include <verilated.h>
-#include <verilated_fst_c.h>
 
 #include <algorithm>
 #include <chrono>
@@ -16,12 +13,29 @@
 namespace seatorch::npu {
 namespace {
 
-// The largest response: an ECHO of a full payload, or a result with ActDepth logits.
-constexpr std::size_t kMaxResponsePayload = 1 + std::max(kMaxPayload, kResultBytes + kActDepth);
 constexpr unsigned kResetCycles = 4;
 constexpr std::uint64_t kTimeoutMarginCycles = 2000;
-// Before load(): enough for the largest image the NPU can hold.
-constexpr std::uint64_t kDefaultComputeBudget = 2 * (kWmemDepth + kMaxLayers * (kActDepth + 64));
+
+// The largest response: an ECHO of a full payload, or a result with ActDepth logits.
+std::size_t max_response_payload(const NpuLimits& limits) {
+  return 1 + std::max(kMaxPayload, kResultBytes + limits.act_depth);
+}
+
+// Before load(): twice what the largest image the target can hold may take - every weight
+// row, every row through the requantizer one interval apart, and each layer's overhead.
+std::uint64_t default_compute_budget(const NpuTarget& target) {
+  const NpuLimits& l = target.limits;
+  return 2 * (l.wmem_depth + std::uint64_t{target.requant_interval()} * l.row_depth +
+              l.max_layers * (l.act_depth + 64 + target.requant_latency()));
+}
+
+// The Verilated build that the target names.
+std::unique_ptr<NpuPins> make_pins(const NpuTarget& target, const std::filesystem::path& trace) {
+  if (target.rtl_top == "npu_top") return make_rtl_pins(trace);
+  if (target.rtl_top == "npu_ice40") return make_ice40_pins(trace);
+  throw input_error("the {} target names the RTL top '{}', which this seatorch has no Verilated model of", target.name,
+                    target.rtl_top);
+}
 
 bool resend_fixes(std::uint8_t error) {
   return error == kErrCrc || error == kErrFraming || error == kErrLength || error == kErrTimeout;
@@ -34,46 +48,18 @@ std::uint64_t compute_budget(const NpuImage& image) { return 2 * npu_inference_c
 
 struct NpuSession::Model {
   explicit Model(const NpuSimOptions& options)
-      : line_out(options.clks_per_bit),
+      : pins(make_pins(options.target, options.trace_path)),
+        line_out(options.clks_per_bit),
         line_in(options.clks_per_bit),
         wire_to_npu(options.clks_per_bit, options.to_npu),
         wire_from_npu(options.clks_per_bit, options.from_npu),
-        decoder(kMaxResponsePayload) {
-    if (!options.trace_path.empty()) context.traceEverOn(true);
-    top = std::make_unique<Vnpu_top>(&context, "TOP");
-    if (!options.trace_path.empty()) {
-      trace = std::make_unique<VerilatedFstC>();
-      top->trace(trace.get(), 99);
-      trace->open(options.trace_path.c_str());
-      if (!trace->isOpen()) {
-        throw input_error("cannot write the trace {}; check that its directory exists", options.trace_path.string());
-      }
-    }
-    top->clks_per_bit_i = static_cast<std::uint16_t>(options.clks_per_bit);
-    top->uart_rx_i = 1;
-    top->rst_ni = 0;
+        decoder(max_response_payload(options.target.limits)) {
+    pins->set_clks_per_bit(static_cast<std::uint16_t>(options.clks_per_bit));
   }
 
-  Model(const Model&) = delete;
-  Model& operator=(const Model&) = delete;
-
-  ~Model() {
-    if (trace) trace->close();
-    top->final();
-  }
-
-  // One clock cycle: inputs change on the falling edge, outputs are sampled after the
-  // rising edge. Each direction of the line passes through its wire's faults.
+  // One clock cycle; each direction of the line passes through its wire's faults.
   void cycle() {
-    top->uart_rx_i = wire_to_npu.tick(line_out.tick()) ? 1 : 0;
-    top->clk_i = 0;
-    top->eval();
-    if (trace) trace->dump(2 * time);
-    top->clk_i = 1;
-    top->eval();
-    if (trace) trace->dump(2 * time + 1);
-    ++time;
-    rx_level = wire_from_npu.tick(top->uart_tx_o != 0);
+    rx_level = wire_from_npu.tick(pins->cycle(wire_to_npu.tick(line_out.tick())));
     if (std::optional<UartByte> b = line_in.tick(rx_level)) {
       ++bytes_in;
       if (std::optional<DecodedFrame> event = decoder.push(b->value, b->framing_error)) {
@@ -82,9 +68,7 @@ struct NpuSession::Model {
     }
   }
 
-  VerilatedContext context;
-  std::unique_ptr<Vnpu_top> top;
-  std::unique_ptr<VerilatedFstC> trace;
+  std::unique_ptr<NpuPins> pins;
   UartLineTx line_out;  // host -> NPU
   UartLineRx line_in;   // NPU -> host
   UartLineFaults wire_to_npu;
@@ -92,15 +76,17 @@ struct NpuSession::Model {
   FrameDecoder decoder;
   bool rx_level = true;  // the NPU's transmit line as the host sees it
   std::deque<DecodedFrame> events;
-  std::uint64_t time = 0;
   std::uint64_t bytes_in = 0;
 };
 
 NpuSession::NpuSession(const NpuSimOptions& options)
-    : options_(options), model_(std::make_unique<Model>(options)), compute_budget_(kDefaultComputeBudget) {
+    : options_(options),
+      model_(std::make_unique<Model>(options)),
+      compute_budget_(default_compute_budget(options.target)),
+      outputs_(options.target.limits.act_depth) {
   if (options.max_attempts == 0) throw input_error("NpuSimOptions::max_attempts must be at least 1");
   run(kResetCycles);
-  model_->top->rst_ni = 1;
+  model_->pins->set_reset(false);
   run(kResetCycles);
 }
 

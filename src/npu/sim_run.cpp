@@ -97,7 +97,9 @@ nlohmann::json SimRunSummary::to_json() const {
       {"retry_cycles", stats.retry_cycles},
       {"retry_cost", retry_cost()},
       {"by_command", by_command}};
-  return {{"dataset", dataset},
+  return {{"target", target},
+          {"lanes", lanes},
+          {"dataset", dataset},
           {"architecture", architecture},
           {"images", images},
           {"accuracy", accuracy()},
@@ -126,9 +128,12 @@ nlohmann::json SimRunSummary::to_json() const {
 }
 
 SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress) {
-  if (!(options.clock_mhz > 0.0)) throw input_error("--clock-mhz must be positive (got {})", options.clock_mhz);
+  if (!(options.clock_mhz >= 0.0)) {
+    throw input_error("the clock must be positive, or 0 for the target's (got {} MHz)", options.clock_mhz);
+  }
   check_line_fault_rates(options.faults);
-  const NpuImage image = read_npu_hex(options.hex);
+  const NpuImage image = read_npu_hex(options.hex, options.target);
+  const double clock_mhz = options.clock_mhz > 0.0 ? options.clock_mhz : image.target.clock_mhz;
   // The reference is the integer model the image itself encodes, so a wrong exporter cannot
   // hide behind a matching wrong simulator.
   const quant::Int8Model reference = decode_npu_image(image);
@@ -146,6 +151,7 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   const std::vector<std::uint8_t> pixels = quant::dataset_pixels(test);
 
   NpuSimOptions sim;
+  sim.target = image.target;
   sim.clks_per_bit = options.clks_per_bit;
   sim.trace_path = options.trace;
   sim.max_attempts = attempts_for(options.faults, image, options.hex.string());
@@ -155,16 +161,20 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
     sim.from_npu = random_line_faults(options.faults, 2 * options.seed + 1);
   }
   NpuSession session(sim);
-  spdlog::info("loading {} ({} words, CRC {:08x}) over the UART at {} clocks per bit", image.architecture(),
-               image.total_words(), image.crc, options.clks_per_bit);
+  spdlog::info("loading {} ({} words, CRC {:08x}) into the {} target's NPU ({}) over the UART at {} clocks per bit",
+               image.architecture(), image.total_words(), image.crc, image.target.name, image.target.rtl_top,
+               options.clks_per_bit);
   session.load(image);
 
   SimRunSummary s;
+  s.target = image.target.name;
+  s.target_description = image.target.description;
+  s.lanes = image.lanes();
   s.dataset = data.name;
   s.architecture = image.architecture();
   s.images = n;
   s.clks_per_bit = options.clks_per_bit;
-  s.clock_mhz = options.clock_mhz;
+  s.clock_mhz = clock_mhz;
   s.faults = options.faults;
   s.seed = options.seed;
   s.max_attempts = sim.max_attempts;
@@ -185,7 +195,7 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   s.stats = session.stats();
   const double images = static_cast<double>(std::max<std::size_t>(n, 1));
   s.cycles_per_inference = static_cast<double>(s.stats.npu_cycles) / images;
-  s.ideal_cycles = static_cast<double>(image.macs()) / static_cast<double>(image.lanes);
+  s.ideal_cycles = static_cast<double>(image.macs()) / static_cast<double>(image.lanes());
   s.mac_utilization = s.cycles_per_inference > 0 ? s.ideal_cycles / s.cycles_per_inference : 0.0;
   s.inference_bytes = static_cast<double>(s.stats.inference_bytes) / images;
   s.wire_cycles_per_inference = static_cast<double>(s.stats.wire_cycles) / images;

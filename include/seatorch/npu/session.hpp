@@ -1,7 +1,8 @@
-// NpuSession: the Mini NPU in simulation. It owns the Verilated npu_top and the host's end of
-// the UART, and talks to the NPU only through its two pins: each clock cycle it drives the
-// receive pin from a bit-level transmitter and samples the transmit pin with a bit-level
-// receiver - no backdoor into the memories (docs/NPU.md, "Simulation and tracing").
+// NpuSession: the Mini NPU in simulation. It owns the Verilated build of its target (npu_top
+// for `default`, npu_ice40 for `icebreaker`; NpuPins) and the host's end of the UART, and
+// talks to the NPU only through its two pins: each clock cycle it drives the receive pin from
+// a bit-level transmitter and samples the transmit pin with a bit-level receiver - no
+// backdoor into the memories (docs/NPU.md, "Simulation and tracing").
 // On top of that it speaks the frame protocol: request(), with resends on NAK and timeout,
 // and load(), infer(), status(), echo(). It counts cycles, bytes and errors in stats().
 // Deliberately single-threaded and one model per session: Verilator models are fastest on
@@ -25,6 +26,7 @@
 namespace seatorch::npu {
 
 struct NpuSimOptions {
+  NpuTarget target = default_npu_target();  // the build of the NPU to simulate
   unsigned clks_per_bit = 4;          // UART bit time in clock cycles, >= kMinClksPerBit
   std::filesystem::path trace_path;   // FST waveform of every clock edge; empty: none
   unsigned max_attempts = 8;          // sends of one request before giving up
@@ -121,7 +123,7 @@ class NpuSession {
   NpuStats stats_;
   std::uint8_t seq_ = 0;
   std::uint64_t compute_budget_;      // cycles an inference of the loaded image may take
-  std::size_t outputs_ = kActDepth;   // logits of the loaded image (the most until load())
+  std::size_t outputs_;               // logits of the loaded image (the most until load())
 };
 
 }  // namespace seatorch::npu

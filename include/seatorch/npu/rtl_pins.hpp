@@ -1,0 +1,21 @@
+// The NpuPins of the Verilated builds in seatorch_npu_rtl, one factory per RTL top, each with
+// an optional FST waveform of every clock edge. The Verilated headers are included by their
+// .cpp files alone (src/npu/rtl_pins.cpp, src/npu/ice40_pins.cpp), so nothing else in the tree
+// depends on which build it runs.
+// Deliberately no choice of build here: a target names its RTL top (target.hpp), and
+// NpuSession picks the factory.
+#pragma once
+
+#include "seatorch/npu/npu_pins.hpp"
+
+#include <filesystem>
+#include <memory>
+
+namespace seatorch::npu {
+
+// A fresh NPU in reset, uart_rx_i idle (high). `trace`: an FST file of every clock edge, empty
+// for none; throws InputError when it cannot be written.
+std::unique_ptr<NpuPins> make_rtl_pins(const std::filesystem::path& trace = {});    // npu_top, the defaults
+std::unique_ptr<NpuPins> make_ice40_pins(const std::filesystem::path& trace = {});  // npu_ice40 (rtl/npu_ice40.sv)
+
+}  // namespace seatorch::npu
