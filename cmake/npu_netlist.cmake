@@ -48,6 +48,7 @@ function(seatorch_add_npu_netlist target)
     SOURCES "${cells_sim}" "${netlist}"
     TOP_MODULE npu_ice40
     PREFIX Vnpu_netlist
+    TRACE_FST
     VERILATOR_ARGS -DNO_ICE40_DEFAULT_ASSIGNMENTS -Wno-fatal -Wno-lint -Wno-style
                    -Wno-UNOPTFLAT -Wno-MULTIDRIVEN -Wno-TIMESCALEMOD
     OPT_FAST -O1

@@ -49,7 +49,7 @@ void print_report(const npu::SimRunSummary& s) {
   const nlohmann::json j = s.to_json();
   std::cout << fmt::format("Mini NPU ({}), {} {} test images, {} clocks per bit\n", s.architecture, s.images,
                            s.dataset, s.clks_per_bit);
-  std::cout << fmt::format("  target              {}: {}\n", s.target, s.target_description);
+  std::cout << fmt::format("  target              {}: {} ({})\n", s.target, s.target_description, s.model);
   std::cout << fmt::format("  accuracy            {:.4f}\n", s.accuracy());
   std::cout << fmt::format("  agreement           classes {}/{}, logits {}/{} (vs the C++ integer reference)\n",
                            s.class_agreement, s.images, s.logits_agreement, s.images);
@@ -105,6 +105,8 @@ Command register_sim(CLI::App& root) {
   app->add_option("--target", f->options.target,
                   "NPU target to simulate (default: the one the image was exported for, named by its manifest)")
       ->check(CLI::IsMember(npu::npu_target_names()));
+  app->add_flag("--netlist", f->options.netlist,
+                "Simulate the target's post-synthesis FPGA netlist (icebreaker; builds with SEATORCH_NPU_NETLIST)");
   app->add_option("--dataset", f->dataset, "Data set of the test images")
       ->check(CLI::IsMember(dataset_names()))
       ->capture_default_str();

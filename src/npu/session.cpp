@@ -29,8 +29,15 @@ std::uint64_t default_compute_budget(const NpuTarget& target) {
               l.max_layers * (l.act_depth + 64 + target.requant_latency()));
 }
 
-// The Verilated build that the target names.
-std::unique_ptr<NpuPins> make_pins(const NpuTarget& target, const std::filesystem::path& trace) {
+// The Verilated build that the target names, or the gate-level netlist of its FPGA build.
+std::unique_ptr<NpuPins> make_pins(const NpuTarget& target, bool netlist, const std::filesystem::path& trace) {
+  if (netlist) {
+    if (target.rtl_top != "npu_ice40") {
+      throw input_error("the {} target has no FPGA netlist to simulate; only icebreaker (npu_ice40) has one",
+                        target.name);
+    }
+    return make_netlist_pins(trace);
+  }
   if (target.rtl_top == "npu_top") return make_rtl_pins(trace);
   if (target.rtl_top == "npu_ice40") return make_ice40_pins(trace);
   throw input_error("the {} target names the RTL top '{}', which this seatorch has no Verilated model of", target.name,
@@ -48,7 +55,7 @@ std::uint64_t compute_budget(const NpuImage& image) { return 2 * npu_inference_c
 
 struct NpuSession::Model {
   explicit Model(const NpuSimOptions& options)
-      : pins(make_pins(options.target, options.trace_path)),
+      : pins(make_pins(options.target, options.netlist, options.trace_path)),
         line_out(options.clks_per_bit),
         line_in(options.clks_per_bit),
         wire_to_npu(options.clks_per_bit, options.to_npu),

@@ -98,6 +98,7 @@ nlohmann::json SimRunSummary::to_json() const {
       {"retry_cost", retry_cost()},
       {"by_command", by_command}};
   return {{"target", target},
+          {"model", model},
           {"lanes", lanes},
           {"dataset", dataset},
           {"architecture", architecture},
@@ -152,6 +153,7 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
 
   NpuSimOptions sim;
   sim.target = image.target;
+  sim.netlist = options.netlist;
   sim.clks_per_bit = options.clks_per_bit;
   sim.trace_path = options.trace;
   sim.max_attempts = attempts_for(options.faults, image, options.hex.string());
@@ -168,6 +170,7 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
 
   SimRunSummary s;
   s.target = image.target.name;
+  s.model = options.netlist ? "gate-level netlist" : "RTL";
   s.target_description = image.target.description;
   s.lanes = image.lanes();
   s.dataset = data.name;

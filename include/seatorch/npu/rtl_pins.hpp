@@ -18,4 +18,10 @@ namespace seatorch::npu {
 std::unique_ptr<NpuPins> make_rtl_pins(const std::filesystem::path& trace = {});    // npu_top, the defaults
 std::unique_ptr<NpuPins> make_ice40_pins(const std::filesystem::path& trace = {});  // npu_ice40 (rtl/npu_ice40.sv)
 
+// The post-synthesis netlist of npu_ice40 with Yosys's iCE40 cell models (src/npu/netlist_pins.cpp):
+// the circuit the bitstream holds, minus the PLL and pins. Only in builds configured with
+// SEATORCH_NPU_NETLIST (have_netlist_pins()); elsewhere it throws InputError saying how to get it.
+bool have_netlist_pins();
+std::unique_ptr<NpuPins> make_netlist_pins(const std::filesystem::path& trace = {});
+
 }  // namespace seatorch::npu

@@ -27,6 +27,7 @@ namespace seatorch::npu {
 
 struct NpuSimOptions {
   NpuTarget target = default_npu_target();  // the build of the NPU to simulate
+  bool netlist = false;               // its FPGA build's gate-level netlist instead of its RTL
   unsigned clks_per_bit = 4;          // UART bit time in clock cycles, >= kMinClksPerBit
   std::filesystem::path trace_path;   // FST waveform of every clock edge; empty: none
   unsigned max_attempts = 8;          // sends of one request before giving up

@@ -25,6 +25,7 @@ namespace seatorch::npu {
 struct SimRunOptions {
   std::filesystem::path hex = "seatorch-out/model.hex";
   std::string target;            // the NPU target; empty: the one the manifest names, else default
+  bool netlist = false;          // the target's gate-level FPGA netlist instead of its RTL
   DataOptions data;              // the test images (name defaults to mnist)
   std::size_t images = 0;        // the first N test images; 0: all
   unsigned clks_per_bit = kMinClksPerBit;
@@ -36,6 +37,7 @@ struct SimRunOptions {
 
 struct SimRunSummary {
   std::string target;                 // the NPU target simulated
+  std::string model;                  // "RTL" or "gate-level netlist"
   std::string target_description;
   std::size_t lanes = 0;
   std::string dataset;
