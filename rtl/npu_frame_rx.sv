@@ -17,7 +17,7 @@ module npu_frame_rx #(
   input  logic        clk_i,
   input  logic        rst_ni,
 
-  input  logic [15:0] clks_per_bit_i,
+  input  logic [15:0] bit_last_i,      // clocks per bit - 1 (registered in npu_top)
   input  logic        accept_i,      // the executor can take a frame
 
   // bytes from the UART
@@ -57,7 +57,8 @@ module npu_frame_rx #(
   logic [15:0] idx_q;        // payload byte, or CRC byte (0-3)
   logic [23:0] crc_rx_q;     // the first three CRC bytes received, little-endian
   logic        ferr_q;       // a framing error since the sync bytes
-  logic [15:0] idle_cyc_q;   // cycles into the current idle bit time
+  logic [15:0] left_q;       // payload bytes after the current one: the last is a zero test
+  logic [15:0] idle_cyc_q;   // cycles left in the current idle bit time
   logic [15:0] idle_bits_q;  // idle bit times since the last byte
   logic        done_d, done_q;
   logic [7:0]  err_d, err_q;
@@ -76,9 +77,21 @@ module npu_frame_rx #(
   );
 
   logic [15:0] len_full;   // the length once its high byte arrives
-  logic [15:0] len_limit;
   assign len_full  = {byte_i, len_q[7:0]};
-  assign len_limit = (cmd_q == npu_pkg::CmdInfer) ? 16'(ActDepth) : 16'(npu_pkg::MaxPayload);
+
+  // len > the command's limit, decided byte by byte: the low byte's half is registered as it
+  // arrives (lo_over_q), whether the command is INFER as the command byte arrives, and the
+  // verdict with the high byte (len_over_q); the frame is abandoned in the cycle after
+  // that (len_check_q), before the next byte can arrive. The comparisons thus never sit in
+  // front of the FSM's decisions (the iCE40 timing).
+  localparam logic [15:0] InferLimit = 16'(ActDepth);
+  localparam logic [15:0] OtherLimit = 16'(npu_pkg::MaxPayload);
+  logic is_infer_q;
+  logic lo_over_q;            // the low byte exceeds the limit's low byte
+  logic len_over;
+  logic len_over_q, len_check_q;
+  assign len_over = is_infer_q ? (byte_i > InferLimit[15:8] || (byte_i == InferLimit[15:8] && lo_over_q))
+                               : (byte_i > OtherLimit[15:8] || (byte_i == OtherLimit[15:8] && lo_over_q));
 
   logic [31:0] crc_rx_full;  // the received CRC once its last byte arrives
   assign crc_rx_full = {byte_i, crc_rx_q};
@@ -125,18 +138,12 @@ module npu_frame_rx #(
         end
         StLen1: begin
           crc_valid = 1'b1;
-          if (len_full > len_limit) begin
-            done_d  = 1'b1;
-            err_d   = npu_pkg::ErrLength;
-            state_d = StHunt;
-          end else begin
-            state_d = (len_full == 16'd0) ? StCrc : StPayload;
-          end
+          state_d   = (len_full == 16'd0) ? StCrc : StPayload;
         end
         StPayload: begin
           pl_we_o   = 1'b1;
           crc_valid = 1'b1;
-          if (idx_q + 16'd1 == len_q) begin
+          if (left_q == 16'd0) begin
             state_d = StCrc;
           end
         end
@@ -153,7 +160,13 @@ module npu_frame_rx #(
         end
         default: state_d = StHunt;
       endcase
-    end else if (in_frame && idle_bits_q >= 16'(npu_pkg::TimeoutBits)) begin
+    end else if (len_check_q && len_over_q) begin
+      done_d  = 1'b1;
+      err_d   = npu_pkg::ErrLength;
+      state_d = StHunt;
+    end else if (in_frame && idle_bits_q == 16'(npu_pkg::TimeoutBits)) begin
+      // (an equality, not >=: the count passes every value, and stops once the frame is
+      // abandoned, so the two agree; equality is a shallow AND tree, >= a carry chain)
       done_d  = 1'b1;
       err_d   = npu_pkg::ErrTimeout;
       state_d = StHunt;
@@ -162,11 +175,13 @@ module npu_frame_rx #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StHunt;
-      done_q  <= 1'b0;
+      state_q     <= StHunt;
+      done_q      <= 1'b0;
+      len_check_q <= 1'b0;
     end else begin
-      state_q <= state_d;
-      done_q  <= done_d;
+      state_q     <= state_d;
+      done_q      <= done_d;
+      len_check_q <= byte_valid_i && (state_q == StLen1);
     end
   end
 
@@ -176,20 +191,35 @@ module npu_frame_rx #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cmd_q    <= '0;
+      is_infer_q <= 1'b0;
+      lo_over_q  <= 1'b0;
+      len_over_q <= 1'b0;
       seq_q    <= '0;
       len_q    <= '0;
       idx_q    <= '0;
+      left_q   <= '0;
       crc_rx_q <= '0;
     end else if (byte_valid_i) begin
       unique case (state_q)
-        StCmd:  cmd_q <= byte_i;
-        StSeq:  seq_q <= byte_i;
-        StLen0: len_q <= {8'd0, byte_i};
-        StLen1: begin
-          len_q <= len_full;
-          idx_q <= 16'd0;
+        StCmd: begin
+          cmd_q      <= byte_i;
+          is_infer_q <= (byte_i == npu_pkg::CmdInfer);
         end
-        StPayload: idx_q <= (idx_q + 16'd1 == len_q) ? 16'd0 : idx_q + 16'd1;
+        StSeq:  seq_q <= byte_i;
+        StLen0: begin
+          len_q     <= {8'd0, byte_i};
+          lo_over_q <= is_infer_q ? (byte_i > InferLimit[7:0]) : (byte_i > OtherLimit[7:0]);
+        end
+        StLen1: begin
+          len_over_q <= len_over;
+          len_q      <= len_full;
+          idx_q      <= 16'd0;
+          left_q     <= len_full - 16'd1;
+        end
+        StPayload: begin
+          idx_q  <= (left_q == 16'd0) ? 16'd0 : idx_q + 16'd1;
+          left_q <= left_q - 16'd1;
+        end
         StCrc: begin
           crc_rx_q <= crc_rx_full[31:8];
           idx_q    <= idx_q + 16'd1;
@@ -222,12 +252,15 @@ module npu_frame_rx #(
       idle_cyc_q  <= '0;
       idle_bits_q <= '0;
     end else if (!byte_valid_i && in_frame) begin
-      if (idle_cyc_q + 16'd1 >= clks_per_bit_i) begin
+      // idle_cyc_q counts a bit time down, so its end is a zero test, not a compare
+      if (idle_cyc_q == 16'd0) begin
         idle_bits_q <= idle_bits_q + 16'd1;
+        idle_cyc_q  <= bit_last_i;
+      end else begin
+        idle_cyc_q <= idle_cyc_q - 16'd1;
       end
-      idle_cyc_q <= (idle_cyc_q + 16'd1 >= clks_per_bit_i) ? 16'd0 : idle_cyc_q + 16'd1;
     end else if (byte_valid_i) begin
-      idle_cyc_q  <= 16'd0;
+      idle_cyc_q  <= bit_last_i;
       idle_bits_q <= 16'd0;
     end
   end

@@ -16,7 +16,9 @@ module npu_frame_tx (
   input  logic [5:0]              fixed_len_i,   // 0 .. 32
   input  logic [15:0]             tail_len_i,
 
-  // fixed bytes: fixed_byte_i is byte fixed_idx_o, combinationally
+  // fixed bytes: fixed_byte_i is byte fixed_idx_o from the cycle after fixed_idx_o changes;
+  // the index moves only when the UART takes a byte, and the UART then stays busy for a
+  // byte time, so the byte has long settled when it is offered
   output logic [4:0]              fixed_idx_o,
   input  logic [7:0]              fixed_byte_i,
 
@@ -45,16 +47,44 @@ module npu_frame_tx (
 
   state_e      state_d, state_q;
   logic [15:0] idx_q;           // byte within the current part
+  // the frame's sizes, registered at start_i (the inputs are stable until done_o), so that
+  // the last byte of a part is an equality with a flop rather than an add and a compare
+  logic [15:0] len_q;           // payload bytes: fixed part + tail
+  logic [15:0] fixed_last_q;    // index of the fixed part's last byte
+  logic [15:0] tail_last_q;     // index of the tail's last byte
+  logic        has_fixed_q, has_tail_q;
+  // idx_q is the last byte of its part: registered, because idx_q moves only when the UART
+  // takes a byte and the UART is busy for a byte time after that, so the flags have settled
+  // long before the next byte can be sent (and the FSM's decisions stay shallow)
+  logic        head_end_q, fixed_end_q, tail_end_q, crc_end_q;
 
   logic        crc_clear, crc_valid;
   logic [31:0] crc;
+
+  // The CRC folds in each sent byte a cycle later, from flops: the byte's multiplexers and
+  // the CRC's XOR trees are then two paths rather than one. The CRC is first read when its
+  // first byte is sent, at least a UART byte time after the last byte it covers.
+  logic       crc_valid_q;
+  logic [7:0] crc_data_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      crc_valid_q <= 1'b0;
+      crc_data_q  <= '0;
+    end else begin
+      crc_valid_q <= crc_valid;
+      if (crc_valid) begin
+        crc_data_q <= tx_data_o;
+      end
+    end
+  end
 
   npu_crc32 u_crc (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .clear_i(crc_clear),
-    .valid_i(crc_valid),
-    .data_i (tx_data_o),
+    .valid_i(crc_valid_q),
+    .data_i (crc_data_q),
     .crc_o  (crc)
   );
 
@@ -99,15 +129,15 @@ module npu_frame_tx (
       end
       StHead: begin
         tx_valid_o = 1'b1;
-        tx_data_o  = head_byte(idx_q[2:0], type_i, seq_i, 16'(fixed_len_i) + tail_len_i);
+        tx_data_o  = head_byte(idx_q[2:0], type_i, seq_i, len_q);
         if (sent) begin
-          crc_valid = (idx_q >= 16'd2);
-          if (idx_q == 16'd5) begin
+          crc_valid = (idx_q[2:1] != 2'd0);  // idx_q >= 2 (the head has 6 bytes)
+          if (head_end_q) begin
             idx_clear = 1'b1;
-            if (fixed_len_i != 6'd0) begin
+            if (has_fixed_q) begin
               state_d = StFixed;
             end else begin
-              state_d = (tail_len_i != 16'd0) ? StTailRead : StCrc;
+              state_d = has_tail_q ? StTailRead : StCrc;
             end
           end
         end
@@ -117,9 +147,9 @@ module npu_frame_tx (
         tx_data_o  = fixed_byte_i;
         if (sent) begin
           crc_valid = 1'b1;
-          if (idx_q + 16'd1 == 16'(fixed_len_i)) begin
+          if (fixed_end_q) begin
             idx_clear = 1'b1;
-            state_d   = (tail_len_i != 16'd0) ? StTailRead : StCrc;
+            state_d   = has_tail_q ? StTailRead : StCrc;
           end
         end
       end
@@ -133,7 +163,7 @@ module npu_frame_tx (
         if (sent) begin
           crc_valid = 1'b1;
           state_d   = StTailRead;
-          if (idx_q + 16'd1 == tail_len_i) begin
+          if (tail_end_q) begin
             idx_clear = 1'b1;
             state_d   = StCrc;
           end
@@ -142,7 +172,7 @@ module npu_frame_tx (
       StCrc: begin
         tx_valid_o = 1'b1;
         tx_data_o  = crc[{idx_q[1:0], 3'b000} +: 8];
-        if (sent && idx_q == 16'd3) begin
+        if (sent && crc_end_q) begin
           state_d = StFinish;
         end
       end
@@ -161,6 +191,36 @@ module npu_frame_tx (
       state_q <= StIdle;
     end else begin
       state_q <= state_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      len_q        <= '0;
+      fixed_last_q <= '0;
+      tail_last_q  <= '0;
+      has_fixed_q  <= 1'b0;
+      has_tail_q   <= 1'b0;
+    end else if (state_q == StIdle && start_i) begin
+      len_q        <= 16'(fixed_len_i) + tail_len_i;
+      fixed_last_q <= 16'(fixed_len_i) - 16'd1;
+      tail_last_q  <= tail_len_i - 16'd1;
+      has_fixed_q  <= (fixed_len_i != 6'd0);
+      has_tail_q   <= (tail_len_i != 16'd0);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      head_end_q  <= 1'b0;
+      fixed_end_q <= 1'b0;
+      tail_end_q  <= 1'b0;
+      crc_end_q   <= 1'b0;
+    end else if (state_q != StIdle) begin
+      head_end_q  <= (idx_q == 16'd5);
+      fixed_end_q <= (idx_q == fixed_last_q);
+      tail_end_q  <= (idx_q == tail_last_q);
+      crc_end_q   <= (idx_q == 16'd3);
     end
   end
 

@@ -2,15 +2,21 @@
 //
 // Each valid input cycle broadcasts one activation x_i to every lane; lane k multiplies
 // (x_i - zx_i) by (its weight - zw_i), both 9-bit signed, and adds the 18-bit product to
-// its accumulator in the same cycle (a DSP48's multiply-accumulate). first_i restarts the
-// sums (the product replaces the accumulator), so groups follow each other without a
-// bubble; last_i marks the final input of a group, and acc_valid_o is high in the one cycle
-// acc_o holds the finished sums. Cycles without valid_i are bubbles and change nothing.
-// Latency: inputs in cycle t -> acc_valid_o in cycle t + 1.
-// The accumulators are enable-style flops (`else if (valid_i)`), with the multiply inside
-// the enabled branch: they switch only with valid data, which saves power in silicon, and
-// the simulation evaluates the 16 multiplies only in the cycles that use them (the array
-// idles while the UART carries an image; docs/DECISIONS.md, "Simulation speed").
+// its accumulator. first_i restarts the sums (the product replaces the accumulator), so
+// groups follow each other without a bubble; last_i marks the final input of a group, and
+// acc_valid_o is high in the one cycle acc_o holds the finished sums. Cycles without
+// valid_i are bubbles and change nothing.
+// Three register stages per lane - the two differences, their product, the sum - are the
+// shape of an FPGA multiplier block with its input and pipeline registers (SB_MAC16's A/B
+// and product registers, DSP48's A/B and M): the multiply then runs between registers
+// inside the block, so the timing tools see the whole path, and only the 32-bit sum
+// (in the fabric on iCE40, in the DSP48 on Xilinx) leaves it.
+// Latency: inputs in cycle t -> acc_valid_o in cycle t + 3.
+// The datapath registers are enable-style flops with the arithmetic inside the enabled
+// branch: they switch only with valid data, which saves power in silicon, and the
+// simulation evaluates the multiplies only in the cycles that use them (the array idles
+// while the UART carries an image; docs/DECISIONS.md, "Simulation speed"). They have no
+// reset, like the multiplier blocks' registers, and every sum starts with first_i.
 // Deliberately no bias: the requantization unit adds it (int32 sums are associative).
 module npu_mac_array #(
   parameter int unsigned Lanes = npu_pkg::Lanes
@@ -32,33 +38,73 @@ module npu_mac_array #(
   output logic                acc_valid_o
 );
 
-  // (a - za) * (b - zb) with both differences 9-bit signed in [-255, 255]
-  function automatic logic signed [17:0] product(logic signed [7:0] a, logic signed [7:0] za,
-                                                 logic signed [7:0] b, logic signed [7:0] zb);
-    logic signed [8:0] ad, bd;
-    ad = 9'(a) - 9'(za);
-    bd = 9'(b) - 9'(zb);
-    product = 18'(ad) * 18'(bd);
-  endfunction
-
+  // valid, first and last, one bit per register stage
+  logic v1_q, f1_q, l1_q;          // differences registered
+  logic v2_q, f2_q, l2_q;          // products registered
   logic acc_valid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      v1_q        <= 1'b0;
+      f1_q        <= 1'b0;
+      l1_q        <= 1'b0;
+      v2_q        <= 1'b0;
+      f2_q        <= 1'b0;
+      l2_q        <= 1'b0;
       acc_valid_q <= 1'b0;
     end else begin
-      acc_valid_q <= valid_i && last_i;
+      v1_q        <= valid_i;
+      f1_q        <= first_i;
+      l1_q        <= last_i;
+      v2_q        <= v1_q;
+      f2_q        <= f1_q;
+      l2_q        <= l1_q;
+      acc_valid_q <= v2_q && l2_q;
+    end
+  end
+
+  // a - za: 9 bits in [-255, 255], sign-extended to a multiplier's 16-bit port
+  function automatic logic signed [15:0] difference(logic signed [7:0] a, logic signed [7:0] za);
+    logic signed [8:0] d;
+    d = 9'(a) - 9'(za);
+    difference = 16'(d);
+  endfunction
+
+  // x - zx, shared by the lanes
+  logic signed [15:0] xd_q;
+  always_ff @(posedge clk_i) begin
+    if (valid_i) begin
+      xd_q <= difference(x_i, zx_i);
     end
   end
 
   for (genvar k = 0; k < Lanes; k++) begin : g_lane
+    logic signed [15:0] wd_q;      // w - zw
+    logic signed [31:0] prod_q;    // (x - zx) * (w - zw), 18 bits sign-extended
     logic signed [31:0] acc_q;
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        acc_q <= '0;
-      end else if (valid_i) begin
-        acc_q <= (first_i ? 32'sd0 : acc_q) + 32'(product(x_i, zx_i, w_i[8*k +: 8], zw_i));
+    always_ff @(posedge clk_i) begin
+      if (valid_i) begin
+        wd_q <= difference(w_i[8*k +: 8], zw_i);
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (v1_q) begin
+        prod_q <= 32'(xd_q * wd_q);
+      end
+    end
+
+    // One assignment per branch rather than a multiplexed operand: the first-or-accumulate
+    // choice then folds into the adder's LUTs (Yosys maps `(f ? 0 : acc) + p` to a
+    // separate multiplexer per bit). The branch that reads acc_q comes first (rtl/README.md).
+    always_ff @(posedge clk_i) begin
+      if (v2_q) begin
+        if (!f2_q) begin
+          acc_q <= acc_q + prod_q;
+        end else begin
+          acc_q <= prod_q;
+        end
       end
     end
 

@@ -15,6 +15,19 @@ package npu_pkg;
   localparam int unsigned DmemDepth = 64;      // header + descriptor words
   localparam int unsigned FbufDepth = 2048;    // frame buffer bytes
 
+  // ---- the iCE40 UltraPlus configuration (rtl/npu_ice40.sv) ------------------------------
+  // 8 lanes, because the four SB_SPRAM256KA side by side are 64 bits wide; 16K weight rows
+  // (128 KiB, all of the SPRAM); the 8 SB_MAC16 serve the lanes, so the requantizer is the
+  // serial one. Only npu_ice40 reads these.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int unsigned Ice40Lanes = 8;
+  localparam int unsigned Ice40WmemDepth = 16384;
+  localparam int unsigned Ice40RowDepth = 256;
+  localparam int unsigned Ice40ActDepth = 1024;
+  localparam int unsigned Ice40DmemDepth = 64;
+  localparam int unsigned Ice40FbufDepth = 2048;
+  /* verilator lint_on UNUSEDPARAM */
+
   // ---- limits that follow from them -----------------------------------------------------
   // Host-only constants (the exporter and the harness use them; the RTL derives MaxLayers
   // from its DmemDepth parameter and never sees the .hex file's CRC region).

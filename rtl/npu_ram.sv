@@ -2,8 +2,10 @@
 // block RAM has; Yosys maps it to RAMB18E1/RAMB36E1 (synth_xilinx) or SB_RAM40_4K
 // (synth_ice40), Verilator to a plain array.
 //
-// With req_i high a cycle reads addr_i (read-first: the old word when also writing) and,
-// with we_i, writes wdata_i; rdata_o then holds the word read until the next request.
+// With req_i high a cycle writes wdata_i (we_i) or reads addr_i; rdata_o then holds the
+// word read until the next read. A write leaves rdata_o as it was: no caller reads in a
+// cycle it writes, and without a read-during-write rule Yosys maps the RAM to block RAM
+// with no bypass logic around it (which sat on the iCE40's critical path).
 // Deliberately no reset and no initial contents: real block RAM has neither, and the NPU
 // never reads a word it did not write first (an image must be loaded before INFER).
 module npu_ram #(
@@ -28,8 +30,9 @@ module npu_ram #(
     if (req_i) begin
       if (we_i) begin
         mem_q[addr_i] <= wdata_i;
+      end else begin
+        rdata_q <= mem_q[addr_i];
       end
-      rdata_q <= mem_q[addr_i];
     end
   end
 

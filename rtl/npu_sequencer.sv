@@ -20,6 +20,7 @@ module npu_sequencer #(
   parameter int unsigned RowDepth  = npu_pkg::RowDepth,
   parameter int unsigned ActDepth  = npu_pkg::ActDepth,
   parameter int unsigned DmemDepth = npu_pkg::DmemDepth,
+  parameter bit          SerialRequant = 1'b0,  // npu_requant_serial instead of npu_requant
   localparam int unsigned WmemAw = $clog2(WmemDepth),
   localparam int unsigned RowAw  = $clog2(RowDepth),
   localparam int unsigned ActAw  = $clog2(ActDepth),
@@ -83,7 +84,7 @@ module npu_sequencer #(
   // shadow bank, the descriptor) then switch only when they change, which saves power in
   // silicon and, in simulation, the per-cycle copy of every register that holds still.
 
-  logic [7:0]  layers_q;
+  logic [7:0]  layers_left_q;           // layers after the current one: the last is a zero test
   logic [7:0]  layer_q;
   logic [2:0]  fetch_q;                 // descriptor word being fetched (+1 captured)
   logic [31:0] cycles_q;
@@ -98,6 +99,14 @@ module npu_sequencer #(
 
   // streaming position
   logic [15:0]        i_q;              // input index within the group
+  // Down-counters beside the indices, so that "last input" and "last group" are tests of a
+  // flop against a constant rather than an add and a compare (the iCE40 timing, rtl/README.md)
+  logic [15:0]        in_last_q;        // in - 1
+  logic [15:0]        i_left_q;         // in - 1 - i: inputs after this one in the group
+  logic               i_last_q;         // i_left_q == 0, registered with it
+  logic               in_one_q;         // in == 1: every input is a group's last
+  logic [15:0]        outs_left_q;      // out - gbase: outputs from this group on
+  logic               last_group_q;     // outs_left_q <= Lanes, registered with it
   logic [15:0]        gbase_q;          // first output row of the group
   logic [WmemAw-1:0]  waddr_q;          // next WMEM row
 
@@ -125,16 +134,16 @@ module npu_sequencer #(
   // MAC array and requantization unit
   logic [Lanes*32-1:0] mac_acc;
   logic                mac_acc_valid;
-  logic                rq_valid, rq_busy;
+  logic                rq_ready, rq_valid, rq_busy;
   logic signed [7:0]   rq_y;
   logic [15:0]         rq_tag;
   logic                last_layer;
 
-  assign last_layer = (layer_q == layers_q - 8'd1);
-  assign issue_last = (i_q == in_q - 16'd1);
-  assign last_group = ({1'b0, gbase_q} + 17'(Lanes)) >= {1'b0, out_q};
+  assign last_layer = (layers_left_q == 8'd0);
+  assign issue_last = i_last_q;
+  assign last_group = last_group_q;
   assign desc_done  = (state_q == StFetch) && (fetch_q == 3'd4);
-  assign feed       = feeding_q && !mac_acc_valid;
+  assign feed       = feeding_q && !mac_acc_valid && rq_ready;
   assign feed_last  = ({1'b0, feed_k_q} + CountW'(1) == pend_count_q);
 
   logic [9:0] dmem_word;  // header + 4 * layer + fetch
@@ -197,10 +206,10 @@ module npu_sequencer #(
   // cycles_q counts the cycles of the layers and holds still from done_o until the next start.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      layers_q <= '0;
-      layer_q  <= '0;
-      fetch_q  <= '0;
-      cycles_q <= '0;
+      layers_left_q <= '0;
+      layer_q       <= '0;
+      fetch_q       <= '0;
+      cycles_q      <= '0;
     end else if (state_q != StIdle) begin
       if (state_q != StDone) begin
         cycles_q <= cycles_q + 32'd1;
@@ -208,14 +217,15 @@ module npu_sequencer #(
       if (state_q == StFetch) begin
         fetch_q <= fetch_q + 3'd1;
       end else if (next_layer) begin
-        layer_q <= layer_q + 8'd1;
-        fetch_q <= 3'd0;
+        layer_q       <= layer_q + 8'd1;
+        layers_left_q <= layers_left_q - 8'd1;
+        fetch_q       <= 3'd0;
       end
     end else if (start_i) begin
-      layers_q <= layers_i;
-      layer_q  <= 8'd0;
-      fetch_q  <= 3'd0;
-      cycles_q <= 32'd0;
+      layers_left_q <= layers_i - 8'd1;
+      layer_q       <= 8'd0;
+      fetch_q       <= 3'd0;
+      cycles_q      <= 32'd0;
     end
   end
 
@@ -223,6 +233,8 @@ module npu_sequencer #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       in_q      <= '0;
+      in_last_q <= '0;
+      in_one_q  <= 1'b0;
       out_q     <= '0;
       wbase_q   <= '0;
       rowbase_q <= '0;
@@ -233,8 +245,10 @@ module npu_sequencer #(
     end else if (state_q == StFetch) begin
       unique case (fetch_q)
         3'd1: begin
-          in_q  <= dmem_rdata_i[15:0];
-          out_q <= dmem_rdata_i[31:16];
+          in_q      <= dmem_rdata_i[15:0];
+          in_last_q <= dmem_rdata_i[15:0] - 16'd1;
+          in_one_q  <= (dmem_rdata_i[15:0] == 16'd1);
+          out_q     <= dmem_rdata_i[31:16];
         end
         3'd2: wbase_q   <= WmemAw'(dmem_rdata_i);
         3'd3: rowbase_q <= RowAw'(dmem_rdata_i);
@@ -256,6 +270,10 @@ module npu_sequencer #(
       iss_first_q  <= 1'b0;
       iss_last_q   <= 1'b0;
       i_q          <= '0;
+      i_left_q     <= '0;
+      i_last_q     <= 1'b0;
+      outs_left_q  <= '0;
+      last_group_q <= 1'b0;
       gbase_q      <= '0;
       waddr_q      <= '0;
       pend_base_q  <= '0;
@@ -267,15 +285,23 @@ module npu_sequencer #(
       if (issue) begin
         if (issue_last) begin
           pend_base_q  <= gbase_q;
-          pend_count_q <= last_group ? CountW'(out_q - gbase_q) : CountW'(Lanes);
+          pend_count_q <= last_group ? CountW'(outs_left_q) : CountW'(Lanes);
           gbase_q      <= gbase_q + 16'(Lanes);
+          outs_left_q  <= outs_left_q - 16'(Lanes);
+          last_group_q <= (outs_left_q <= 16'(2 * Lanes));
         end
-        i_q     <= issue_last ? 16'd0 : i_q + 16'd1;
-        waddr_q <= waddr_q + WmemAw'(1);
+        i_q      <= issue_last ? 16'd0 : i_q + 16'd1;
+        i_left_q <= issue_last ? in_last_q : i_left_q - 16'd1;
+        i_last_q <= issue_last ? in_one_q : (i_left_q == 16'd1);
+        waddr_q  <= waddr_q + WmemAw'(1);
       end else if (desc_done) begin
-        i_q     <= 16'd0;
-        gbase_q <= 16'd0;
-        waddr_q <= wbase_q;
+        i_q         <= 16'd0;
+        i_left_q    <= in_last_q;
+        i_last_q    <= in_one_q;
+        outs_left_q  <= out_q;
+        last_group_q <= (out_q <= 16'(Lanes));
+        gbase_q     <= 16'd0;
+        waddr_q     <= wbase_q;
       end
     end
   end
@@ -339,22 +365,45 @@ module npu_sequencer #(
     .acc_valid_o(mac_acc_valid)
   );
 
-  npu_requant u_requant (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .valid_i(fv_q),
-    .acc_i  (facc_q),
-    .bias_i (bias_i),
-    .mult_i (mult_i),
-    .shift_i(shift_i),
-    .zp_i   (zy_q),
-    .relu_i (relu_q),
-    .tag_i  (ftag_q),
-    .valid_o(rq_valid),
-    .y_o    (rq_y),
-    .tag_o  (rq_tag),
-    .busy_o (rq_busy)
-  );
+  // The requantizer: pipelined (one output per cycle, a 32 x 32 multiplier) or serial (one
+  // output per 67 cycles, no multiplier); the feeder waits for rq_ready either way.
+  if (SerialRequant) begin : g_requant_serial
+    npu_requant_serial u_requant (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .valid_i(fv_q),
+      .acc_i  (facc_q),
+      .bias_i (bias_i),
+      .mult_i (mult_i),
+      .shift_i(shift_i),
+      .zp_i   (zy_q),
+      .relu_i (relu_q),
+      .tag_i  (ftag_q),
+      .ready_o(rq_ready),
+      .valid_o(rq_valid),
+      .y_o    (rq_y),
+      .tag_o  (rq_tag),
+      .busy_o (rq_busy)
+    );
+  end else begin : g_requant_pipelined
+    npu_requant u_requant (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .valid_i(fv_q),
+      .acc_i  (facc_q),
+      .bias_i (bias_i),
+      .mult_i (mult_i),
+      .shift_i(shift_i),
+      .zp_i   (zy_q),
+      .relu_i (relu_q),
+      .tag_i  (ftag_q),
+      .valid_o(rq_valid),
+      .y_o    (rq_y),
+      .tag_o  (rq_tag),
+      .busy_o (rq_busy)
+    );
+    assign rq_ready = 1'b1;
+  end
 
   npu_argmax u_argmax (
     .clk_i  (clk_i),

@@ -5,13 +5,16 @@
 // sequencer owns the activation, weight and row memories only while it runs, and the
 // response encoder reads only while a response is being sent.
 // Parameters must be powers of two; Lanes >= 4; FbufDepth >= npu_pkg::MaxPayload.
+// SerialRequant selects the requantizer without a multiplier (npu_requant_serial), for
+// parts whose multipliers all serve the MAC lanes (rtl/npu_ice40.sv).
 module npu_top #(
   parameter int unsigned Lanes     = npu_pkg::Lanes,
   parameter int unsigned WmemDepth = npu_pkg::WmemDepth,
   parameter int unsigned RowDepth  = npu_pkg::RowDepth,
   parameter int unsigned ActDepth  = npu_pkg::ActDepth,
   parameter int unsigned DmemDepth = npu_pkg::DmemDepth,
-  parameter int unsigned FbufDepth = npu_pkg::FbufDepth
+  parameter int unsigned FbufDepth = npu_pkg::FbufDepth,
+  parameter bit          SerialRequant = 1'b0
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -20,7 +23,11 @@ module npu_top #(
   input  logic [15:0] clks_per_bit_i,
 
   input  logic        uart_rx_i,
-  output logic        uart_tx_o
+  output logic        uart_tx_o,
+
+  // status, for lights on a board
+  output logic        loaded_o,     // a complete, CRC-checked image is loaded
+  output logic        error_o       // the last response was a NAK
 );
 
   localparam int unsigned Banks      = Lanes / 4;
@@ -32,15 +39,21 @@ module npu_top #(
   localparam int unsigned FbufAw     = $clog2(FbufDepth);
 
   // ---- UART ----
-  // The bit time is registered before use, so that no logic depends combinationally on an
-  // input pin: the UARTs' counters then compare against a flop (a shorter path on an FPGA),
-  // and Verilator evaluates no logic when only the pins change, which halves the cost of the
-  // falling clock edge in simulation. The setting takes effect one cycle late; it may change
-  // only while the line is idle anyway.
-  logic [15:0] cpb_q;
+  // The bit time is registered before use, as the reload values of the UARTs' down-counters
+  // (clocks per bit - 1, and half a bit - 1), so that no logic depends combinationally on an
+  // input pin and every bit boundary is a counter reaching zero rather than a compare with
+  // the setting (a shorter path on an FPGA). Verilator then also evaluates no logic when
+  // only the pins change, which halves the cost of the falling clock edge in simulation. The
+  // setting takes effect one cycle late; it may change only while the line is idle anyway.
+  logic [15:0] bit_last_q, half_last_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) cpb_q <= 16'(npu_pkg::MinClksPerBit);
-    else         cpb_q <= clks_per_bit_i;
+    if (!rst_ni) begin
+      bit_last_q  <= 16'(npu_pkg::MinClksPerBit - 1);
+      half_last_q <= 16'(npu_pkg::MinClksPerBit / 2 - 1);
+    end else begin
+      bit_last_q  <= clks_per_bit_i - 16'd1;
+      half_last_q <= {1'b0, clks_per_bit_i[15:1]} - 16'd1;
+    end
   end
 
   logic       rx_valid, rx_ferr;
@@ -51,7 +64,8 @@ module npu_top #(
   npu_uart_rx u_uart_rx (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
-    .clks_per_bit_i(cpb_q),
+    .bit_last_i    (bit_last_q),
+    .half_last_i   (half_last_q),
     .rx_i          (uart_rx_i),
     .valid_o       (rx_valid),
     .data_o        (rx_data),
@@ -61,7 +75,7 @@ module npu_top #(
   npu_uart_tx u_uart_tx (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
-    .clks_per_bit_i(cpb_q),
+    .bit_last_i    (bit_last_q),
     .valid_i       (tx_valid),
     .data_i        (tx_data),
     .ready_o       (tx_ready),
@@ -82,7 +96,7 @@ module npu_top #(
   ) u_frame_rx (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
-    .clks_per_bit_i(cpb_q),
+    .bit_last_i    (bit_last_q),
     .accept_i      (rx_accept),
     .byte_valid_i  (rx_valid),
     .byte_i        (rx_data),
@@ -163,7 +177,9 @@ module npu_top #(
     .tx_fixed_byte_o(rsp_fixed_byte),
     .tx_tail_len_o (rsp_tail_len),
     .tx_tail_act_o (rsp_tail_act),
-    .tx_done_i     (rsp_done)
+    .tx_done_i     (rsp_done),
+    .loaded_o      (loaded_o),
+    .nak_o         (error_o)
   );
 
   // ---- frames out ----
@@ -209,11 +225,12 @@ module npu_top #(
   logic [4:0]          shift_rdata;
 
   npu_sequencer #(
-    .Lanes    (Lanes),
-    .WmemDepth(WmemDepth),
-    .RowDepth (RowDepth),
-    .ActDepth (ActDepth),
-    .DmemDepth(DmemDepth)
+    .Lanes        (Lanes),
+    .WmemDepth    (WmemDepth),
+    .RowDepth     (RowDepth),
+    .ActDepth     (ActDepth),
+    .DmemDepth    (DmemDepth),
+    .SerialRequant(SerialRequant)
   ) u_seq (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

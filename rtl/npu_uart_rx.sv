@@ -7,14 +7,18 @@
 // receiver waits for the line to return high before it looks for the next start bit.
 // The receiver returns to idle in the middle of the stop bit, which leaves half a bit of
 // tolerance for a transmitter running slightly fast.
-// Assumes clks_per_bit_i >= npu_pkg::MinClksPerBit and that it changes only while idle.
+// The bit time comes as two down-counter reload values, clocks per bit - 1 and half of it
+// - 1, registered in npu_top: each sample point is then a counter reaching zero, with no
+// compare against the setting (the iCE40 timing). Assumes clocks per bit >=
+// npu_pkg::MinClksPerBit and that the setting changes only while idle.
 // Deliberately no FIFO: the frame decoder consumes every byte in the cycle it arrives.
 module npu_uart_rx (
   input  logic        clk_i,
   input  logic        rst_ni,
 
-  // configuration
-  input  logic [15:0] clks_per_bit_i,
+  // configuration: clocks per bit - 1, and (clocks per bit) / 2 - 1
+  input  logic [15:0] bit_last_i,
+  input  logic [15:0] half_last_i,
 
   // the line
   input  logic        rx_i,
@@ -35,17 +39,16 @@ module npu_uart_rx (
 
   state_e      state_d, state_q;
   logic        meta_q, line_q;       // the synchronizer; line_q is the usable line level
-  logic [15:0] cnt_q;                // cycles into the current bit
+  logic [15:0] cnt_q;                // cycles left to the current bit's sample point
   logic [2:0]  bit_q;                // data bit being received
   logic [7:0]  shift_q;              // data bits, LSB first
   logic        valid_q;
   logic        ferr_q;
 
   // The sample point of the current bit: half a bit into the start bit, a whole bit into
-  // every other one.
+  // every other one (the reload values below).
   logic        at_sample;
-  assign at_sample = (state_q == StStart) ? (cnt_q >= {1'b0, clks_per_bit_i[15:1]})
-                                          : (cnt_q >= clks_per_bit_i);
+  assign at_sample = (cnt_q == 16'd0);
 
   // strobes for the datapath registers below
   logic cnt_restart, cnt_step, data_sample, stop_sample;
@@ -121,9 +124,9 @@ module npu_uart_rx (
     if (!rst_ni) begin
       cnt_q <= '0;
     end else if (cnt_step) begin
-      cnt_q <= cnt_q + 16'd1;
+      cnt_q <= cnt_q - 16'd1;
     end else if (cnt_restart) begin
-      cnt_q <= 16'd1;
+      cnt_q <= (state_q == StIdle) ? half_last_i : bit_last_i;
     end
   end
 

@@ -9,7 +9,7 @@ module npu_uart_tx (
   input  logic        rst_ni,
 
   // configuration
-  input  logic [15:0] clks_per_bit_i,
+  input  logic [15:0] bit_last_i,   // clocks per bit - 1 (registered in npu_top)
 
   // bytes to send
   input  logic        valid_i,
@@ -26,14 +26,14 @@ module npu_uart_tx (
   } state_e;
 
   state_e      state_d, state_q;
-  logic [15:0] cnt_q;      // cycles into the current bit
+  logic [15:0] cnt_q;      // cycles left in the current bit
   logic [3:0]  bit_q;      // 0: start bit on the line, 1-8: data, 9: stop
   logic [8:0]  shift_q;    // {stop, data bits not yet on the line}
   logic        line_q;
 
   logic load, bit_end;     // a byte is taken; the current bit's last cycle
   assign load    = (state_q == StIdle) && valid_i;
-  assign bit_end = (state_q == StSend) && (cnt_q >= clks_per_bit_i);
+  assign bit_end = (state_q == StSend) && (cnt_q == 16'd0);
 
   always_comb begin
     state_d = state_q;
@@ -58,9 +58,9 @@ module npu_uart_tx (
     if (!rst_ni) begin
       cnt_q <= '0;
     end else if (state_q == StSend && !bit_end) begin
-      cnt_q <= cnt_q + 16'd1;
+      cnt_q <= cnt_q - 16'd1;
     end else if (load || bit_end) begin
-      cnt_q <= 16'd1;
+      cnt_q <= bit_last_i;
     end
   end
 

@@ -1,10 +1,12 @@
 // npu_weight_mem: the weight memory, WmemDepth rows of Lanes int8 weights, built from
-// Lanes/4 banks of 32-bit single-port RAM that share one address.
+// Lanes/2 tiles of 16-bit single-port RAM (npu_spram: on the iCE40 UltraPlus, one
+// SB_SPRAM256KA each; four of them hold the 8-lane configuration's 16K rows) that share
+// one address.
 //
-// The sequencer reads a whole row (all banks) per cycle; the loader writes one 32-bit word
-// (one bank) per cycle: flat word n is bank n mod (Lanes/4) of row n / (Lanes/4), lane 4b
-// in the bank's bits [7:0]. Deliberately no byte enables: a bank is the write unit, which
-// keeps the RAM inference simple for both Xilinx and iCE40.
+// The sequencer reads a whole row (all tiles) per cycle; the loader writes one 32-bit word
+// (one bank of two tiles) per cycle: flat word n is bank n mod (Lanes/4) of row n / (Lanes/4),
+// lane 4b in the bank's bits [7:0]. Deliberately no byte enables: a bank is the write unit,
+// which keeps every memory a plain single-port RAM.
 module npu_weight_mem #(
   parameter int unsigned Lanes = npu_pkg::Lanes,
   parameter int unsigned Depth = npu_pkg::WmemDepth,
@@ -26,20 +28,23 @@ module npu_weight_mem #(
   output logic [Lanes*8-1:0]   rdata_o
 );
 
-  for (genvar b = 0; b < Banks; b++) begin : g_bank
-    logic bank_we;
-    assign bank_we = we_i && (Banks == 1 || wbank_i == BankWidth'(b));
+  logic [AddrWidth-1:0] addr;
+  assign addr = we_i ? waddr_i : raddr_i;
 
-    npu_ram #(
-      .Width(32),
+  for (genvar t = 0; t < Lanes / 2; t++) begin : g_tile
+    localparam int unsigned Bank = t / 2;
+    logic tile_we;
+    assign tile_we = we_i && (Banks == 1 || wbank_i == BankWidth'(Bank));
+
+    npu_spram #(
       .Depth(Depth)
-    ) u_ram (
+    ) u_spram (
       .clk_i  (clk_i),
-      .req_i  (bank_we || re_i),
-      .we_i   (bank_we),
-      .addr_i (we_i ? waddr_i : raddr_i),
-      .wdata_i(wdata_i),
-      .rdata_o(rdata_o[32*b +: 32])
+      .req_i  (tile_we || re_i),
+      .we_i   (tile_we),
+      .addr_i (addr),
+      .wdata_i(wdata_i[16*(t % 2) +: 16]),
+      .rdata_o(rdata_o[16*t +: 16])
     );
   end
 

@@ -10,6 +10,7 @@ packages=(
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev zlib1g-dev libstb-dev
   catch2                              # tests (Catch2 v2)
   verilator                           # the Mini NPU's RTL, compiled into the binary
+  yosys nextpnr-ice40 fpga-icestorm fpga-icestorm-chipdb  # the iCE40 bitstream (scripts/fpga.sh) and its gate-level netlist model
   libopenblas-dev                     # `seatorch bench matmul`'s yardstick (optional for the build)
   g++-aarch64-linux-gnu qemu-user     # the NEON kernel: cross-built and tested under qemu
   jq                                  # demo.sh reads the JSON results for its summary

@@ -1,11 +1,11 @@
 // `seatorch export --hex`: writes an INT8 model as the Mini NPU's memory image ($readmemh
-// .hex plus a JSON manifest beside it).
+// .hex plus a JSON manifest beside it) for one NPU target (--target).
 #include "command.hpp"
 
 #include "seatorch/error.hpp"
+#include "seatorch/npu/export_run.hpp"
 #include "seatorch/npu/hex.hpp"
-#include "seatorch/npu/image.hpp"
-#include "seatorch/quant/int8_file.hpp"
+#include "seatorch/npu/target.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -16,23 +16,27 @@ namespace {
 
 struct ExportFlags {
   bool hex = false;
+  npu::ExportRunOptions options;
   std::string model = "seatorch-out/model.int8.safetensors";
   std::string out = "seatorch-out/model.hex";
   bool json = false;
 };
 
-int run_export(const ExportFlags& f) {
+int run_export(ExportFlags f) {
   if (!f.hex) throw input_error("seatorch export writes the NPU image only: pass --hex");
-  const quant::Int8ModelFile int8 = quant::load_int8_model(f.model);
-  const npu::NpuImage image = npu::build_npu_image(int8.model);
-  npu::write_npu_hex(f.out, image);
-  spdlog::info("{}: {} layers, {} words in {} sections, {} MACs per inference, CRC-32 {:08x}", image.architecture(),
-               image.layers.size(), image.total_words(), image.sections.size(), image.macs(), image.crc);
+  f.options.model = f.model;
+  f.options.out = f.out;
+  const npu::NpuImage image = npu::run_export(f.options);
+  spdlog::info("{} for the {} target: {} layers, {} words in {} sections, {} MACs per inference, {} NPU cycles, "
+               "CRC-32 {:08x}",
+               image.architecture(), image.target.name, image.layers.size(), image.total_words(),
+               image.sections.size(), image.macs(), npu::npu_inference_cycles(image), image.crc);
   spdlog::info("wrote {} and {}", f.out, npu::npu_manifest_path(f.out).string());
   if (f.json) {
     nlohmann::json manifest = npu::npu_manifest(image);
     manifest["hex"] = f.out;
     manifest["manifest"] = npu::npu_manifest_path(f.out).string();
+    manifest["npu_cycles_per_inference"] = npu::npu_inference_cycles(image);
     print_json(manifest);
   }
   return 0;
@@ -46,6 +50,9 @@ Command register_export(CLI::App& root) {
   app->add_flag("--hex", f->hex, "Write the $readmemh .hex image and its JSON manifest");
   app->add_option("--model", f->model, "INT8 model file")->capture_default_str();
   app->add_option("--out", f->out, "The .hex file; the manifest goes beside it")->capture_default_str();
+  app->add_option("--target", f->options.target, "NPU target to lay the image out for")
+      ->check(CLI::IsMember(npu::npu_target_names()))
+      ->capture_default_str();
   app->add_flag("--json", f->json, "Print the manifest as one JSON object on stdout");
   return Command{app, [f] { return run_export(*f); }};
 }

@@ -7,6 +7,7 @@
 
 #include "seatorch/error.hpp"
 #include "seatorch/npu/pty_serve.hpp"
+#include "seatorch/npu/target.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -21,19 +22,22 @@ struct ServeFlags {
   bool npu = false;
   bool pty = false;
   npu::PtyServeOptions options;
+  std::string target = "default";
 };
 
-int run_serve(const ServeFlags& f) {
+int run_serve(ServeFlags f) {
   if (!f.npu) throw input_error("seatorch serve serves the Mini NPU only: pass --npu");
   if (!f.pty) throw input_error("seatorch serve serves on a pseudo-terminal only: pass --pty");
+  f.options.target = npu::npu_target(f.target);
   const StopSignals signals;
   const npu::PtyServeSummary s = npu::serve_npu_pty(
       f.options, {[&](const std::string& path) {
                     // The path alone on stdout, flushed at once: a script reads it with `read`.
                     std::cout << path << '\n' << std::flush;
-                    spdlog::info("the Mini NPU listens on {} ({} clocks per bit); connect with "
+                    spdlog::info("the Mini NPU ({} target{}) listens on {} ({} clocks per bit); connect with "
                                  "`seatorch sim --npu --port {}`",
-                                 path, f.options.clks_per_bit, path);
+                                 f.options.target.name, f.options.netlist ? ", gate-level netlist" : "", path,
+                                 f.options.clks_per_bit, path);
                   },
                   [] { return StopSignals::received() != 0; }});
   const std::string why =
@@ -51,6 +55,11 @@ Command register_serve(CLI::App& root) {
       root.add_subcommand("serve", "Serve the simulated Mini NPU on a pseudo-terminal, as a board on a serial port");
   app->add_flag("--npu", f->npu, "Serve the Mini NPU (Verilated RTL)");
   app->add_flag("--pty", f->pty, "On a new pseudo-terminal; its path is printed on stdout");
+  app->add_option("--target", f->target, "NPU target to serve")
+      ->check(CLI::IsMember(npu::npu_target_names()))
+      ->capture_default_str();
+  app->add_flag("--netlist", f->options.netlist,
+                "Serve the target's post-synthesis FPGA netlist (icebreaker; builds with SEATORCH_NPU_NETLIST)");
   app->add_option("--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles (>= 4)")
       ->check(CLI::Range(4u, 65535u))
       ->capture_default_str();

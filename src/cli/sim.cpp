@@ -1,12 +1,14 @@
-// `seatorch sim --npu`: runs the test set through the Verilated Mini NPU over its UART and
-// reports agreement with the integer reference, cycles and wire times; optionally with
-// faults injected on the line (--inject-bit-errors, --inject-drops, --seed), or through the
-// NPU on a serial port instead (--port, --baud, --timeout).
+// `seatorch sim --npu`: runs the test set through the Verilated Mini NPU of the image's target
+// (--target; its gate-level netlist with --netlist) over its UART and reports agreement with
+// the integer reference, cycles and wire times; optionally with faults injected on the line
+// (--inject-bit-errors, --inject-drops, --seed), or through the NPU on a serial port instead
+// (--port, --baud, --timeout).
 #include "command.hpp"
 #include "progress.hpp"
 
 #include "seatorch/error.hpp"
 #include "seatorch/npu/sim_run.hpp"
+#include "seatorch/npu/target.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -37,7 +39,7 @@ void check_line_flags(const CLI::App& app, const SimFlags& f) {
     }
     return;
   }
-  for (const char* flag : {"--trace", "--inject-bit-errors", "--inject-drops", "--seed", "--clks-per-bit"}) {
+  for (const char* flag : {"--trace", "--inject-bit-errors", "--inject-drops", "--seed", "--clks-per-bit", "--netlist"}) {
     if (app.count(flag) > 0) {
       throw input_error("{} exists only on the simulated line; it cannot be used with --port", flag);
     }
@@ -70,6 +72,7 @@ void print_report(const npu::SimRunSummary& s) {
     std::cout << fmt::format("Mini NPU ({}), {} {} test images, {} clocks per bit\n", s.architecture, s.images,
                              s.dataset, s.clks_per_bit);
   }
+  std::cout << fmt::format("  target              {}: {} ({})\n", s.target, s.target_description, s.model);
   std::cout << fmt::format("  accuracy            {:.4f}\n", s.accuracy());
   std::cout << fmt::format("  agreement           classes {}/{}, logits {}/{} (vs the C++ integer reference)\n",
                            s.class_agreement, s.images, s.logits_agreement, s.images);
@@ -77,7 +80,7 @@ void print_report(const npu::SimRunSummary& s) {
                            s.cycles_per_inference, s.ideal_cycles, 100.0 * s.mac_utilization);
   std::cout << fmt::format("  bytes on the wire   load {}, per image {:.0f}\n", s.load_bytes, s.inference_bytes);
   if (!on_port) {
-    std::cout << fmt::format("  at {:.0f} MHz          load {:.3f} s, per image {:.3f} ms\n", s.clock_mhz,
+    std::cout << fmt::format("  {:<20}load {:.3f} s, per image {:.3f} ms\n", fmt::format("at {:g} MHz", s.clock_mhz),
                              j.at("load_seconds_at_clock").get<double>(),
                              1e3 * j.at("inference_seconds_at_clock").get<double>());
   }
@@ -138,6 +141,11 @@ Command register_sim(CLI::App& root) {
   CLI::App* app = root.add_subcommand("sim", "Run test images through the Mini NPU (Verilated RTL) over its UART");
   app->add_flag("--npu", f->npu, "Simulate the Mini NPU");
   app->add_option("--hex", f->hex, "NPU image written by `seatorch export --hex`")->capture_default_str();
+  app->add_option("--target", f->options.target,
+                  "NPU target to simulate (default: the one the image was exported for, named by its manifest)")
+      ->check(CLI::IsMember(npu::npu_target_names()));
+  app->add_flag("--netlist", f->options.netlist,
+                "Simulate the target's post-synthesis FPGA netlist (icebreaker; builds with SEATORCH_NPU_NETLIST)");
   app->add_option("--dataset", f->dataset, "Data set of the test images")
       ->check(CLI::IsMember(dataset_names()))
       ->capture_default_str();
@@ -146,9 +154,9 @@ Command register_sim(CLI::App& root) {
   app->add_option("--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles (>= 4)")
       ->check(CLI::Range(4u, 65535u))
       ->capture_default_str();
-  app->add_option("--clock-mhz", f->options.clock_mhz, "NPU clock for the equivalent wall times")
-      ->check(kPositiveReal)
-      ->capture_default_str();
+  app->add_option("--clock-mhz", f->options.clock_mhz,
+                  "NPU clock for the equivalent wall times (default: the clock of the target)")
+      ->check(kPositiveReal);
   app->add_option("--inject-bit-errors", f->options.faults.bit_error_rate,
                   "Invert each bit on the line (both directions) with this probability")
       ->check(CLI::Range(0.0, 0.999999))

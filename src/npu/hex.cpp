@@ -34,9 +34,10 @@ std::optional<std::uint32_t> parse_hex(std::string_view s, std::size_t min_digit
 
 std::string npu_hex_text(const NpuImage& image) {
   std::string out;
-  out += fmt::format("// seatorch NPU image (docs/NPU.md), format {}: {}, {} layers, lanes {}, {} words, crc32 0x{:08x}\n",
-                     kFormatVersion, image.architecture(), image.layers.size(), image.lanes, image.total_words(),
-                     image.crc);
+  out += fmt::format("// seatorch NPU image (docs/NPU.md), format {}: {}, {} layers, target {}, lanes {}, {} words, "
+                     "crc32 0x{:08x}\n",
+                     kFormatVersion, image.architecture(), image.layers.size(), image.target.name, image.lanes(),
+                     image.total_words(), image.crc);
   for (const NpuSection& s : image.sections) {
     out += fmt::format("// section {}: {} words at 0x{:06x}\n@{:06x}\n", s.name, s.words.size(), s.address, s.address);
     for (const std::uint32_t w : s.words) out += fmt::format("{:08x}\n", w);
@@ -101,19 +102,22 @@ NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) 
   return {std::move(sections), crc};
 }
 
-NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuLimits& limits) {
+NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuTarget& target) {
   NpuHexWords words = parse_npu_hex_words(text, source);
-  return npu_image_from_sections(std::move(words.sections), words.crc, source, limits);
+  return npu_image_from_sections(std::move(words.sections), words.crc, source, target);
 }
 
-NpuImage read_npu_hex(const std::filesystem::path& path, const NpuLimits& limits) {
+NpuImage read_npu_hex(const std::filesystem::path& path, std::string_view target) {
   const std::vector<std::uint8_t> bytes =
       io::read_file(path, kHexMaxFileBytes, "an NPU image (write one with `seatorch export --hex`)");
-  NpuImage image = parse_npu_hex(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-                                 path.string(), limits);
+  NpuHexWords words =
+      parse_npu_hex_words(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
   const std::filesystem::path manifest = npu_manifest_path(path);
   std::error_code ec;
-  if (std::filesystem::symlink_status(manifest, ec).type() == std::filesystem::file_type::not_found) return image;
+  if (std::filesystem::symlink_status(manifest, ec).type() == std::filesystem::file_type::not_found) {
+    return npu_image_from_sections(std::move(words.sections), words.crc, path.string(),
+                                   target.empty() ? default_npu_target() : npu_target(target));
+  }
   // Anything else at that path is read (read_file names a directory or an unreadable file).
   NpuManifest described;
   try {
@@ -122,6 +126,14 @@ NpuImage read_npu_hex(const std::filesystem::path& path, const NpuLimits& limits
     throw input_error("{} (the manifest beside {}; re-run `seatorch export --hex` to write both again, or delete it)",
                       e.what(), path.string());
   }
+  if (!target.empty() && target != described.target) {
+    const NpuTarget& wanted = npu_target(target);  // an unknown name is its own error
+    throw input_error("{} was exported for the {} target (its manifest {} says so), not for the {} target; run it on "
+                      "the {} target or export the model again for {}",
+                      path.string(), described.target, manifest.string(), wanted.name, described.target, wanted.name);
+  }
+  NpuImage image =
+      npu_image_from_sections(std::move(words.sections), words.crc, path.string(), npu_target(described.target));
   check_npu_manifest(described, image, manifest.string(), path.string());
   return image;
 }

@@ -55,11 +55,13 @@ void check_accumulator(std::string_view prefix, std::size_t l, std::size_t row, 
   }
 }
 
-// Checks one layer of an Int8Model against the NPU's limits.
-void check_layer(const quant::Int8Layer& layer, std::size_t l, std::size_t prev_out, const NpuLimits& limits) {
+// Checks one layer of an Int8Model against the target's limits.
+void check_layer(const quant::Int8Layer& layer, std::size_t l, std::size_t prev_out, const NpuTarget& target) {
+  const NpuLimits& limits = target.limits;
   if (layer.in == 0 || layer.out == 0 || layer.in > limits.act_depth || layer.out > limits.act_depth) {
-    throw input_error("layer {} is {}x{}: the NPU's activation buffers hold 1 to {} values per layer (ActDepth)",
-                      l, layer.out, layer.in, limits.act_depth);
+    throw input_error("layer {} is {}x{}: the {} target's activation buffers hold 1 to {} values per layer "
+                      "(ActDepth)",
+                      l, layer.out, layer.in, target.name, limits.act_depth);
   }
   if (l > 0 && layer.in != prev_out) {
     throw input_error("layer {} has {} inputs but layer {} has {} outputs; the layers must chain", l, layer.in,
@@ -133,7 +135,8 @@ std::int8_t weight_at(const std::vector<std::uint32_t>& weights, const NpuLayerI
 
 // Decodes and checks the header and descriptors of `sections` (already in region order).
 std::vector<NpuLayerInfo> parse_layers(const std::vector<NpuSection>& sections, std::string_view source,
-                                       const NpuLimits& limits) {
+                                       const NpuTarget& target) {
+  const NpuLimits& limits = target.limits;
   const std::vector<std::uint32_t>& h = sections[0].words;
   if (h.size() < kHeaderWords || h[0] != kImageMagic) {
     throw input_error("{}: the header section does not start with the magic 0x{:08x}; not an NPU image", source,
@@ -147,11 +150,14 @@ std::vector<NpuLayerInfo> parse_layers(const std::vector<NpuSection>& sections, 
                       version, kFormatVersion);
   }
   if (lanes != limits.lanes) {
-    throw input_error("{}: the image was built for {} lanes, the NPU has {}; re-export the model", source, lanes,
-                      limits.lanes);
+    const std::string others = npu_targets_with_lanes(lanes);
+    throw input_error("{}: the image was built for {} lanes, the {} target has {}{}; export the model again for the "
+                      "{} target",
+                      source, lanes, target.name, limits.lanes,
+                      others.empty() ? "" : fmt::format(" (the {} target has {})", others, lanes), target.name);
   }
   if (count == 0 || count > limits.max_layers) {
-    throw input_error("{}: {} layers; the NPU runs 1 to {}", source, count, limits.max_layers);
+    throw input_error("{}: {} layers; the {} target runs 1 to {}", source, count, target.name, limits.max_layers);
   }
   if (h.size() != kHeaderWords + kDescWords * count) {
     throw input_error("{}: the header section has {} words, {} layers need {}", source, h.size(), count,
@@ -171,8 +177,8 @@ std::vector<NpuLayerInfo> parse_layers(const std::vector<NpuSection>& sections, 
     info.relu = ((d[3] >> 24) & 1U) != 0;
     info.weight_rows = groups(info.out, lanes) * info.in;
     if (info.in == 0 || info.out == 0 || info.in > limits.act_depth || info.out > limits.act_depth) {
-      throw input_error("{}: layer {} is {}x{}; the NPU's layers have 1 to {} inputs and outputs", source, l,
-                        info.out, info.in, limits.act_depth);
+      throw input_error("{}: layer {} is {}x{}; the {} target's layers have 1 to {} inputs and outputs", source, l,
+                        info.out, info.in, target.name, limits.act_depth);
     }
     if (l > 0 && info.in != layers.back().out) {
       throw input_error("{}: layer {} has {} inputs but layer {} has {} outputs", source, l, info.in, l - 1,
@@ -226,40 +232,54 @@ std::string npu_architecture(const std::vector<NpuLayerInfo>& layers) {
   return s;
 }
 
-std::uint64_t npu_layer_cycles(const NpuLayerInfo& layer, std::size_t lanes) {
-  // 5 descriptor fetch + 2 memory read and MAC + 1 feeder register + 4 requantization
-  // + 1 drain check: 13 cycles around the stream of weight rows and the last group's outputs.
-  constexpr std::uint64_t kLayerOverhead = 13;
-  // A group's last input waits until the feeder has taken the previous group: lanes + 3
-  // cycles after that group's last input.
-  constexpr std::uint64_t kGroupDrain = 3;
+std::uint64_t npu_layer_cycles(const NpuLayerInfo& layer, const NpuTarget& target) {
+  // Derived from npu_sequencer.sv, cycle by cycle (docs/NPU.md, "Timing"):
+  // the descriptor fetch: 4 DMEM reads and the cycle that takes the last word.
+  constexpr std::uint64_t kFetch = 5;
+  // From the issue of a group's last input to its first output leaving the shadow bank: the
+  // memory read, the MAC array's 3 register stages, the shadow bank's load.
+  constexpr std::uint64_t kIssueToFeed = 1 + 3 + 1;
+  // After the last output leaves the shadow bank: the feeder's register before the
+  // requantizer, the requantizer, and the cycle in which the sequencer sees it idle.
+  constexpr std::uint64_t kFeedRegister = 1;
+  constexpr std::uint64_t kDrainCheck = 1;
+  const std::uint64_t lanes = target.limits.lanes;
+  const std::uint64_t interval = target.requant_interval();
   const std::uint64_t g = groups(layer.out, lanes);
   const std::uint64_t last_group_outputs = layer.out - (g - 1) * lanes;
-  return kLayerOverhead + layer.in + (g - 1) * std::max<std::uint64_t>(layer.in, lanes + kGroupDrain) +
-         last_group_outputs;
+  // Cycles from one group's last input to the next one's. The next group's last input waits
+  // until this group's last output has left the shadow bank (the feeder's `pending_q`); and
+  // the next group's outputs enter the requantizer no sooner than `lanes` intervals after this
+  // group's first did. With the pipelined requantizer the first bound is lanes + 5, with the
+  // serial one the second (68 * lanes), and the MAC array runs at full speed when in is larger.
+  const std::uint64_t period =
+      std::max({std::uint64_t{layer.in}, interval * lanes, kIssueToFeed + interval * (lanes - 1) + 1});
+  return kFetch + layer.in + (g - 1) * period + kIssueToFeed + interval * (last_group_outputs - 1) + kFeedRegister +
+         target.requant_latency() + kDrainCheck;
 }
 
 std::uint64_t npu_inference_cycles(const NpuImage& image) {
   std::uint64_t cycles = 0;
-  for (const NpuLayerInfo& l : image.layers) cycles += npu_layer_cycles(l, image.lanes);
+  for (const NpuLayerInfo& l : image.layers) cycles += npu_layer_cycles(l, image.target);
   return cycles;
 }
 
-NpuImage build_npu_image(const quant::Int8Model& model, const NpuLimits& limits) {
+NpuImage build_npu_image(const quant::Int8Model& model, const NpuTarget& target) {
+  const NpuLimits& limits = target.limits;
   if (limits.lanes < 4 || (limits.lanes & (limits.lanes - 1)) != 0) {
-    throw input_error("the NPU's lane count must be a power of two >= 4, got {}", limits.lanes);
+    throw input_error("the {} target's lane count must be a power of two >= 4, got {}", target.name, limits.lanes);
   }
   if (model.layers.empty() || model.layers.size() > limits.max_layers) {
-    throw input_error("the model has {} layers; the NPU runs 1 to {} (MaxLayers)", model.layers.size(),
-                      limits.max_layers);
+    throw input_error("the model has {} layers; the {} target runs 1 to {} (MaxLayers)", model.layers.size(),
+                      target.name, limits.max_layers);
   }
   NpuImage image;
-  image.lanes = limits.lanes;
+  image.target = target;
   std::vector<std::uint32_t> bias, mult, shift, weights;
   std::size_t w_rows = 0;
   for (std::size_t l = 0; l < model.layers.size(); ++l) {
     const quant::Int8Layer& layer = model.layers[l];
-    check_layer(layer, l, l > 0 ? model.layers[l - 1].out : 0, limits);
+    check_layer(layer, l, l > 0 ? model.layers[l - 1].out : 0, target);
     NpuLayerInfo info;
     info.in = layer.in;
     info.out = layer.out;
@@ -280,13 +300,14 @@ NpuImage build_npu_image(const quant::Int8Model& model, const NpuLimits& limits)
     image.layers.push_back(info);
   }
   if (w_rows > limits.wmem_depth) {
-    throw input_error("the model's weights need {} rows of {} bytes but the NPU's weight memory has {} (WmemDepth); "
+    throw input_error("{} needs {} weight rows of {} lanes but the {} target's weight memory has {} (WmemDepth); "
                       "use fewer or narrower hidden layers",
-                      w_rows, limits.lanes, limits.wmem_depth);
+                      model.architecture(), w_rows, limits.lanes, target.name, limits.wmem_depth);
   }
   if (bias.size() > limits.row_depth) {
-    throw input_error("the model has {} neurons but the NPU's bias/multiplier/shift memories hold {} (RowDepth)",
-                      bias.size(), limits.row_depth);
+    throw input_error("{} has {} neurons but the {} target's bias/multiplier/shift memories hold {} (RowDepth); use "
+                      "fewer or narrower layers",
+                      model.architecture(), bias.size(), target.name, limits.row_depth);
   }
   std::vector<std::uint32_t>* contents[kSectionCount] = {nullptr, &bias, &mult, &shift, &weights};
   std::vector<std::uint32_t> header = header_section(model, image.layers, limits.lanes);
@@ -309,7 +330,8 @@ std::vector<std::uint8_t> npu_image_bytes(const std::vector<NpuSection>& section
 }
 
 NpuImage npu_image_from_sections(std::vector<NpuSection> sections, std::uint32_t crc, std::string_view source,
-                                 const NpuLimits& limits) {
+                                 const NpuTarget& target) {
+  const NpuLimits& limits = target.limits;
   if (sections.size() != kSectionCount) {
     throw input_error("{}: {} data sections, an NPU image has {} (header, bias, multiplier, shift, weights)", source,
                       sections.size(), kSectionCount);
@@ -333,8 +355,9 @@ NpuImage npu_image_from_sections(std::vector<NpuSection> sections, std::uint32_t
   }
   if (rows > limits.row_depth || sections[4].words.size() > limits.wmem_depth * (limits.lanes / 4) ||
       sections[4].words.size() % (limits.lanes / 4) != 0) {
-    throw input_error("{}: {} rows and {} weight words do not fit the NPU ({} rows, {} weight words)", source, rows,
-                      sections[4].words.size(), limits.row_depth, limits.wmem_depth * (limits.lanes / 4));
+    throw input_error("{}: {} rows and {} weight words do not fit the {} target ({} rows, {} weight words)", source,
+                      rows, sections[4].words.size(), target.name, limits.row_depth,
+                      limits.wmem_depth * (limits.lanes / 4));
   }
   for (std::size_t r = 0; r < rows; ++r) {
     if (sections[3].words[r] > 31) {
@@ -342,8 +365,8 @@ NpuImage npu_image_from_sections(std::vector<NpuSection> sections, std::uint32_t
     }
   }
   NpuImage image;
-  image.lanes = limits.lanes;
-  image.layers = parse_layers(sections, source, limits);
+  image.target = target;
+  image.layers = parse_layers(sections, source, target);
   image.sections = std::move(sections);
   image.crc = crc;
   return image;
@@ -362,7 +385,7 @@ quant::Int8Model decode_npu_image(const NpuImage& image) {
     layer.relu = d.relu;
     layer.weight.resize(d.in * d.out);
     for (std::size_t j = 0; j < d.out; ++j) {
-      for (std::size_t i = 0; i < d.in; ++i) layer.weight[j * d.in + i] = weight_at(weights, d, image.lanes, j, i);
+      for (std::size_t i = 0; i < d.in; ++i) layer.weight[j * d.in + i] = weight_at(weights, d, image.lanes(), j, i);
       layer.bias.push_back(static_cast<std::int32_t>(image.sections.at(1).words.at(d.row_base + j)));
       layer.multiplier.push_back(static_cast<std::int32_t>(image.sections.at(2).words.at(d.row_base + j)));
       layer.shift.push_back(static_cast<std::int32_t>(image.sections.at(3).words.at(d.row_base + j)));

@@ -53,6 +53,8 @@ class Fields {
     }
   }
 
+  [[nodiscard]] bool has(const char* key) const { return object_.contains(key); }
+
   const json& get(const char* key) const {
     const auto it = object_.find(key);
     if (it == object_.end()) {
@@ -172,7 +174,8 @@ std::size_t NpuManifest::total_words() const {
 NpuManifest npu_manifest_of(const NpuImage& image) {
   NpuManifest m;
   m.format_version = kFormatVersion;
-  m.lanes = image.lanes;
+  m.target = image.target.name;
+  m.lanes = image.lanes();
   m.crc = image.crc;
   for (const NpuSection& s : image.sections) m.sections.push_back({s.name, s.address, s.words.size()});
   m.layers = image.layers;
@@ -200,6 +203,7 @@ nlohmann::json npu_manifest_json(const NpuManifest& m) {
   }
   return {{"format", kManifestFormat},
           {"format_version", m.format_version},
+          {"target", m.target},
           {"lanes", m.lanes},
           {"architecture", npu_architecture(m.layers)},
           {"input_size", m.layers.empty() ? 0 : m.layers.front().in},
@@ -228,15 +232,24 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
     throw input_error("{}: not valid JSON ({})", source, printable(e.what(), 160));
   }
   const Fields f(root, source, "",
-                 {"format", "format_version", "lanes", "architecture", "input_size", "output_size", "total_words",
-                  "macs", "crc32", "crc32_hex", "sections", "layers"});
+                 {"format", "format_version", "target", "lanes", "architecture", "input_size", "output_size",
+                  "total_words", "macs", "crc32", "crc32_hex", "sections", "layers"});
   if (f.string("format", kManifestMaxNameBytes) != kManifestFormat) {
     throw input_error("{}: 'format' is {}, expected '{}'; not an NPU image manifest", source, describe(f.get("format")),
                       kManifestFormat);
   }
   NpuManifest m;
   m.format_version = static_cast<std::uint32_t>(f.unsigned_in("format_version", 1, kMaxField16));
+  if (f.has("target")) {
+    m.target = f.string("target", kManifestMaxNameBytes);
+    const std::vector<std::string> names = npu_target_names();
+    if (std::find(names.begin(), names.end(), m.target) == names.end()) {
+      throw input_error("{}: 'target' is {}; this seatorch knows the targets {}", source, describe(f.get("target")),
+                        fmt::join(names, ", "));
+    }
+  }
   m.lanes = f.unsigned_in("lanes", 1, 0xFF);
+  f.expect("lanes", npu_target(m.target).limits.lanes, fmt::format("the {} target has", m.target));
   m.crc = static_cast<std::uint32_t>(f.unsigned_in("crc32", 0, std::numeric_limits<std::uint32_t>::max()));
   f.expect("crc32_hex", crc_hex(m.crc), "'crc32' gives");
 
@@ -278,6 +291,7 @@ void check_npu_manifest(const NpuManifest& manifest, const NpuImage& image, std:
   const NpuManifest expected = npu_manifest_of(image);
   std::vector<std::string> differences;
   compare(differences, "format version", manifest.format_version, expected.format_version);
+  compare(differences, "target", printable(manifest.target), expected.target);
   compare(differences, "lanes", manifest.lanes, expected.lanes);
   compare(differences, "architecture", npu_architecture(manifest.layers), npu_architecture(expected.layers));
   compare(differences, "CRC-32", crc_hex(manifest.crc), crc_hex(expected.crc));

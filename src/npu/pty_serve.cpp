@@ -69,7 +69,7 @@ PtyServeSummary serve_npu_pty(const PtyServeOptions& options, const PtyServeHook
   if (options.exit_after_idle < 0.0) {
     throw input_error("the idle time must not be negative (got {} s)", options.exit_after_idle);
   }
-  SimLink link(make_rtl_pins(), SimLineOptions{options.clks_per_bit, {}, {}});
+  SimLink link(make_target_pins(options.target, options.netlist), SimLineOptions{options.clks_per_bit, {}, {}});
   PtyMaster pty;
   PtyServeSummary s;
   s.path = pty.slave_path();
@@ -77,7 +77,7 @@ PtyServeSummary serve_npu_pty(const PtyServeOptions& options, const PtyServeHook
 
   // After the host's last byte is on the wire, the NPU may compute this long before it
   // answers: the longest inference, or its frame timeout when the bytes ended mid-frame.
-  const std::uint64_t answer_cycles = kMaxAnswerCycles + kTimeoutBits * options.clks_per_bit + kAnswerMarginCycles;
+  const std::uint64_t answer_cycles = npu_max_answer_cycles(options.target) + kTimeoutBits * options.clks_per_bit + kAnswerMarginCycles;
   const auto start = Clock::now();
   auto last_host_byte = start;
   bool connected = false;  // a host has sent a byte: a hangup from now on means it has gone

@@ -1,66 +1,31 @@
-// make_rtl_pins(): the Verilated npu_top behind NpuPins. The only file that includes the
-// Verilated headers; it knows the pins' names and the trace, nothing about UARTs or frames.
+// make_rtl_pins(): the Verilated npu_top (the default target) behind NpuPins, and
+// make_target_pins(), which picks a target's build. With ice40_pins.cpp and netlist_pins.cpp,
+// the only files that include a Verilated model's header.
 #include "seatorch/npu/rtl_pins.hpp"
 
-#include "seatorch/error.hpp"
-
 #include <Vnpu_top.h>
-#include <verilated.h>
-#include <verilated_fst_c.h>
+
+#include "verilated_pins.hpp"
 
 namespace seatorch::npu {
-namespace {
 
-class RtlPins final : public NpuPins {
- public:
-  explicit RtlPins(const std::filesystem::path& trace_path) {
-    if (!trace_path.empty()) context_.traceEverOn(true);
-    top_ = std::make_unique<Vnpu_top>(&context_, "TOP");
-    if (!trace_path.empty()) {
-      trace_ = std::make_unique<VerilatedFstC>();
-      top_->trace(trace_.get(), 99);
-      trace_->open(trace_path.c_str());
-      if (!trace_->isOpen()) {
-        throw input_error("cannot write the trace {}; check that its directory exists", trace_path.string());
-      }
+std::unique_ptr<NpuPins> make_rtl_pins(const std::filesystem::path& trace) {
+  return std::make_unique<VerilatedPins<Vnpu_top>>(trace);
+}
+
+// The Verilated build that the target names, or the gate-level netlist of its FPGA build.
+std::unique_ptr<NpuPins> make_target_pins(const NpuTarget& target, bool netlist, const std::filesystem::path& trace) {
+  if (netlist) {
+    if (target.rtl_top != "npu_ice40") {
+      throw input_error("the {} target has no FPGA netlist to simulate; only icebreaker (npu_ice40) has one",
+                        target.name);
     }
-    top_->uart_rx_i = 1;
-    top_->rst_ni = 0;
+    return make_netlist_pins(trace);
   }
-
-  RtlPins(const RtlPins&) = delete;
-  RtlPins& operator=(const RtlPins&) = delete;
-
-  ~RtlPins() override {
-    if (trace_) trace_->close();
-    top_->final();
-  }
-
-  void set_reset(bool asserted) override { top_->rst_ni = asserted ? 0 : 1; }
-  void set_clks_per_bit(std::uint16_t cpb) override { top_->clks_per_bit_i = cpb; }
-
-  // Inputs change on the falling edge, outputs are sampled after the rising edge.
-  bool cycle(bool rx) override {
-    top_->uart_rx_i = rx ? 1 : 0;
-    top_->clk_i = 0;
-    top_->eval();
-    if (trace_) trace_->dump(2 * time_);
-    top_->clk_i = 1;
-    top_->eval();
-    if (trace_) trace_->dump(2 * time_ + 1);
-    ++time_;
-    return top_->uart_tx_o != 0;
-  }
-
- private:
-  VerilatedContext context_;
-  std::unique_ptr<Vnpu_top> top_;
-  std::unique_ptr<VerilatedFstC> trace_;
-  std::uint64_t time_ = 0;  // clock cycles, for the trace's timestamps
-};
-
-}  // namespace
-
-std::unique_ptr<NpuPins> make_rtl_pins(const std::filesystem::path& trace) { return std::make_unique<RtlPins>(trace); }
+  if (target.rtl_top == "npu_top") return make_rtl_pins(trace);
+  if (target.rtl_top == "npu_ice40") return make_ice40_pins(trace);
+  throw input_error("the {} target names the RTL top '{}', which this seatorch has no Verilated model of", target.name,
+                    target.rtl_top);
+}
 
 }  // namespace seatorch::npu

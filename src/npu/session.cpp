@@ -18,9 +18,11 @@ using Clock = std::chrono::steady_clock;
 
 // The largest response: an ECHO of a full payload, or a result with ActDepth logits.
 constexpr std::size_t kMaxResponsePayload = 1 + std::max(kMaxPayload, kResultBytes + kActDepth);
+static_assert(kIce40ActDepth <= kActDepth, "every target's logits must fit kMaxResponsePayload");
 constexpr std::uint64_t kTimeoutMarginCycles = 2000;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
 
 bool resend_fixes(std::uint8_t error) {
   return error == kErrCrc || error == kErrFraming || error == kErrLength || error == kErrTimeout;
@@ -30,19 +32,21 @@ bool resend_fixes(std::uint8_t error) {
 std::uint64_t compute_budget(const NpuImage& image) { return 2 * npu_inference_cycles(image); }
 
 std::unique_ptr<NpuLink> simulated_link(const NpuSimOptions& options) {
-  return std::make_unique<SimLink>(make_rtl_pins(options.trace_path),
+  return std::make_unique<SimLink>(make_target_pins(options.target, options.netlist, options.trace_path),
                                    SimLineOptions{options.clks_per_bit, options.to_npu, options.from_npu});
 }
 
 }  // namespace
 
-NpuSession::NpuSession(const NpuSimOptions& options) : NpuSession(simulated_link(options), options.max_attempts) {}
+NpuSession::NpuSession(const NpuSimOptions& options) : NpuSession(simulated_link(options), options.max_attempts) {
+  compute_budget_ = npu_max_answer_cycles(options.target);
+}
 
 NpuSession::NpuSession(std::unique_ptr<NpuLink> link, unsigned max_attempts)
     : link_(std::move(link)),
       max_attempts_(max_attempts),
       decoder_(kMaxResponsePayload),
-      compute_budget_(kMaxAnswerCycles) {
+      compute_budget_(npu_max_answer_cycles()) {
   if (!link_) throw std::invalid_argument("NpuSession needs a link");
   if (max_attempts == 0) throw input_error("an NPU session needs max_attempts of at least 1 (got 0)");
   sim_ = dynamic_cast<SimLink*>(link_.get());

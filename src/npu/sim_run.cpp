@@ -105,7 +105,10 @@ nlohmann::json SimRunSummary::to_json() const {
       {"retry_cost", retry_cost()},
       {"by_command", by_command}};
   const nlohmann::json first = first_mismatch == SIZE_MAX ? nlohmann::json() : nlohmann::json(first_mismatch);
-  nlohmann::json j = {{"dataset", dataset},
+  nlohmann::json j = {{"target", target},
+                      {"model", model},
+                      {"lanes", lanes},
+                      {"dataset", dataset},
                       {"architecture", architecture},
                       {"images", images},
                       {"accuracy", accuracy()},
@@ -149,17 +152,21 @@ nlohmann::json SimRunSummary::to_json() const {
 }
 
 SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress) {
-  if (!(options.clock_mhz > 0.0)) throw input_error("--clock-mhz must be positive (got {})", options.clock_mhz);
+  if (!(options.clock_mhz >= 0.0)) {
+    throw input_error("the clock must be positive, or 0 for the target's (got {} MHz)", options.clock_mhz);
+  }
   check_line_fault_rates(options.faults);
   const bool on_port = !options.serial.port.empty();
-  if (on_port && (!options.trace.empty() || options.faults.any())) {
-    throw input_error("a trace and injected line faults exist only on the simulated line, not on the serial port {}",
+  if (on_port && (!options.trace.empty() || options.faults.any() || options.netlist)) {
+    throw input_error("a trace, injected line faults and the gate-level netlist exist only on the simulated line, "
+                      "not on the serial port {}",
                       options.serial.port.string());
   }
   // The port first: a missing device is reported before the files are read.
   std::unique_ptr<NpuLink> link;
   if (on_port) link = std::make_unique<SerialLink>(options.serial);
-  const NpuImage image = read_npu_hex(options.hex);
+  const NpuImage image = read_npu_hex(options.hex, options.target);
+  const double clock_mhz = options.clock_mhz > 0.0 ? options.clock_mhz : image.target.clock_mhz;
   // The reference is the integer model the image itself encodes, so a wrong exporter cannot
   // hide behind a matching wrong simulator.
   const quant::Int8Model reference = decode_npu_image(image);
@@ -188,19 +195,24 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
       line.to_npu = random_line_faults(options.faults, 2 * options.seed);
       line.from_npu = random_line_faults(options.faults, 2 * options.seed + 1);
     }
-    link = std::make_unique<SimLink>(make_rtl_pins(options.trace), line);
-    spdlog::info("loading {} ({} words, CRC {:08x}) over the UART at {} clocks per bit", image.architecture(),
-                 image.total_words(), image.crc, options.clks_per_bit);
+    link = std::make_unique<SimLink>(make_target_pins(image.target, options.netlist, options.trace), line);
+    spdlog::info("loading {} ({} words, CRC {:08x}) into the {} target's NPU ({}{}) over the UART at {} clocks per bit",
+                 image.architecture(), image.total_words(), image.crc, image.target.name, image.target.rtl_top,
+                 options.netlist ? ", gate-level netlist" : "", options.clks_per_bit);
   }
   NpuSession session(std::move(link), max_attempts);
   session.load(image);
 
   SimRunSummary s;
+  s.target = image.target.name;
+  s.model = on_port ? "a board on a serial port" : options.netlist ? "gate-level netlist" : "RTL";
+  s.target_description = image.target.description;
+  s.lanes = image.lanes();
   s.dataset = data.name;
   s.architecture = image.architecture();
   s.images = n;
   s.clks_per_bit = on_port ? 0 : options.clks_per_bit;
-  s.clock_mhz = options.clock_mhz;
+  s.clock_mhz = clock_mhz;
   s.faults = options.faults;
   s.seed = options.seed;
   s.max_attempts = max_attempts;
@@ -225,7 +237,7 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   s.stats = session.stats();
   const double images = static_cast<double>(std::max<std::size_t>(n, 1));
   s.cycles_per_inference = static_cast<double>(s.stats.npu_cycles) / images;
-  s.ideal_cycles = static_cast<double>(image.macs()) / static_cast<double>(image.lanes);
+  s.ideal_cycles = static_cast<double>(image.macs()) / static_cast<double>(image.lanes());
   s.mac_utilization = s.cycles_per_inference > 0 ? s.ideal_cycles / s.cycles_per_inference : 0.0;
   s.inference_bytes = static_cast<double>(s.stats.inference_bytes) / images;
   s.wire_cycles_per_inference = static_cast<double>(s.stats.wire_cycles) / images;

@@ -62,7 +62,8 @@ void classify(const LoadedModel& model, ImagePrediction& p) {
   }
 }
 
-// Every prepared input through the Verilated Mini NPU, loaded once with the .hex image.
+// Every prepared input through the Verilated Mini NPU of the image's target, loaded once with
+// the .hex image.
 void run_on_npu(const std::filesystem::path& hex, std::size_t inputs, std::vector<ImagePrediction>& predictions) {
   const npu::NpuImage image = npu::read_npu_hex(hex);
   // The reference is the integer model the image itself encodes, as in `seatorch sim`.
@@ -71,8 +72,11 @@ void run_on_npu(const std::filesystem::path& hex, std::size_t inputs, std::vecto
     throw input_error("{} takes {} inputs but the model's pictures have {} pixels: export the .hex from the same model",
                       hex.string(), image.input_size(), inputs);
   }
-  npu::NpuSession session;
-  spdlog::info("loading {} ({} words) into the Mini NPU over its UART", image.architecture(), image.total_words());
+  npu::NpuSimOptions options;
+  options.target = image.target;  // the one the image was exported for
+  npu::NpuSession session(options);
+  spdlog::info("loading {} ({} words) into the Mini NPU ({} target) over its UART", image.architecture(),
+               image.total_words(), image.target.name);
   session.load(image);
   for (ImagePrediction& p : predictions) {
     const npu::NpuInference answer = session.infer(p.input.pixels);

@@ -1,7 +1,8 @@
 # The whole pipeline through the real binary on the committed MNIST subset:
 # train -> quantize --int8 -> eval -> export --hex -> sim --npu on 500 test images, checking
 # the quality bar (>= 90% float), the INT8 delta, and 100% NPU agreement (classes and logits),
-# on a clean line and on one with injected bit errors and lost bytes; and predict on pictures.
+# on a clean line and on one with injected bit errors and lost bytes; the icebreaker target
+# (export refuses the default model, a smaller one runs on npu_ice40); and predict on pictures.
 # Usage: cmake -DSEATORCH=<binary> -DDATA_DIR=<data/mnist-small> -DIMAGE_DIR=<data/images> -DWORK_DIR=<tmp>
 #        -P pipeline.cmake
 
@@ -52,6 +53,46 @@ expect_at_least("${simulated}" images 500)
 expect_at_least("${simulated}" agreement 1.0)
 expect_at_least("${simulated}" logits_agreement 1.0)
 expect_at_least("${simulated}" mac_utilization 0.9)
+
+# The icebreaker target (the iCE40 UP5K build: 8 lanes, 16,384 weight rows): the default
+# 784-256-128-10 does not fit it, refused in one line that names the limit and the target.
+execute_process(COMMAND ${SEATORCH} export --hex --target icebreaker --out seatorch-out/ice.hex
+  WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(expected "^seatorch: error: 784-256-128-10 needs 29440 weight rows of 8 lanes but the icebreaker target's ")
+string(APPEND expected "weight memory has 16384 \\(WmemDepth\\)[^\n]*\n$")
+if(NOT rc EQUAL 1 OR EXISTS ${WORK_DIR}/seatorch-out/ice.hex OR NOT err MATCHES "${expected}")
+  message(FATAL_ERROR "export --target icebreaker of 784-256-128-10: exit ${rc}, expected 1 with one error line\n"
+                      "${out}${err}")
+endif()
+# A 784-64-10 fits: exported for icebreaker, simulated on the Verilated npu_ice40, which sim
+# takes from the manifest; it takes exactly the cycles the export predicted.
+run_json(small train --dataset mnist --data-dir ${DATA_DIR} --hidden 64 --epochs 5
+  --out seatorch-out/small/model.safetensors)
+run_json(small_int8 quantize --int8 --data-dir ${DATA_DIR} --model seatorch-out/small/model.safetensors
+  --out seatorch-out/small/model.int8.safetensors)
+run_json(ice_export export --hex --target icebreaker --model seatorch-out/small/model.int8.safetensors
+  --out seatorch-out/small/ice.hex)
+string(JSON ice_manifest_target GET "${ice_export}" target)
+string(JSON ice_lanes GET "${ice_export}" lanes)
+string(JSON ice_predicted GET "${ice_export}" npu_cycles_per_inference)
+run_json(ice_sim sim --npu --hex seatorch-out/small/ice.hex --data-dir ${DATA_DIR} --images 100)
+string(JSON ice_target GET "${ice_sim}" target)
+string(JSON ice_cycles GET "${ice_sim}" cycles_per_inference)
+if(NOT ice_manifest_target STREQUAL "icebreaker" OR NOT ice_lanes EQUAL 8 OR NOT ice_target STREQUAL "icebreaker"
+   OR NOT ice_cycles EQUAL ice_predicted)
+  message(FATAL_ERROR "icebreaker: export target ${ice_manifest_target}, ${ice_lanes} lanes, ${ice_predicted} cycles; "
+                      "sim target ${ice_target}, ${ice_cycles} cycles")
+endif()
+expect_at_least("${ice_sim}" agreement 1.0)
+expect_at_least("${ice_sim}" logits_agreement 1.0)
+message(STATUS "icebreaker: 784-64-10 on npu_ice40, ${ice_cycles} cycles per inference as predicted")
+# Another target named explicitly is refused in one line.
+execute_process(COMMAND ${SEATORCH} sim --npu --hex seatorch-out/small/ice.hex --target default --data-dir ${DATA_DIR}
+  WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "^seatorch: error: [^\n]*ice.hex was exported for the icebreaker target [^\n]*\n$")
+  message(FATAL_ERROR "sim --target default of an icebreaker image: exit ${rc}, expected 1 with one error line\n"
+                      "${out}${err}")
+endif()
 
 # The user's own pictures (data/images, drawn from MNIST test digits 0 and 1): each gets its
 # label back from the float and the int8 model. (`predict --npu` is checked with a small model

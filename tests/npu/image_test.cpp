@@ -1,5 +1,6 @@
 // The NPU image layout against golden words written by hand from docs/NPU.md, the round
-// trip through decode_npu_image(), the timing formula on known shapes, and every limit.
+// trip through decode_npu_image() for every target, the timing formula on shapes whose cycle
+// counts were derived by hand from the RTL, and every limit, named with its target.
 #include "seatorch/npu/image.hpp"
 
 #include "seatorch/error.hpp"
@@ -36,9 +37,9 @@ q::Int8Model tiny_model() {
 }  // namespace
 
 TEST_CASE("npu image lays out header descriptors rows and weights as specified", "[npu]") {
-  npu::NpuLimits limits;
-  limits.lanes = 4;  // one 32-bit word per weight row
-  const npu::NpuImage image = npu::build_npu_image(tiny_model(), limits);
+  npu::NpuTarget four = npu::default_npu_target();
+  four.limits.lanes = 4;  // one 32-bit word per weight row
+  const npu::NpuImage image = npu::build_npu_image(tiny_model(), four);
   REQUIRE(image.sections.size() == 5);
   const std::vector<std::uint32_t> header{0x55504E53U, 0x01040001U, 0x00050002U, 0,
                                           0x00050002U, 0, 0, 0x01F90380U};  // relu, zy -7, zw 3, zx -128
@@ -60,10 +61,14 @@ TEST_CASE("npu image lays out header descriptors rows and weights as specified",
 }
 
 TEST_CASE("npu image decodes back to the model it was built from", "[npu]") {
+  const npu::NpuTarget& target = NPU_TEST_EACH_TARGET();
+  INFO("target " << target.name);
   seatorch::Rng rng(4);
   for (const auto& sizes : {std::vector<std::size_t>{784, 64, 10}, std::vector<std::size_t>{30, 17, 33, 5}}) {
     const q::Int8Model model = npu::test::random_model(rng, sizes);
-    const npu::NpuImage image = npu::build_npu_image(model);
+    const npu::NpuImage image = npu::build_npu_image(model, target);
+    CHECK(image.target == target);
+    CHECK(image.sections[0].words[1] >> 16 == (target.limits.lanes | image.layers.size() << 8));
     const q::Int8Model back = npu::decode_npu_image(image);
     REQUIRE(back.layers.size() == model.layers.size());
     for (std::size_t l = 0; l < model.layers.size(); ++l) {
@@ -79,58 +84,120 @@ TEST_CASE("npu image decodes back to the model it was built from", "[npu]") {
       CHECK(a.output_zero_point == b.output_zero_point);
       CHECK(a.relu == b.relu);
     }
-    const npu::NpuImage again = npu::npu_image_from_sections(image.sections, image.crc, "test");
-    CHECK(again.layers.size() == image.layers.size());
-    CHECK(again.layers.back().w_base == image.layers.back().w_base);
+    const npu::NpuImage again = npu::npu_image_from_sections(image.sections, image.crc, "test", target);
+    CHECK(again.layers == image.layers);
+    CHECK(again.target == target);
   }
 }
 
-TEST_CASE("npu timing formula on the reference shapes", "[npu]") {
+TEST_CASE("npu timing formula on shapes derived by hand from the RTL", "[npu]") {
+  // A layer, read off npu_sequencer.sv: 5 cycles of descriptor fetch; one issue per input of
+  // the first group; per further group the larger of `in` and what the feeder and the
+  // requantizer allow; from the last issue 5 cycles to the first output leaving the shadow
+  // bank (the memory read, the MAC array's 3 stages, the shadow bank's load); the last
+  // group's other c - 1 outputs one requantizer interval apart; then the feeder's register,
+  // the requantizer's latency and the cycle in which the sequencer sees it idle.
+  const auto layer = [](std::size_t in, std::size_t out) {
+    npu::NpuLayerInfo info;
+    info.in = in;
+    info.out = out;
+    return info;
+  };
+  const npu::NpuTarget& fast = npu::npu_target("default");
+  const npu::NpuTarget& ice = npu::npu_target("icebreaker");
+
+  // default: 16 lanes, the pipelined requantizer (interval 1, latency 4). A group's last
+  // input waits until the previous group has left the shadow bank: 5 + 16 - 1 + 1 = 21 cycles
+  // after that group's last input. So 5 + in + (G-1) max(in, 21) + 5 + (c-1) + 1 + 4 + 1.
+  CHECK(npu::npu_layer_cycles(layer(784, 128), fast) == 15 + 8 * 784 + 16);  // 8 full groups
+  CHECK(npu::npu_layer_cycles(layer(128, 10), fast) == 15 + 128 + 10);       // 1 partial group
+  CHECK(npu::npu_layer_cycles(layer(8, 40), fast) == 15 + 8 + 2 * 21 + 8);   // in < 21: waits
+  CHECK(npu::npu_layer_cycles(layer(21, 40), fast) == 15 + 21 + 2 * 21 + 8);
+  CHECK(npu::npu_layer_cycles(layer(3, 1), fast) == 15 + 3 + 1);
+
+  // icebreaker: 8 lanes, the serial requantizer (interval = latency = 68: its state machine
+  // takes an output through Sum, 32 Mul, Round, 31 Shift, Add and Clamp, and is ready again in
+  // Clamp). A group's outputs enter the requantizer 68 cycles apart, so the next group's start
+  // 8 * 68 = 544 cycles after this group's; its last input waits for this group's last output,
+  // 5 + 7 * 68 + 1 = 482 cycles after this group's last input, which the 544 already cover. So
+  // 5 + in + (G-1) max(in, 544) + 5 + 68 (c-1) + 1 + 68 + 1 = 12 + in + (G-1) max(in, 544) + 68 c.
+  CHECK(npu::npu_layer_cycles(layer(784, 128), ice) == 12 + 16 * 784 + 68 * 8);   // the MAC array sets the pace
+  CHECK(npu::npu_layer_cycles(layer(128, 10), ice) == 12 + 128 + 544 + 68 * 2);   // the requantizer does
+  CHECK(npu::npu_layer_cycles(layer(500, 16), ice) == 12 + 500 + 544 + 68 * 8);   // 482 < in < 544
+  CHECK(npu::npu_layer_cycles(layer(544, 17), ice) == 12 + 544 + 2 * 544 + 68);
+  CHECK(npu::npu_layer_cycles(layer(8, 40), ice) == 12 + 8 + 68 * 40);             // every output 68 apart
+  CHECK(npu::npu_layer_cycles(layer(3, 1), ice) == 12 + 3 + 68);
+
+  // A whole inference is the sum over the layers.
   seatorch::Rng rng(5);
-  // 784-128-10: 8 groups of 784, then 1 group of 128 with 10 outputs
-  const npu::NpuImage a = npu::build_npu_image(npu::test::random_model(rng, {784, 128, 10}));
-  CHECK(npu::npu_inference_cycles(a) == (13 + 8 * 784 + 16) + (13 + 128 + 10));
-  // a layer with fewer inputs than a group takes to requantize waits lanes + 3 per group
-  npu::NpuLayerInfo narrow;
-  narrow.in = 8;
-  narrow.out = 40;
-  CHECK(npu::npu_layer_cycles(narrow, 16) == 13 + 8 + 2 * 19 + 8);
+  const q::Int8Model model = npu::test::random_model(rng, {784, 128, 10});
+  CHECK(npu::npu_inference_cycles(npu::build_npu_image(model, fast)) == (15 + 8 * 784 + 16) + (15 + 128 + 10));
+  CHECK(npu::npu_inference_cycles(npu::build_npu_image(model, ice)) == 13100 + 820);
 }
 
-TEST_CASE("npu image builder names the limit a model breaks", "[npu]") {
+TEST_CASE("npu image builder names the limit a model breaks and the target", "[npu]") {
   seatorch::Rng rng(6);
-  auto message_of = [](const q::Int8Model& model, const npu::NpuLimits& limits) -> std::string {
+  auto message_of = [](const q::Int8Model& model, const npu::NpuTarget& target) -> std::string {
     try {
-      npu::build_npu_image(model, limits);
+      npu::build_npu_image(model, target);
     } catch (const seatorch::InputError& e) {
       return e.what();
     }
     return "no error";
   };
-  npu::NpuLimits small;
-  small.wmem_depth = 100;
+  const npu::NpuTarget& fast = npu::default_npu_target();
+  npu::NpuTarget small = fast;
+  small.limits.wmem_depth = 100;
   CHECK_THAT(message_of(npu::test::random_model(rng, {60, 40, 10}), small), Catch::Contains("WmemDepth"));
-  small = {};
-  small.row_depth = 20;
+  small = fast;
+  small.limits.row_depth = 20;
   CHECK_THAT(message_of(npu::test::random_model(rng, {8, 16, 10}), small), Catch::Contains("RowDepth"));
-  small = {};
-  CHECK_THAT(message_of(npu::test::random_model(rng, {1025, 2}), small), Catch::Contains("ActDepth"));
+  CHECK_THAT(message_of(npu::test::random_model(rng, {1025, 2}), fast),
+             Catch::Contains("the default target's activation buffers hold 1 to 1024") && Catch::Contains("ActDepth"));
   std::vector<std::size_t> deep(17, 4);
-  CHECK_THAT(message_of(npu::test::random_model(rng, deep), small), Catch::Contains("MaxLayers"));
-  CHECK_THAT(message_of(q::Int8Model{}, small), Catch::Contains("MaxLayers"));
+  CHECK_THAT(message_of(npu::test::random_model(rng, deep), fast), Catch::Contains("MaxLayers"));
+  CHECK_THAT(message_of(q::Int8Model{}, fast), Catch::Contains("MaxLayers"));
+
+  // The README's model fits the default target, not the UP5K's SPRAM (8 lanes: 32 * 784 +
+  // 16 * 256 + 2 * 128 rows) nor its 256 row entries.
+  const npu::NpuTarget& ice = npu::npu_target("icebreaker");
+  const q::Int8Model readme = npu::test::random_model(rng, {784, 256, 128, 10});
+  CHECK(message_of(readme, fast) == "no error");
+  CHECK(message_of(readme, ice) ==
+        "784-256-128-10 needs 29440 weight rows of 8 lanes but the icebreaker target's weight memory has 16384 "
+        "(WmemDepth); use fewer or narrower hidden layers");
+  CHECK(message_of(npu::test::random_model(rng, {16, 200, 100, 10}), ice) ==
+        "16-200-100-10 has 310 neurons but the icebreaker target's bias/multiplier/shift memories hold 256 "
+        "(RowDepth); use fewer or narrower layers");
+  CHECK(message_of(npu::test::random_model(rng, {784, 128, 10}), ice) == "no error");
 
   q::Int8Model bad = npu::test::random_model(rng, {4, 3});
   bad.layers[0].shift[1] = 32;
-  CHECK_THAT(message_of(bad, small), Catch::Contains("shift 32"));
+  CHECK_THAT(message_of(bad, fast), Catch::Contains("shift 32"));
   bad = npu::test::random_model(rng, {4, 3});
   bad.layers[0].output_zero_point = 128;
-  CHECK_THAT(message_of(bad, small), Catch::Contains("zero-point 128"));
+  CHECK_THAT(message_of(bad, fast), Catch::Contains("zero-point 128"));
   bad = npu::test::random_model(rng, {4, 3, 2});
   bad.layers[1].in = 4;
-  CHECK_THAT(message_of(bad, small), Catch::Contains("must chain"));
+  CHECK_THAT(message_of(bad, fast), Catch::Contains("must chain"));
   bad = npu::test::random_model(rng, {4, 3});
   bad.layers[0].bias.pop_back();
-  CHECK_THAT(message_of(bad, small), Catch::Contains("expected 12 weights"));
+  CHECK_THAT(message_of(bad, fast), Catch::Contains("expected 12 weights"));
+}
+
+TEST_CASE("npu targets are looked up by name", "[npu]") {
+  CHECK(npu::npu_target_names() == std::vector<std::string>{"default", "icebreaker"});
+  CHECK(npu::default_npu_target().name == "default");
+  const npu::NpuTarget& ice = npu::npu_target("icebreaker");
+  CHECK(ice.rtl_top == "npu_ice40");
+  CHECK(ice.limits == npu::NpuLimits{npu::kIce40Lanes, npu::kIce40WmemDepth, npu::kIce40RowDepth,
+                                     npu::kIce40ActDepth, npu::kMaxLayers});
+  CHECK(ice.serial_requant);
+  CHECK_FALSE(npu::default_npu_target().serial_requant);
+  CHECK_THROWS_WITH(npu::npu_target("ice40"),
+                    "no NPU target 'ice40'; the targets are default, icebreaker");
+  CHECK(npu::npu_targets_with_lanes(8) == "icebreaker");
+  CHECK(npu::npu_targets_with_lanes(32).empty());
 }
 
 TEST_CASE("npu image from sections rejects a bad CRC and a bad header", "[npu]") {
@@ -145,7 +212,8 @@ TEST_CASE("npu image from sections rejects a bad CRC and a bad header", "[npu]")
   sections = image.sections;
   sections[0].words[1] = (sections[0].words[1] & 0xFF00FFFFU) | (8U << 16);
   CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
-                    Catch::Contains("8 lanes"));
+                    "x.hex: the image was built for 8 lanes, the default target has 16 (the icebreaker target has 8); "
+                    "export the model again for the default target");
   sections = image.sections;
   sections[0].words[4 + 1] = 1000;  // layer 0 w_base beyond the weights
   CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),

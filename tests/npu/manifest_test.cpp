@@ -19,9 +19,10 @@ using nlohmann::json;
 
 namespace {
 
-npu::NpuImage test_image(std::uint64_t seed, const std::vector<std::size_t>& sizes) {
+npu::NpuImage test_image(std::uint64_t seed, const std::vector<std::size_t>& sizes,
+                         const npu::NpuTarget& target = npu::default_npu_target()) {
   seatorch::Rng rng(seed);
-  return npu::build_npu_image(npu::test::random_model(rng, sizes));
+  return npu::build_npu_image(npu::test::random_model(rng, sizes), target);
 }
 
 // The reader's message for `text`, "accepted" when it parses.
@@ -77,6 +78,21 @@ TEST_CASE("npu manifest describes its image and round trips", "[npu]") {
   CHECK(parsed.layers == image.layers);
   CHECK(npu::npu_manifest_json(parsed) == j);
   CHECK(check_error(parsed, image) == "accepted");
+  CHECK(j.at("target") == "default");
+
+  // A manifest written before there were targets describes a default-target image.
+  json untargeted = j;
+  untargeted.erase("target");
+  CHECK(npu::parse_npu_manifest(untargeted.dump(), "m.manifest.json") == parsed);
+
+  const npu::NpuImage ice = test_image(21, {40, 20, 10}, npu::npu_target("icebreaker"));
+  const json ice_json = npu::npu_manifest(ice);
+  CHECK(ice_json.at("target") == "icebreaker");
+  CHECK(ice_json.at("lanes") == 8);
+  const npu::NpuManifest ice_parsed = npu::parse_npu_manifest(ice_json.dump(), "m.manifest.json");
+  CHECK(ice_parsed.target == "icebreaker");
+  CHECK(check_error(ice_parsed, ice) == "accepted");
+  CHECK_THAT(check_error(parsed, ice), Catch::Contains("target: manifest default, image icebreaker"));
 }
 
 TEST_CASE("npu manifest reader rejects malformed manifests with one line naming the field", "[npu]") {
@@ -94,9 +110,12 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
       {"layer not an object", [](json& j) { j["layers"][0] = json::array({1}); },
        "'layers[0]' must be a JSON object, got an array of 1 element"},
       {"format version a bool", [](json& j) { j["format_version"] = true; }, "'format_version' must be an integer"},
+      {"target a number", [](json& j) { j["target"] = 3; }, "'target' must be a string of at most 32 bytes, got 3"},
       // ranges
       {"lanes 0", [](json& j) { j["lanes"] = 0; }, "got 0"},
       {"lanes 256", [](json& j) { j["lanes"] = 256; }, "from 1 to 255, got 256"},
+      {"unknown target", [](json& j) { j["target"] = "ecp5"; },
+       "'target' is \"ecp5\"; this seatorch knows the targets default, icebreaker"},
       {"format version 0", [](json& j) { j["format_version"] = 0; }, "'format_version' must be an integer from 1 to 65535"},
       {"zero-point 128", [](json& j) { j["layers"][0]["output_zero_point"] = 128; },
        "'layers[0].output_zero_point' must be an integer from -128 to 127, got 128"},
@@ -126,6 +145,7 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
        "layers[1].in is 7 but layers[0].out is 5"},
       // derived values that contradict the tables
       {"crc32_hex", [](json& j) { j["crc32_hex"] = "0x00000000"; }, "'crc32_hex' is \"0x00000000\", but 'crc32' gives"},
+      {"lanes of another target", [](json& j) { j["lanes"] = 8; }, "'lanes' is 8, but the default target has 16"},
       {"architecture", [](json& j) { j["architecture"] = "6-5-3"; },
        "'architecture' is \"6-5-3\", but the layers give \"6-5-4\""},
       {"input_size", [](json& j) { j["input_size"] = 7; }, "'input_size' is 7, but the layers give 6"},
@@ -185,6 +205,7 @@ TEST_CASE("npu manifest check names both files and what differs from the image",
   const std::vector<Mismatch> cases = {
       {"format version", [](npu::NpuManifest& m) { m.format_version = 2; }, "format version: manifest 2, image 1"},
       {"lanes", [](npu::NpuManifest& m) { m.lanes = 8; }, "lanes: manifest 8, image 16"},
+      {"target", [](npu::NpuManifest& m) { m.target = "icebreaker"; }, "target: manifest icebreaker, image default"},
       {"crc", [](npu::NpuManifest& m) { m.crc ^= 0x10; }, "CRC-32: manifest 0x"},
       {"section address", [](npu::NpuManifest& m) { m.sections[1].address = 0x100004; },
        "section bias address: manifest @100004, image @100000"},
@@ -240,5 +261,31 @@ TEST_CASE("read_npu_hex checks the manifest beside the file when there is one", 
   std::filesystem::remove(manifest);
   std::filesystem::create_directory(manifest);
   CHECK_THROWS_WITH(npu::read_npu_hex(hex), Catch::Contains(manifest.string()) && Catch::Contains("not a regular file"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("read_npu_hex reads an image for the target its manifest names", "[npu]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_npu_manifest_target_test";
+  std::filesystem::remove_all(dir);
+  const std::filesystem::path hex = dir / "model.hex";
+  const npu::NpuTarget& ice = npu::npu_target("icebreaker");
+  const npu::NpuImage image = test_image(27, {8, 6, 4}, ice);
+  npu::write_npu_hex(hex, image);
+  CHECK(npu::read_npu_hex(hex).target == ice);
+  CHECK(npu::read_npu_hex(hex, "icebreaker").target == ice);
+  CHECK_THROWS_WITH(npu::read_npu_hex(hex, "default"),
+                    hex.string() + " was exported for the icebreaker target (its manifest " +
+                        npu::npu_manifest_path(hex).string() +
+                        " says so), not for the default target; run it on the icebreaker target or export the model "
+                        "again for default");
+  CHECK_THROWS_WITH(npu::read_npu_hex(hex, "ecp5"), Catch::Contains("no NPU target 'ecp5'"));
+
+  // Without the manifest nothing says which target: the default one, unless named.
+  std::filesystem::remove(npu::npu_manifest_path(hex));
+  CHECK_THROWS_WITH(npu::read_npu_hex(hex), Catch::Contains("built for 8 lanes, the default target has 16 (the "
+                                                            "icebreaker target has 8)"));
+  const npu::NpuImage named = npu::read_npu_hex(hex, "icebreaker");
+  CHECK(named.target == ice);
+  CHECK(named.layers == image.layers);
   std::filesystem::remove_all(dir);
 }

@@ -1,8 +1,11 @@
 // Random quantized models and images for the NPU tests, with realistic ranges: multipliers
 // from quantize_multiplier() of reals in (1e-4, 0.5) chosen so that outputs spread over the
 // int8 range instead of saturating, weights mostly small with some extremes, MNIST-like
-// images (mostly 0, some 255).
+// images (mostly 0, some 255); and NPU_TEST_EACH_TARGET(), which runs a test case once per
+// NPU target.
 #pragma once
+
+#include "seatorch/npu/target.hpp"
 
 #include "seatorch/quant/fixed_point.hpp"
 #include "seatorch/quant/int8_model.hpp"
@@ -12,6 +15,11 @@
 #include <cmath>
 #include <cstdint>
 #include <vector>
+
+// In a TEST_CASE: the NPU target of this run; Catch2 runs the case once per target
+// (a macro because GENERATE must stand in the test case's own body).
+#define NPU_TEST_EACH_TARGET() \
+  ::seatorch::npu::npu_target(GENERATE(Catch::Generators::from_range(::seatorch::npu::npu_target_names())))
 
 namespace seatorch::npu::test {
 

@@ -10,13 +10,21 @@
 
 namespace seatorch::npu {
 
-// ---- build-time parameters: the defaults of npu_top (the simulated NPU uses these) ----
+// ---- build-time parameters: the defaults of npu_top (the `default` target, target.hpp) ----
 inline constexpr std::size_t kLanes = 16;
 inline constexpr std::size_t kWmemDepth = 16384;
 inline constexpr std::size_t kRowDepth = 1024;
 inline constexpr std::size_t kActDepth = 1024;
 inline constexpr std::size_t kDmemDepth = 64;
 inline constexpr std::size_t kFbufDepth = 2048;
+
+// ---- the iCE40 UltraPlus configuration (rtl/npu_ice40.sv; the `icebreaker` target) ----
+inline constexpr std::size_t kIce40Lanes = 8;
+inline constexpr std::size_t kIce40WmemDepth = 16384;
+inline constexpr std::size_t kIce40RowDepth = 256;
+inline constexpr std::size_t kIce40ActDepth = 1024;
+inline constexpr std::size_t kIce40DmemDepth = 64;
+inline constexpr std::size_t kIce40FbufDepth = 2048;
 
 // ---- limits that follow from them ----
 inline constexpr std::size_t kMaxLayers = 15;
@@ -72,5 +80,8 @@ static_assert(kMaxLayers == (kDmemDepth - kHeaderWords) / kDescWords);
 static_assert(kMaxPayload == kMaxChunkBytes + kChunkHeaderBytes);
 static_assert(kFbufDepth >= kMaxPayload);
 static_assert(kLanes >= 4 && (kLanes & (kLanes - 1)) == 0);
+static_assert(kIce40Lanes >= 4 && (kIce40Lanes & (kIce40Lanes - 1)) == 0);
+static_assert(kIce40FbufDepth >= kMaxPayload);
+static_assert(kMaxLayers == (kIce40DmemDepth - kHeaderWords) / kDescWords);  // MaxLayers holds for both
 
 }  // namespace seatorch::npu

@@ -38,13 +38,18 @@ struct NpuHexWords {
 };
 NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source);
 
-// Parses .hex text (`source` names it in errors) and checks it as npu_image_from_sections()
-// does. Throws InputError naming the line and the problem.
-NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuLimits& limits = {});
+// Parses .hex text (`source` names it in errors) and checks it for `target` as
+// npu_image_from_sections() does. Throws InputError naming the line and the problem.
+NpuImage parse_npu_hex(std::string_view text, std::string_view source,
+                       const NpuTarget& target = default_npu_target());
 
 // Reads and checks a .hex file and, when the manifest beside it (npu_manifest_path) exists,
 // checks that it describes the image: a stale or edited manifest is an InputError naming
 // both files and what differs. A missing manifest is fine.
-NpuImage read_npu_hex(const std::filesystem::path& path, const NpuLimits& limits = {});
+// The image is read for the target its manifest names: the .hex words do not say which
+// build of the NPU they were laid out for, the manifest does. `target` empty: that one, or
+// the default target when there is no manifest; a target named here must be the manifest's,
+// or the InputError names both.
+NpuImage read_npu_hex(const std::filesystem::path& path, std::string_view target = {});
 
 }  // namespace seatorch::npu

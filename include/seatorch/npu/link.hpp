@@ -29,10 +29,6 @@ struct LinkBudget {
   std::uint64_t npu_cycles = 0;  // the NPU's clock cycles of processing
 };
 
-// The most clock cycles the NPU computes before it answers a request, whatever image it
-// holds: twice the documented count (docs/NPU.md, Timing) of the largest image that fits.
-inline constexpr std::uint64_t kMaxAnswerCycles = 2 * (kWmemDepth + kMaxLayers * (kActDepth + 64));
-
 // What crossed the link so far.
 struct LinkCounters {
   std::uint64_t bytes_sent = 0;       // to the NPU

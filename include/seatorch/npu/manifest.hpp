@@ -1,8 +1,9 @@
 // The JSON manifest written beside every NPU .hex image (docs/NPU.md, "The .hex file and its
-// manifest"): format, lanes, CRC, the sections (name, address, word count) and the layer
-// table, plus values derived from them (architecture, sizes, total words, MACs) for people
-// and tools. The writer, a strict reader (typed fields, bounded counts, every derived value
-// checked against the tables) and the check that a manifest describes a given image.
+// manifest"): format, the target the image is laid out for, lanes, CRC, the sections (name,
+// address, word count) and the layer table, plus values derived from them (architecture,
+// sizes, total words, MACs) for people and tools. The writer, a strict reader (typed fields,
+// bounded counts, every derived value checked against the tables) and the check that a
+// manifest describes a given image.
 // Deliberately not here: the image's words. The .hex file is self-contained; the manifest is
 // a description of it, so a missing manifest is fine, but a present one must agree with it.
 #pragma once
@@ -38,6 +39,7 @@ struct NpuManifestSection {
 // a parsed manifest cannot contradict itself.
 struct NpuManifest {
   std::uint32_t format_version = kFormatVersion;
+  std::string target = "default";            // an npu_targets() name
   std::size_t lanes = kLanes;
   std::uint32_t crc = 0;                     // the image CRC-32
   std::vector<NpuManifestSection> sections;  // the data sections in load order (not the CRC)
@@ -61,7 +63,8 @@ std::filesystem::path npu_manifest_path(const std::filesystem::path& hex_path);
 
 // Parses manifest text (`source` names it in errors). Throws InputError naming the field and
 // what was expected: bad JSON, a missing, unknown or mistyped field, a value out of range, a
-// count over the limits above, or a derived value that contradicts the tables.
+// count over the limits above, or a derived value that contradicts the tables. A manifest
+// without "target" was written before there were targets: it describes a default-target image.
 NpuManifest parse_npu_manifest(std::string_view text, std::string_view source);
 
 // Reads and parses a manifest file (at most kManifestMaxFileBytes).

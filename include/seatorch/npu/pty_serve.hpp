@@ -13,6 +13,7 @@
 #pragma once
 
 #include "seatorch/npu/constants.hpp"
+#include "seatorch/npu/target.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,8 @@
 namespace seatorch::npu {
 
 struct PtyServeOptions {
+  NpuTarget target = default_npu_target();  // the build of the NPU to serve
+  bool netlist = false;                    // its FPGA build's gate-level netlist instead of its RTL
   unsigned clks_per_bit = kMinClksPerBit;  // the simulated line's bit time in clock cycles
   double exit_after_idle = 0.0;            // return after this many seconds without a byte from the host; 0: never
 };

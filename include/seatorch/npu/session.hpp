@@ -1,9 +1,9 @@
 // NpuSession: the host's end of the Mini NPU's frame protocol, over any NpuLink (link.hpp):
 // request(), with resends on NAK, timeout and corrupted response, and load(), infer(),
 // status(), echo() on top. It counts bytes, errors, resends and time in stats().
-// The link is the simulated NPU (SimLink over the Verilated RTL's pins: the first
-// constructor) or a real serial port (SerialLink), and the protocol is the same code for
-// both; it sees the NPU only through the bytes on the line - no backdoor into the memories
+// The link is the simulated NPU (SimLink over the pins of its target's Verilated build or
+// gate-level netlist, NpuPins: the first constructor) or a real serial port (SerialLink),
+// and the protocol is the same code for both; it sees the NPU only through the bytes on the line - no backdoor into the memories
 // (docs/NPU.md, "Simulation and tracing").
 // Deliberately single-threaded and one NPU per session: Verilator models are fastest on one
 // thread, and tests need independent NPUs.
@@ -29,6 +29,8 @@ namespace seatorch::npu {
 class SimLink;
 
 struct NpuSimOptions {
+  NpuTarget target = default_npu_target();  // the build of the NPU to simulate
+  bool netlist = false;               // its FPGA build's gate-level netlist instead of its RTL
   unsigned clks_per_bit = 4;          // UART bit time in clock cycles, >= kMinClksPerBit
   std::filesystem::path trace_path;   // FST waveform of every clock edge; empty: none
   unsigned max_attempts = 8;          // sends of one request before giving up
@@ -132,7 +134,7 @@ class NpuSession {
   NpuStats stats_;
   std::uint8_t seq_ = 0;
   std::uint64_t compute_budget_;      // cycles an inference of the loaded image may take
-  std::size_t outputs_ = kActDepth;   // logits of the loaded image (the most until load())
+  std::size_t outputs_;               // logits of the loaded image (the most until load())
 };
 
 }  // namespace seatorch::npu

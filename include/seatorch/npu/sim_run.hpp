@@ -1,5 +1,6 @@
 // One `seatorch sim --npu` run as a library call: read a .hex image, load it into the
-// simulated Mini NPU over its UART pins, stream test images through it, and compare every
+// simulated Mini NPU of its target (the manifest's, target.hpp) over its UART pins, stream
+// test images through it, and compare every
 // answer (class and each int8 logit) with the C++ integer reference model that the same
 // image encodes. Reports accuracy, agreement, cycles, MAC utilization, bytes on the wire,
 // equivalent wall times at a clock and at standard baud rates, and the simulation speed.
@@ -27,10 +28,12 @@ namespace seatorch::npu {
 
 struct SimRunOptions {
   std::filesystem::path hex = "seatorch-out/model.hex";
+  std::string target;            // the NPU target; empty: the one the manifest names, else default
+  bool netlist = false;          // the target's gate-level FPGA netlist instead of its RTL
   DataOptions data;              // the test images (name defaults to mnist)
   std::size_t images = 0;        // the first N test images; 0: all
   unsigned clks_per_bit = kMinClksPerBit;
-  double clock_mhz = 100.0;      // for the equivalent wall times
+  double clock_mhz = 0.0;        // for the equivalent wall times; 0: the target's clock
   std::filesystem::path trace;   // FST waveform; empty: none
   LineFaultRates faults;         // injected on both directions of the line
   std::uint64_t seed = 0;        // of the injected faults
@@ -38,6 +41,10 @@ struct SimRunOptions {
 };
 
 struct SimRunSummary {
+  std::string target;                 // the NPU target simulated
+  std::string model;                  // "RTL", "gate-level netlist" or "a board on a serial port"
+  std::string target_description;
+  std::size_t lanes = 0;
   std::string dataset;
   std::string architecture;
   std::size_t images = 0;
