@@ -17,6 +17,10 @@
 // simulation evaluates the multiplies only in the cycles that use them (the array idles
 // while the UART carries an image; docs/DECISIONS.md, "Simulation speed"). They have no
 // reset, like the multiplier blocks' registers, and every sum starts with first_i.
+// The product register is exactly 18 bits wide and the sum sign-extends it: Yosys 0.23's
+// ice40_dsp, packing a 32-bit prod_q into the SB_MAC16's output register, connects only
+// the 18 bits it sees the multiply drive and leaves the sign-extension bits [31:18]
+// undriven (x), so every negative product would add as a positive one.
 // Deliberately no bias: the requantization unit adds it (int32 sums are associative).
 module npu_mac_array #(
   parameter int unsigned Lanes = npu_pkg::Lanes
@@ -80,7 +84,7 @@ module npu_mac_array #(
 
   for (genvar k = 0; k < Lanes; k++) begin : g_lane
     logic signed [15:0] wd_q;      // w - zw
-    logic signed [31:0] prod_q;    // (x - zx) * (w - zw), 18 bits sign-extended
+    logic signed [17:0] prod_q;    // (x - zx) * (w - zw), in [-65025, 65025]
     logic signed [31:0] acc_q;
 
     always_ff @(posedge clk_i) begin
@@ -91,7 +95,7 @@ module npu_mac_array #(
 
     always_ff @(posedge clk_i) begin
       if (v1_q) begin
-        prod_q <= 32'(xd_q * wd_q);
+        prod_q <= 18'(xd_q * wd_q);
       end
     end
 
@@ -101,9 +105,9 @@ module npu_mac_array #(
     always_ff @(posedge clk_i) begin
       if (v2_q) begin
         if (!f2_q) begin
-          acc_q <= acc_q + prod_q;
+          acc_q <= acc_q + 32'(prod_q);
         end else begin
-          acc_q <= prod_q;
+          acc_q <= 32'(prod_q);
         end
       end
     end

@@ -8,6 +8,7 @@
 
 #include "seatorch/error.hpp"
 #include "seatorch/npu/crc32.hpp"
+#include "seatorch/npu/rtl_pins.hpp"
 #include "seatorch/npu/sim_link.hpp"
 #include "seatorch/quant/int8_model.hpp"
 #include "npu_test_models.hpp"
@@ -493,4 +494,29 @@ TEST_CASE("npu rtl agrees with int8_forward_ref on a random 2-layer MNIST-shaped
 
 TEST_CASE("npu rtl agrees with int8_forward_ref on a random 3-layer MNIST-shaped model", "[npu]") {
   check_end_to_end(NPU_TEST_EACH_TARGET(), kThreeLayers, 16);
+}
+
+TEST_CASE("npu gate-level netlist of the iCE40 build agrees with int8_forward_ref, cycle for cycle", "[npu][netlist]") {
+  // The post-synthesis netlist (Yosys's SB_SPRAM256KA, SB_MAC16, SB_RAM40_4K and logic cells)
+  // through the same host harness: a small model, so that its load stays short at the
+  // gate-level model's speed. Only in builds with SEATORCH_NPU_NETLIST (the release preset).
+  if (!npu::have_netlist_pins()) {
+    WARN("this build has no gate-level model (SEATORCH_NPU_NETLIST is off): nothing to check");
+    return;
+  }
+  const npu::NpuTarget& target = npu::npu_target("icebreaker");
+  seatorch::Rng rng(21);
+  const q::Int8Model model = npu::test::random_model(rng, {48, 12, 10});
+  const npu::NpuImage image = npu::build_npu_image(model, target);
+  npu::NpuSimOptions options = on(target);
+  options.netlist = true;
+  npu::NpuSession session(options);
+  session.load(image);
+  require_agreement(session, image, model, rng, 3);
+}
+
+TEST_CASE("npu netlist is refused for a target without an FPGA build", "[npu]") {
+  npu::NpuSimOptions options = on(npu::default_npu_target());
+  options.netlist = true;
+  CHECK_THROWS_WITH(npu::NpuSession(options), Catch::Contains("has no FPGA netlist"));
 }
