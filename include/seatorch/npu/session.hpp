@@ -134,7 +134,7 @@ class NpuSession {
   NpuStats stats_;
   std::uint8_t seq_ = 0;
   std::uint64_t compute_budget_;      // cycles an inference of the loaded image may take
-  std::size_t outputs_;               // logits of the loaded image (the most until load())
+  std::size_t outputs_ = kActDepth;   // logits of the loaded image (the most until load())
 };
 
 }  // namespace seatorch::npu
