@@ -3,7 +3,7 @@
 // in src/cli/<name>.cpp and is listed once below.
 #include "cli/command.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/version.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -84,7 +84,7 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
-  } catch (const seatorch::InputError& e) {
+  } catch (const seatorch::core::InputError& e) {
     std::cerr << "seatorch: error: " << e.what() << '\n';
     return 1;
   } catch (const std::exception& e) {

@@ -1,8 +1,9 @@
 // The inference benchmark: float vs int8 on the same images, in interleaved rounds.
 #include "seatorch/bench/int8_bench.hpp"
 
-#include "seatorch/error.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
+#include "seatorch/model/model_file.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
 #include <algorithm>
@@ -10,21 +11,17 @@
 namespace seatorch::bench {
 
 Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
-  const quant::FloatMlp float_model = quant::load_float_checkpoint(options.float_model);
+  const model::FloatMlp float_model = model::load_float_checkpoint(options.float_model);
   const quant::Int8ModelFile int8 = quant::load_int8_model(options.int8_model);
   if (float_model.architecture() != int8.model.architecture()) {
-    throw input_error("{} is {} but {} is {}: pass the float model the int8 model was quantized from",
+    throw core::input_error("{} is {} but {} is {}: pass the float model the int8 model was quantized from",
                       options.float_model.string(), float_model.architecture(), options.int8_model.string(),
                       int8.model.architecture());
   }
-  DataOptions data_options = options.data;
+  data::DataOptions data_options = options.data;
   data_options.test_only = true;  // only the test images are used
-  if (data_options.name.empty()) {
-    const auto it = int8.metadata.find("dataset");
-    if (it == int8.metadata.end()) throw input_error("{} does not record its data set: pass --dataset", options.int8_model.string());
-    data_options.name = it->second;
-  }
-  const DataSplit data = load_dataset(data_options);
+  data_options.name = model::dataset_for(int8.metadata, options.int8_model.string(), data_options.name);
+  const data::DataSplit data = data::load_dataset(data_options);
   const std::vector<std::uint8_t> pixels = quant::dataset_pixels(data.test);
   const std::size_t n = std::min(options.images, data.test.size());
 

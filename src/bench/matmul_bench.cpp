@@ -3,9 +3,9 @@
 
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/timing.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -53,7 +53,7 @@ std::optional<MatmulProblem> parse_problem(std::string_view text) {
 
 MatmulProblem square(std::size_t size) {
   if (size == 0 || size > kMaxDimension) {
-    throw input_error("matmul size {}: expected a size in 1..{}", size, kMaxDimension);
+    throw core::input_error("matmul size {}: expected a size in 1..{}", size, kMaxDimension);
   }
   return {{size, size, size}};
 }
@@ -66,7 +66,7 @@ struct Operands {
   kernels::MatmulArgs args;
 };
 
-Operands make_operands(const MatmulProblem& problem, Rng& rng) {
+Operands make_operands(const MatmulProblem& problem, core::Rng& rng) {
   const auto [m, n, k] = problem.shape;
   Operands ops;
   ops.a.resize(m * k);
@@ -93,7 +93,7 @@ std::string form_name(const MatmulProblem& problem) {
 
 MatmulProblem parse_matmul_problem(std::string_view text) {
   if (const std::optional<MatmulProblem> problem = parse_problem(text)) return *problem;
-  throw input_error("matmul shape '{}': {}", text, kShapeSyntax);
+  throw core::input_error("matmul shape '{}': {}", text, kShapeSyntax);
 }
 
 std::vector<std::size_t> default_matmul_sizes() { return {64, 128, 256, 512, 1024}; }
@@ -142,7 +142,7 @@ std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock) {
 
 MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
                                    const std::function<void(const MatmulBenchRow&)>& progress) {
-  if (options.problems.empty()) throw input_error("matmul bench: no shapes to run; give --sizes or --shapes");
+  if (options.problems.empty()) throw core::input_error("matmul bench: no shapes to run; give --sizes or --shapes");
   std::vector<const kernels::KernelInfo*> chosen;
   if (options.kernels.empty()) {
     for (const kernels::KernelInfo& kernel : kernels::available_kernels()) chosen.push_back(&kernel);
@@ -155,7 +155,7 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
   report.peak = measure_fma_peak(0.05, options.clock);
   if (options.blas) report.blas = blas_name();
   const TimingOptions timing{options.reps, options.min_sample_seconds, options.clock};
-  Rng rng(2024);
+  core::Rng rng(2024);
 
   auto emit = [&](MatmulBenchRow row) {
     if (report.peak) row.pct_peak = 100.0 * row.gflops / report.peak->gflops;

@@ -20,23 +20,23 @@ std::size_t peak_rss_bytes() {
 }  // namespace
 
 TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
-  DataOptions data_options;
+  data::DataOptions data_options;
   data_options.name = "mnist";
   data_options.data_dir = options.data_dir;
-  const DataSplit data = load_dataset(data_options);
+  const data::DataSplit data = data::load_dataset(data_options);
 
   // The recipe of compare-pytorch.py: SGD, momentum 0.9, lr 0.1, constant rate.
-  TensorTrainConfig config;
+  train::TensorTrainConfig config;
   config.hidden = options.hidden;
   config.epochs = options.epochs;
   config.batch = options.batch;
-  config.optimizer = OptimizerKind::kSgd;
+  config.optimizer = train::OptimizerKind::kSgd;
   config.lr = 0.1;
   config.momentum = 0.9;
-  config.schedule = {ScheduleKind::kConstant};
+  config.schedule = {train::ScheduleKind::kConstant};
   config.seed = options.seed;
   config.evaluate_each_epoch = false;
-  const TensorTrainOutput tensor = train_tensor(data, config);
+  const train::TensorTrainOutput tensor = train::train_tensor(data, config);
 
   TrainBenchReport report;
   report.dataset = data.name;
@@ -47,7 +47,7 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.train_size = tensor.result.train_size;
   const auto epochs = static_cast<double>(options.epochs);
   report.seconds_per_epoch = tensor.result.seconds / epochs;
-  const PhaseSeconds& p = tensor.result.phases;
+  const train::PhaseSeconds& p = tensor.result.phases;
   report.phases_per_epoch = {p.data / epochs, p.forward / epochs, p.backward / epochs, p.optimizer / epochs};
   report.tensor_us_per_sample = tensor.result.us_per_sample;
   report.test_accuracy = tensor.result.test_accuracy;
@@ -55,19 +55,19 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   // The scalar engine on the first samples only: the same architecture, batch and rate
   // (its SGD has no momentum; the cost per sample is the graph, not the update).
   const std::size_t n = std::min(options.scalar_samples, data.train.size());
-  const Dataset& full = data.train;
-  DataSplit subset{data.name,
-                   Dataset{full.features, full.classes, {full.x.begin(), full.x.begin() + static_cast<std::ptrdiff_t>(n * full.features)},
+  const data::Dataset& full = data.train;
+  data::DataSplit subset{data.name,
+                   data::Dataset{full.features, full.classes, {full.x.begin(), full.x.begin() + static_cast<std::ptrdiff_t>(n * full.features)},
                            {full.y.begin(), full.y.begin() + static_cast<std::ptrdiff_t>(n)}},
-                   Dataset{full.features, full.classes, {}, {}}};
-  ScalarTrainConfig scalar;
+                   data::Dataset{full.features, full.classes, {}, {}}};
+  train::ScalarTrainConfig scalar;
   scalar.hidden = options.hidden;
   scalar.activation = scalar::Activation::kRelu;
   scalar.epochs = 1;
   scalar.batch = options.batch;
   scalar.lr = 0.1;
   scalar.seed = options.seed;
-  const ScalarTrainResult s = train_scalar(subset, scalar);
+  const train::ScalarTrainResult s = train::train_scalar(subset, scalar);
   report.scalar_samples = subset.train.size();
   const auto samples = static_cast<double>(report.scalar_samples);
   report.scalar_us_per_sample = s.seconds / samples * 1e6;

@@ -8,7 +8,7 @@
 #include "seatorch/bench/int8_bench.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/bench/train_bench.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
 #include <fmt/format.h>
@@ -30,7 +30,7 @@ CLI::Validator library_validator(Parse parse, std::string name) {
       [parse](const std::string& text) -> std::string {
         try {
           parse(text);
-        } catch (const InputError& e) {
+        } catch (const core::InputError& e) {
           return e.what();
         }
         return {};
@@ -200,7 +200,7 @@ int run_train_bench_command(TrainBenchFlags flags) {
   spdlog::info("training {} epoch(s) of MNIST with the tensor engine, then {} samples with the scalar engine",
                flags.options.epochs, flags.options.scalar_samples);
   const bench::TrainBenchReport r = bench::run_train_bench(flags.options);
-  const PhaseSeconds& p = r.phases_per_epoch;
+  const train::PhaseSeconds& p = r.phases_per_epoch;
   if (flags.json) {
     print_json({{"dataset", r.dataset},
                 {"architecture", r.architecture},
@@ -300,7 +300,7 @@ Command register_int8_bench(CLI::App& bench) {
   app->add_option("--float-model", f->float_model, "Float checkpoint")->capture_default_str();
   app->add_option("--model", f->int8_model, "INT8 model quantized from it")->capture_default_str();
   app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the INT8 model)")
-      ->check(CLI::IsMember(dataset_names()));
+      ->check(CLI::IsMember(data::dataset_names()));
   app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
   app->add_option("--images", f->options.images, "Test images to run")->check(kPositiveInteger)->capture_default_str();
   app->add_option("--reps", f->options.reps, "Timed passes per path, the paths in turn (the median is reported)")

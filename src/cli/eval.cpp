@@ -46,7 +46,7 @@ Command register_eval(CLI::App& root) {
   CLI::Option* dump = nullptr;
   app->add_option("--model", f->model, "Model file (float checkpoint or INT8 model)")->capture_default_str();
   app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the model)")
-      ->check(CLI::IsMember(dataset_names()));
+      ->check(CLI::IsMember(data::dataset_names()));
   app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
   app->add_option("--csv", f->csv, "CSV file for --dataset csv");
   app->add_option("--label-col", f->label_col, "CSV label column");

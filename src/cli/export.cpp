@@ -2,7 +2,7 @@
 // .hex plus a JSON manifest beside it) for one NPU target (--target).
 #include "command.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/export_run.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/target.hpp"
@@ -23,7 +23,7 @@ struct ExportFlags {
 };
 
 int run_export(ExportFlags f) {
-  if (!f.hex) throw input_error("seatorch export writes the NPU image only: pass --hex");
+  if (!f.hex) throw core::input_error("seatorch export writes the NPU image only: pass --hex");
   f.options.model = f.model;
   f.options.out = f.out;
   const npu::NpuImage image = npu::run_export(f.options);

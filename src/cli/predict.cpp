@@ -35,7 +35,7 @@ std::string scores(const std::vector<T>& values, const char* format) {
 void print_report(const predict::PredictSummary& s) {
   std::cout << fmt::format("{} model {} ({})\n", s.kind, s.architecture, s.model);
   for (const predict::ImagePrediction& p : s.images) {
-    const DigitInput& in = p.input;
+    const image::DigitInput& in = p.input;
     std::cout << fmt::format("{}: {}\n", p.image.string(), p.predicted);
     std::cout << fmt::format("  picture        {} x {}, {} background{}, ink {} x {} at ({}, {}) -> {} x {} in {} x {}\n",
                              p.width, p.height, in.inverted ? "light" : "dark", in.inverted ? " (inverted)" : "",

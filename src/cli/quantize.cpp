@@ -1,7 +1,7 @@
 // `seatorch quantize --int8`: parses the flags, calls run_quantize(), prints the report.
 #include "command.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/quant/quantize_run.hpp"
 
 #include <fmt/format.h>
@@ -31,7 +31,7 @@ struct QuantizeFlags {
 };
 
 int run_quantize_command(const QuantizeFlags& f) {
-  if (!f.int8) throw input_error("seatorch quantize supports INT8 only: pass --int8");
+  if (!f.int8) throw core::input_error("seatorch quantize supports INT8 only: pass --int8");
   quant::QuantizeRunOptions options;
   options.model = f.model;
   options.out = f.out;
@@ -75,7 +75,7 @@ Command register_quantize(CLI::App& root) {
   app->add_option("--model", f->model, "Float checkpoint to quantize")->capture_default_str();
   app->add_option("--out", f->out, "INT8 model file to write")->capture_default_str();
   app->add_option("--dataset", f->dataset, "Data set for calibration and evaluation (default: the checkpoint's)")
-      ->check(CLI::IsMember(dataset_names()));
+      ->check(CLI::IsMember(data::dataset_names()));
   app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
   app->add_option("--csv", f->csv, "CSV file for --dataset csv");
   app->add_option("--label-col", f->label_col, "CSV label column");

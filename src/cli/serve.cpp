@@ -5,7 +5,7 @@
 #include "command.hpp"
 #include "stop_signal.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/pty_serve.hpp"
 #include "seatorch/npu/target.hpp"
 
@@ -26,8 +26,8 @@ struct ServeFlags {
 };
 
 int run_serve(ServeFlags f) {
-  if (!f.npu) throw input_error("seatorch serve serves the Mini NPU only: pass --npu");
-  if (!f.pty) throw input_error("seatorch serve serves on a pseudo-terminal only: pass --pty");
+  if (!f.npu) throw core::input_error("seatorch serve serves the Mini NPU only: pass --npu");
+  if (!f.pty) throw core::input_error("seatorch serve serves on a pseudo-terminal only: pass --pty");
   f.options.target = npu::npu_target(f.target);
   const StopSignals signals;
   const npu::PtyServeSummary s = npu::serve_npu_pty(

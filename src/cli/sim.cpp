@@ -6,7 +6,7 @@
 #include "command.hpp"
 #include "progress.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/sim_run.hpp"
 #include "seatorch/npu/target.hpp"
 
@@ -35,13 +35,13 @@ struct SimFlags {
 void check_line_flags(const CLI::App& app, const SimFlags& f) {
   if (f.port.empty()) {
     for (const char* flag : {"--baud", "--timeout"}) {
-      if (app.count(flag) > 0) throw input_error("{} is a serial port's setting: it needs --port", flag);
+      if (app.count(flag) > 0) throw core::input_error("{} is a serial port's setting: it needs --port", flag);
     }
     return;
   }
   for (const char* flag : {"--trace", "--inject-bit-errors", "--inject-drops", "--seed", "--clks-per-bit", "--netlist"}) {
     if (app.count(flag) > 0) {
-      throw input_error("{} exists only on the simulated line; it cannot be used with --port", flag);
+      throw core::input_error("{} exists only on the simulated line; it cannot be used with --port", flag);
     }
   }
 }
@@ -108,7 +108,7 @@ void print_report(const npu::SimRunSummary& s) {
 }
 
 int run_sim_command(const CLI::App& app, SimFlags f) {
-  if (!f.npu) throw input_error("seatorch sim simulates the Mini NPU only: pass --npu");
+  if (!f.npu) throw core::input_error("seatorch sim simulates the Mini NPU only: pass --npu");
   check_line_flags(app, f);
   f.options.hex = f.hex;
   f.options.data.name = f.dataset;
@@ -147,7 +147,7 @@ Command register_sim(CLI::App& root) {
   app->add_flag("--netlist", f->options.netlist,
                 "Simulate the target's post-synthesis FPGA netlist (icebreaker; builds with SEATORCH_NPU_NETLIST)");
   app->add_option("--dataset", f->dataset, "Data set of the test images")
-      ->check(CLI::IsMember(dataset_names()))
+      ->check(CLI::IsMember(data::dataset_names()))
       ->capture_default_str();
   app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
   app->add_option("--images", f->options.images, "Run the first N test images (0: all)")->capture_default_str();

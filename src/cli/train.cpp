@@ -8,7 +8,7 @@
 #include "stop_signal.hpp"
 
 #include "seatorch/kernels/matmul.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/train_run.hpp"
 
@@ -56,47 +56,47 @@ struct TrainFlags {
 };
 
 // The starting point: the data set's recipe, or with --resume the interrupted run's options.
-TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
+train::TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
   auto given = [&app](const char* name) { return app.count(name) > 0; };
   if (given("--resume")) {
-    const std::filesystem::path path = f.resume.empty() ? default_resume_path(f.out) : std::filesystem::path(f.resume);
+    const std::filesystem::path path = f.resume.empty() ? train::default_resume_path(f.out) : std::filesystem::path(f.resume);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-      throw input_error("--resume: {} does not exist; an interrupted `seatorch train` writes it beside its --out",
+      throw core::input_error("--resume: {} does not exist; an interrupted `seatorch train` writes it beside its --out",
                         path.string());
     }
-    TrainRunOptions options = load_resume_state(path).options;
+    train::TrainRunOptions options = train::load_resume_state(path).options;
     options.resume = path;
     return options;
   }
-  TrainRunOptions options;
+  train::TrainRunOptions options;
   options.data.name = f.dataset;
-  options.engine = parse_engine(f.engine);
-  options.tensor = default_train_config(f.dataset, options.engine);
+  options.engine = train::parse_engine(f.engine);
+  options.tensor = train::default_train_config(f.dataset, options.engine);
   options.out = f.out;
   return options;
 }
 
 // Each set flag overrides the starting point; `given` says whether the user typed it.
-TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
+train::TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
   auto given = [&app](const char* name) { return app.count(name) > 0; };
-  TrainRunOptions options = base_options(f, app);
+  train::TrainRunOptions options = base_options(f, app);
   if (given("--dataset")) options.data.name = f.dataset;
   if (given("--data-dir")) options.data.data_dir = f.data_dir;
   if (given("--csv")) options.data.csv_path = f.csv;
   if (given("--label-col")) options.data.label_col = f.label_col;
-  if (given("--engine")) options.engine = parse_engine(f.engine);
+  if (given("--engine")) options.engine = train::parse_engine(f.engine);
   if (given("--out")) options.out = f.out;
-  TensorTrainConfig& c = options.tensor;
+  train::TensorTrainConfig& c = options.tensor;
   if (given("--hidden")) c.hidden = f.hidden;
   if (given("--epochs")) c.epochs = f.epochs;
   if (given("--batch")) c.batch = f.batch;
-  if (given("--opt")) c.optimizer = parse_optimizer(f.opt);
+  if (given("--opt")) c.optimizer = train::parse_optimizer(f.opt);
   if (given("--lr")) c.lr = f.lr;
   if (given("--momentum")) c.momentum = f.momentum;
   if (given("--nesterov")) c.nesterov = f.nesterov;
   if (given("--weight-decay")) c.weight_decay = f.weight_decay;
-  if (given("--schedule")) c.schedule.kind = parse_schedule(f.schedule);
+  if (given("--schedule")) c.schedule.kind = train::parse_schedule(f.schedule);
   if (given("--step-size")) c.schedule.step_size = f.step_size;
   if (given("--gamma")) c.schedule.gamma = f.gamma;
   if (given("--dropout")) c.dropout = f.dropout;
@@ -115,20 +115,20 @@ std::string percent_or_dash(const std::optional<double>& v) {
 
 int run_train(const TrainFlags& flags, const CLI::App& app) {
   if (!flags.kernel.empty()) kernels::select_kernel(flags.kernel);
-  const TrainRunOptions options = run_options(flags, app);
-  const TensorTrainConfig& c = options.tensor;
+  const train::TrainRunOptions options = run_options(flags, app);
+  const train::TensorTrainConfig& c = options.tensor;
   // From here on a stop signal is a request, answered at the next step boundary. The scalar
   // engine cannot stop between steps: it keeps the default (immediate) signals.
   std::optional<StopSignals> signals;
-  if (options.engine == Engine::kTensor) signals.emplace();
+  if (options.engine == train::Engine::kTensor) signals.emplace();
   spdlog::info("{} on {} with the {} engine: hidden {}, {} epochs, batch {}, {} lr {}, seed {}",
-               options.resume ? "resuming training" : "training", options.data.name, engine_name(options.engine),
-               fmt::join(c.hidden, ","), c.epochs, c.batch, optimizer_name(c.optimizer), c.lr, c.seed);
+               options.resume ? "resuming training" : "training", options.data.name, train::engine_name(options.engine),
+               fmt::join(c.hidden, ","), c.epochs, c.batch, train::optimizer_name(c.optimizer), c.lr, c.seed);
 
   const bool terminal = stderr_is_terminal() && spdlog::get_level() <= spdlog::level::info;
   std::unique_ptr<ProgressBar> bar;
-  TrainRunCallbacks callbacks;
-  callbacks.on_step = [&](const TensorStepReport& s) {
+  train::TrainRunCallbacks callbacks;
+  callbacks.on_step = [&](const train::TensorStepReport& s) {
     if (!terminal) return;
     if (!bar || s.step_in_epoch == 1) {
       bar = std::make_unique<ProgressBar>(fmt::format("epoch {}/{}", s.epoch, c.epochs), s.steps_per_epoch, true);
@@ -136,7 +136,7 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
     bar->update(s.step_in_epoch, fmt::format("loss {:.4f}", s.loss));
   };
   const std::size_t log_every = c.epochs > 20 ? c.epochs / 10 : 1;
-  callbacks.on_epoch = [&](const TrainEpoch& e) {
+  callbacks.on_epoch = [&](const train::TrainEpoch& e) {
     if (bar) bar->finish();
     const bool show = e.epoch == 1 || e.epoch % log_every == 0 || e.epoch == c.epochs;
     spdlog::log(show ? spdlog::level::info : spdlog::level::debug,
@@ -146,11 +146,11 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
   };
 
   if (signals) callbacks.should_stop = [] { return StopSignals::received() != 0; };
-  const TrainRunSummary summary = run_training(options, callbacks);
+  const train::TrainRunSummary summary = train::run_training(options, callbacks);
   if (summary.interrupted) {
     if (bar) bar->finish();
     const int signal = StopSignals::received();
-    const TrainPosition& p = summary.position;
+    const train::TrainPosition& p = summary.position;
     spdlog::warn("interrupted by {} after {} steps (epoch {}, step {} of it done); wrote {}; continue with "
                  "`seatorch train --resume {}`", StopSignals::name(signal), summary.steps, p.epoch + 1,
                  p.step_in_epoch, summary.written.front().string(), summary.written.front().string());
@@ -160,7 +160,7 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
     spdlog::warn("{} arrived after the last step: the run completed", StopSignals::name(StopSignals::received()));
   }
   spdlog::info("{} {}: test accuracy {:.4f}, train accuracy {:.4f}, {} steps, {:.2f} s of training ({:.1f} us/sample)",
-               summary.architecture, engine_name(summary.engine), summary.test_accuracy, summary.train_accuracy,
+               summary.architecture, train::engine_name(summary.engine), summary.test_accuracy, summary.train_accuracy,
                summary.steps, summary.train_seconds, summary.us_per_sample);
   for (const auto& path : summary.written) spdlog::info("wrote {}", path.string());
   if (flags.json) print_json(summary.to_json());
@@ -172,7 +172,7 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
 Command register_train(CLI::App& root) {
   auto f = std::make_shared<TrainFlags>();
   CLI::App* app = root.add_subcommand("train", "Train an MLP classifier and write its checkpoint, metrics and plots");
-  app->add_option("--dataset", f->dataset, "Data set")->check(CLI::IsMember(dataset_names()))->capture_default_str();
+  app->add_option("--dataset", f->dataset, "Data set")->check(CLI::IsMember(data::dataset_names()))->capture_default_str();
   app->add_option("--data-dir", f->data_dir, "Directory of the data set's files (default: $SEATORCH_DATA/<name>, data/<name>)");
   app->add_option("--csv", f->csv, "CSV file for --dataset csv (header row; last 20% of rows are the test part)");
   app->add_option("--label-col", f->label_col, "CSV label column: a header name or 0-based index (default: last)");

@@ -1,11 +1,11 @@
 // xoshiro256** (Blackman & Vigna) seeded with SplitMix64: fast, small state, and the
 // same sequence on every platform and compiler for a given seed.
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <cmath>
 #include <numbers>
 
-namespace seatorch {
+namespace seatorch::core {
 namespace {
 
 std::uint64_t splitmix64(std::uint64_t& x) {
@@ -53,4 +53,4 @@ std::uint64_t Rng::below(std::uint64_t n) {
   return x % n;
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::core

@@ -2,7 +2,7 @@
 #include "seatorch/data/csv.hpp"
 
 #include "seatorch/data/data_file.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <fmt/ranges.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::data {
 namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
@@ -45,7 +45,7 @@ std::size_t split_fields(std::string_view line, std::vector<std::string>& fields
     if (pos < line.size() && line[pos] == '"') {
       for (++pos;; ++pos) {
         if (pos >= line.size()) {
-          throw input_error("{}:{}: field {} opens a quote that the line never closes", at.name,
+          throw core::input_error("{}:{}: field {} opens a quote that the line never closes", at.name,
                             at.line, count);
         }
         if (line[pos] == '"') {
@@ -62,7 +62,7 @@ std::size_t split_fields(std::string_view line, std::vector<std::string>& fields
       pos = line.find_first_not_of(" \t", pos + 1);
       if (pos == std::string_view::npos) return count;
       if (line[pos] != ',') {
-        throw input_error("{}:{}: field {} has text after its closing quote", at.name, at.line, count);
+        throw core::input_error("{}:{}: field {} has text after its closing quote", at.name, at.line, count);
       }
     } else {
       const std::size_t comma = std::min(line.find(',', pos), line.size());
@@ -84,9 +84,9 @@ std::size_t resolve_label_column(const std::vector<std::string>& header, std::si
   const auto [end, ec] = std::from_chars(label_col.data(), label_col.data() + label_col.size(), index);
   if (ec == std::errc() && end == label_col.data() + label_col.size() && index < columns) return index;
   std::vector<std::string> shown;
-  for (std::size_t i = 0; i < std::min(columns, kColumnsInMessages); ++i) shown.push_back(printable(header[i], 32));
-  throw input_error("{}: label column '{}' is neither a header name nor an index 0..{}; the columns "
-                    "are {}{} (choose one with --label-col)", name, printable(label_col), columns - 1,
+  for (std::size_t i = 0; i < std::min(columns, kColumnsInMessages); ++i) shown.push_back(core::printable(header[i], 32));
+  throw core::input_error("{}: label column '{}' is neither a header name nor an index 0..{}; the columns "
+                    "are {}{} (choose one with --label-col)", name, core::printable(label_col), columns - 1,
                     fmt::join(shown, ", "), columns > shown.size() ? ", ..." : "");
 }
 
@@ -94,11 +94,11 @@ float parse_feature(std::string_view text, Location at, std::string_view column)
   float value = 0.0f;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size()) {
-    throw input_error("{}:{}: column '{}': '{}' is not a number", at.name, at.line, printable(column), printable(text));
+    throw core::input_error("{}:{}: column '{}': '{}' is not a number", at.name, at.line, core::printable(column), core::printable(text));
   }
   if (ec == std::errc::result_out_of_range || !std::isfinite(value)) {
-    throw input_error("{}:{}: column '{}': '{}' is not a finite float", at.name, at.line, printable(column),
-                      printable(text));
+    throw core::input_error("{}:{}: column '{}': '{}' is not a finite float", at.name, at.line, core::printable(column),
+                      core::printable(text));
   }
   return value;
 }
@@ -108,8 +108,8 @@ std::int32_t parse_label(std::string_view text, Location at, std::string_view co
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0 ||
       value >= static_cast<std::int64_t>(kCsvMaxClasses)) {
-    throw input_error("{}:{}: label column '{}': '{}' is not a class label (an integer 0..{})",
-                      at.name, at.line, printable(column), printable(text), kCsvMaxClasses - 1);
+    throw core::input_error("{}:{}: label column '{}': '{}' is not a class label (an integer 0..{})",
+                      at.name, at.line, core::printable(column), core::printable(text), kCsvMaxClasses - 1);
   }
   return static_cast<std::int32_t>(value);
 }
@@ -132,8 +132,8 @@ Dataset parse_csv(std::string_view text, std::string_view name, std::string_view
     ++line_no;
     const Location at{name, line_no};
     if (line.size() > kCsvMaxLineBytes) {
-      throw input_error("{}:{}: the line is longer than {}, the limit for a CSV line", name,
-                        line_no, describe_bytes(kCsvMaxLineBytes));
+      throw core::input_error("{}:{}: the line is longer than {}, the limit for a CSV line", name,
+                        line_no, io::describe_bytes(kCsvMaxLineBytes));
     }
     if (line.ends_with('\r')) line.remove_suffix(1);
     if (trim(line).empty()) continue;
@@ -141,7 +141,7 @@ Dataset parse_csv(std::string_view text, std::string_view name, std::string_view
     if (columns == 0) {
       columns = split_fields(line, header, at);
       if (columns < 2) {
-        throw input_error("{}:{}: the header has {} column; a data set needs at least one feature "
+        throw core::input_error("{}:{}: the header has {} column; a data set needs at least one feature "
                           "and the label", name, line_no, columns);
       }
       label = resolve_label_column(header, columns, label_col, name);
@@ -150,10 +150,10 @@ Dataset parse_csv(std::string_view text, std::string_view name, std::string_view
     }
     const std::size_t count = split_fields(line, fields, at);
     if (count != columns) {
-      throw input_error("{}:{}: {} fields, but the header has {} columns", name, line_no, count, columns);
+      throw core::input_error("{}:{}: {} fields, but the header has {} columns", name, line_no, count, columns);
     }
     if (data.size() == kCsvMaxRows) {
-      throw input_error("{}:{}: more than {} data rows, the limit for a CSV data set", name,
+      throw core::input_error("{}:{}: more than {} data rows, the limit for a CSV data set", name,
                         line_no, kCsvMaxRows);
     }
     for (std::size_t c = 0; c < columns; ++c) {
@@ -162,8 +162,8 @@ Dataset parse_csv(std::string_view text, std::string_view name, std::string_view
     data.y.push_back(parse_label(fields[label], at, header[label]));
     max_label = std::max(max_label, data.y.back());
   }
-  if (columns == 0) throw input_error("{}: the file is empty, expected a header row and data rows", name);
-  if (data.size() == 0) throw input_error("{}: no data rows after the header", name);
+  if (columns == 0) throw core::input_error("{}: the file is empty, expected a header row and data rows", name);
+  if (data.size() == 0) throw core::input_error("{}: no data rows after the header", name);
   data.classes = static_cast<std::size_t>(max_label) + 1;
   return data;
 }
@@ -174,4 +174,4 @@ Dataset read_csv(const std::filesystem::path& path, std::string_view label_col) 
   return parse_csv(text, path.string(), label_col);
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::data

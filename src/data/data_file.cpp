@@ -1,7 +1,7 @@
 // Whole-file reads with transparent, bounded gzip decompression (zlib's inflate).
 #include "seatorch/data/data_file.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/read_file.hpp"
 
 #include <zlib.h>
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <climits>
 
-namespace seatorch {
+namespace seatorch::data {
 namespace {
 
 // zlib counts in `uInt` (32 bits): input and output are handed over in pieces this large.
@@ -23,7 +23,7 @@ class Inflater {
   explicit Inflater(std::string_view name) {
     // 16 + MAX_WBITS: expect the gzip wrapper (header and CRC-32/length trailer, both checked).
     if (inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) {
-      throw input_error("{}: cannot start gzip decompression (out of memory?)", name);
+      throw core::input_error("{}: cannot start gzip decompression (out of memory?)", name);
     }
   }
   ~Inflater() { inflateEnd(&stream_); }
@@ -64,25 +64,25 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::
     in_pos += in_chunk - z->avail_in;
     out_pos += out_chunk - z->avail_out;
     if (out_pos > max_bytes) {
-      throw input_error("{}: decompresses to more than {}, the limit for a data file", name,
-                        describe_bytes(max_bytes));
+      throw core::input_error("{}: decompresses to more than {}, the limit for a data file", name,
+                        io::describe_bytes(max_bytes));
     }
     if (rc == Z_STREAM_END) {
       if (in_pos == compressed.size()) break;
       // RFC 1952 allows several members back to back (`cat a.gz b.gz`); anything else is junk.
       if (!is_gzip(compressed.subspan(in_pos))) {
-        throw input_error("{}: {} unexpected bytes follow the gzip stream; re-download the file",
+        throw core::input_error("{}: {} unexpected bytes follow the gzip stream; re-download the file",
                           name, compressed.size() - in_pos);
       }
       inflateReset(z);
       continue;
     }
     if (rc == Z_BUF_ERROR && in_pos == compressed.size() && out_pos < out.size()) {
-      throw input_error("{}: the gzip stream ends early (truncated file after {} compressed bytes); "
+      throw core::input_error("{}: the gzip stream ends early (truncated file after {} compressed bytes); "
                         "re-download the file", name, compressed.size());
     }
     if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      throw input_error("{}: corrupt gzip data ({}); re-download the file", name,
+      throw core::input_error("{}: corrupt gzip data ({}); re-download the file", name,
                         z->msg != nullptr ? z->msg : "inflate failed");
     }
   }
@@ -97,4 +97,4 @@ std::vector<std::uint8_t> read_data_file(const std::filesystem::path& path, std:
   return bytes;
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::data

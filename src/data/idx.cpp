@@ -2,9 +2,9 @@
 #include "seatorch/data/idx.hpp"
 
 #include "seatorch/data/data_file.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
-namespace seatorch {
+namespace seatorch::data {
 namespace {
 
 struct KindInfo {
@@ -25,7 +25,7 @@ std::uint32_t read_be32(std::span<const std::uint8_t> bytes, std::size_t at) {
 
 void check_dimension(std::string_view name, const char* what, std::uint32_t value, std::size_t limit) {
   if (value == 0 || value > limit) {
-    throw input_error("{}: the header claims {} {}, expected 1 to {} (a corrupt header?)", name,
+    throw core::input_error("{}: the header claims {} {}, expected 1 to {} (a corrupt header?)", name,
                       value, what, limit);
   }
 }
@@ -34,18 +34,18 @@ void check_dimension(std::string_view name, const char* what, std::uint32_t valu
 
 IdxArray parse_idx(std::span<const std::uint8_t> bytes, IdxKind kind, std::string_view name) {
   const KindInfo expected = info(kind);
-  if (bytes.empty()) throw input_error("{}: the file is empty, expected {}", name, expected.what);
+  if (bytes.empty()) throw core::input_error("{}: the file is empty, expected {}", name, expected.what);
   if (bytes.size() < 4) {
-    throw input_error("{}: {} bytes is too short for {} (truncated?)", name, bytes.size(), expected.what);
+    throw core::input_error("{}: {} bytes is too short for {} (truncated?)", name, bytes.size(), expected.what);
   }
   const std::uint32_t magic = read_be32(bytes, 0);
   if (magic != expected.magic) {
-    throw input_error("{}: magic number 0x{:08x}, expected 0x{:08x} ({}); is this the right file?",
+    throw core::input_error("{}: magic number 0x{:08x}, expected 0x{:08x} ({}); is this the right file?",
                       name, magic, expected.magic, expected.what);
   }
   const std::size_t header = 4 + 4 * expected.dims;
   if (bytes.size() < header) {
-    throw input_error("{}: {} bytes is shorter than the {}-byte header of {} (truncated?)", name,
+    throw core::input_error("{}: {} bytes is shorter than the {}-byte header of {} (truncated?)", name,
                       bytes.size(), header, expected.what);
   }
 
@@ -65,12 +65,12 @@ IdxArray parse_idx(std::span<const std::uint8_t> bytes, IdxKind kind, std::strin
   const std::size_t payload = array.items * array.rows * array.cols;
   const std::size_t total = header + payload;
   if (bytes.size() < total) {
-    throw input_error("{}: truncated: {} bytes, but the header promises {} ({} items of {}x{}); "
+    throw core::input_error("{}: truncated: {} bytes, but the header promises {} ({} items of {}x{}); "
                       "re-download the file", name, bytes.size(), total, array.items, array.rows,
                       array.cols);
   }
   if (bytes.size() > total) {
-    throw input_error("{}: {} unexpected bytes after the {} items the header promises "
+    throw core::input_error("{}: {} unexpected bytes after the {} items the header promises "
                       "(expected exactly {} bytes); is this the right file?", name,
                       bytes.size() - total, array.items, total);
   }
@@ -87,7 +87,7 @@ Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesys
   const IdxArray image_array = read_idx(images, IdxKind::kImages);
   const IdxArray label_array = read_idx(labels, IdxKind::kLabels);
   if (image_array.items != label_array.items) {
-    throw input_error("{} holds {} images but {} holds {} labels; the two files must belong together",
+    throw core::input_error("{} holds {} images but {} holds {} labels; the two files must belong together",
                       images.string(), image_array.items, labels.string(), label_array.items);
   }
   Dataset data;
@@ -97,7 +97,7 @@ Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesys
   for (std::size_t i = 0; i < label_array.items; ++i) {
     const std::uint8_t label = label_array.values[i];
     if (label >= classes) {
-      throw input_error("{}: label {} of item {} is not a class in 0..{}", labels.string(), label,
+      throw core::input_error("{}: label {} of item {} is not a class in 0..{}", labels.string(), label,
                         i, classes - 1);
     }
     data.y[i] = label;
@@ -109,4 +109,4 @@ Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesys
   return data;
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::data

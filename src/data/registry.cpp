@@ -5,7 +5,7 @@
 #include "seatorch/data/idx.hpp"
 #include "seatorch/data/split.hpp"
 #include "seatorch/data/toy.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <optional>
 
-namespace seatorch {
+namespace seatorch::data {
 namespace {
 
 // The moons are a fixed data set (as micrograd's demo draws them once); --seed varies
@@ -91,7 +91,7 @@ DataSplit load_idx(const DataOptions& options, const IdxSource& source) {
   if (options.test_only) return split;
   split.train = load_idx_dataset(files.train_images, files.train_labels, source.classes);
   if (split.train.features != split.test.features) {
-    throw input_error("{}: the training images have {} pixels but the test images {}; the four "
+    throw core::input_error("{}: the training images have {} pixels but the test images {}; the four "
                       "files must come from one data set", files.dir.string(),
                       split.train.features, split.test.features);
   }
@@ -100,7 +100,7 @@ DataSplit load_idx(const DataOptions& options, const IdxSource& source) {
 
 DataSplit load_csv(const DataOptions& options) {
   if (options.csv_path.empty()) {
-    throw input_error("--dataset csv needs the file: --csv FILE (a header row, numeric features, "
+    throw core::input_error("--dataset csv needs the file: --csv FILE (a header row, numeric features, "
                       "an integer label column)");
   }
   const std::string path = options.csv_path.string();
@@ -128,14 +128,14 @@ std::vector<std::filesystem::path> idx_search_dirs(const DataOptions& options) {
 
 IdxFiles find_idx_files(const DataOptions& options) {
   const IdxSource* source = find_source(options.name);
-  if (source == nullptr) throw input_error("'{}' is not a data set read from IDX files", options.name);
+  if (source == nullptr) throw core::input_error("'{}' is not a data set read from IDX files", options.name);
   std::vector<std::string> tried;
   for (const std::filesystem::path& dir : idx_search_dirs(options)) {
     DirLookup lookup = look_in(dir);
     if (lookup.files) return *lookup.files;
     tried.push_back(fmt::format("{} ({})", dir.string(), lookup.problem));
   }
-  throw input_error("{}: no directory holds its four IDX files ({}; each raw or .gz); looked in {}; "
+  throw core::input_error("{}: no directory holds its four IDX files ({}; each raw or .gz); looked in {}; "
                     "{}, or pass --data-dir DIR", source->name, fmt::join(kIdxFileNames, ", "),
                     fmt::join(tried, ", "), source->how_to_get);
 }
@@ -146,7 +146,7 @@ DataSplit load_dataset(const DataOptions& options) {
   if (name == "moons") return make_moons(kMoonsTrain, kMoonsTest, kMoonsNoise, kMoonsSeed);
   if (name == "csv") return load_csv(options);
   if (const IdxSource* source = find_source(name)) return load_idx(options, *source);
-  throw input_error("unknown data set '{}': choose one of {}", printable(name), fmt::join(dataset_names(), ", "));
+  throw core::input_error("unknown data set '{}': choose one of {}", core::printable(name), fmt::join(dataset_names(), ", "));
 }
 
 DataSplit load_dataset(std::string_view name) {
@@ -155,4 +155,4 @@ DataSplit load_dataset(std::string_view name) {
   return load_dataset(options);
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::data

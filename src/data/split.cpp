@@ -1,15 +1,15 @@
 // take_first and split_tail: cuts of a Dataset that keep the files' order.
 #include "seatorch/data/split.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <cmath>
 #include <iterator>
 
-namespace seatorch {
+namespace seatorch::data {
 
 Dataset take_first(Dataset data, std::size_t n) {
-  if (n == 0) throw input_error("--limit 0 selects no samples; give a positive count");
+  if (n == 0) throw core::input_error("--limit 0 selects no samples; give a positive count");
   if (n < data.size()) {
     data.x.resize(n * data.features);
     data.y.resize(n);
@@ -22,13 +22,13 @@ Dataset take_first(Dataset data, std::size_t n) {
 
 HeadTail split_tail(Dataset data, double fraction, std::string_view what) {
   if (!(fraction > 0.0 && fraction < 1.0)) {
-    throw input_error("{} {}: expected a fraction strictly between 0 and 1", what, fraction);
+    throw core::input_error("{} {}: expected a fraction strictly between 0 and 1", what, fraction);
   }
   const std::size_t n = data.size();
   const auto rounded = static_cast<std::size_t>(std::llround(static_cast<double>(n) * fraction));
   const std::size_t tail_size = rounded == 0 ? 1 : rounded;
   if (tail_size >= n) {
-    throw input_error("{} {}: {} samples are too few to split into two non-empty parts", what,
+    throw core::input_error("{} {}: {} samples are too few to split into two non-empty parts", what,
                       fraction, n);
   }
   const std::size_t head_size = n - tail_size;
@@ -45,4 +45,4 @@ HeadTail split_tail(Dataset data, double fraction, std::string_view what) {
   return parts;
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::data

@@ -1,15 +1,15 @@
 // XOR and two-moons generators.
 #include "seatorch/data/toy.hpp"
 
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <cmath>
 #include <numbers>
 
-namespace seatorch {
+namespace seatorch::data {
 namespace {
 
-Dataset moons(std::size_t n, double noise, Rng& rng) {
+Dataset moons(std::size_t n, double noise, core::Rng& rng) {
   Dataset d;
   d.features = 2;
   d.classes = 2;
@@ -41,10 +41,10 @@ DataSplit make_xor() {
 
 DataSplit make_moons(std::size_t train_size, std::size_t test_size, double noise,
                      std::uint64_t seed) {
-  Rng rng(seed);
+  core::Rng rng(seed);
   Dataset train = moons(train_size, noise, rng);
   Dataset test = moons(test_size, noise, rng);
   return DataSplit{"moons", std::move(train), std::move(test)};
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::data

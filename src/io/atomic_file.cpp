@@ -2,7 +2,7 @@
 // standard library cannot fsync.
 #include "seatorch/io/atomic_file.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -18,7 +18,7 @@ namespace seatorch::io {
 namespace {
 
 [[noreturn]] void fail(const std::filesystem::path& path, std::string_view what, int error) {
-  throw input_error("cannot write {}: {} failed ({}); check that the directory exists and is writable",
+  throw core::input_error("cannot write {}: {} failed ({}); check that the directory exists and is writable",
                     path.string(), what, std::strerror(error));
 }
 
@@ -88,14 +88,14 @@ void sync_directory(const std::filesystem::path& dir) {
 void check_output_path(const std::filesystem::path& path) {
   std::error_code ec;
   if (path.filename().empty() || std::filesystem::is_directory(path, ec)) {
-    throw input_error("cannot write '{}': the path names a directory, not a file; name the file, e.g. {}",
+    throw core::input_error("cannot write '{}': the path names a directory, not a file; name the file, e.g. {}",
                       path.string(), (path / "model.safetensors").string());
   }
   // The nearest parent that exists must be a directory (create_directories makes the rest).
   for (std::filesystem::path dir = path.parent_path(); !dir.empty(); dir = dir.parent_path()) {
     if (std::filesystem::exists(dir, ec)) {
       if (!std::filesystem::is_directory(dir, ec)) {
-        throw input_error("cannot write '{}': {} exists and is not a directory", path.string(), dir.string());
+        throw core::input_error("cannot write '{}': {} exists and is not a directory", path.string(), dir.string());
       }
       return;
     }

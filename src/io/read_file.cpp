@@ -1,7 +1,7 @@
 // read_file(): status check, size check, then one read of exactly that many bytes.
 #include "seatorch/io/read_file.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <fstream>
 #include <system_error>
@@ -20,23 +20,23 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& path, std::size
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
-    throw input_error("{}: no such file; give the path of {}", path.string(), kind);
+    throw core::input_error("{}: no such file; give the path of {}", path.string(), kind);
   }
   if (!std::filesystem::is_regular_file(status)) {
-    throw input_error("{}: not a regular file; give the path of {}", path.string(), kind);
+    throw core::input_error("{}: not a regular file; give the path of {}", path.string(), kind);
   }
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw input_error("{}: cannot read its size ({})", path.string(), ec.message());
+  if (ec) throw core::input_error("{}: cannot read its size ({})", path.string(), ec.message());
   if (size > max_bytes) {
-    throw input_error("{}: {} bytes is more than {}, the limit for {}", path.string(), size,
+    throw core::input_error("{}: {} bytes is more than {}, the limit for {}", path.string(), size,
                       describe_bytes(max_bytes), kind);
   }
   std::ifstream file(path, std::ios::binary);
-  if (!file) throw input_error("{}: cannot open it for reading (permissions?)", path.string());
+  if (!file) throw core::input_error("{}: cannot open it for reading (permissions?)", path.string());
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
   file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (static_cast<std::size_t>(file.gcount()) != bytes.size()) {
-    throw input_error("{}: could read only {} of its {} bytes", path.string(), file.gcount(), size);
+    throw core::input_error("{}: could read only {} of its {} bytes", path.string(), file.gcount(), size);
   }
   return bytes;
 }

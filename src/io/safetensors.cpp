@@ -1,7 +1,7 @@
 // safetensors reading and writing; the format is described in the header.
 #include "seatorch/io/safetensors.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/read_file.hpp"
 
@@ -17,26 +17,26 @@ namespace seatorch::io {
 namespace {
 
 constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;  // the reference implementation's limit
-constexpr DType kDTypes[] = {DType::kF32, DType::kI8, DType::kU8, DType::kI32};
+constexpr core::DType kDTypes[] = {core::DType::kF32, core::DType::kI8, core::DType::kU8, core::DType::kI32};
 
 // The reference implementation's dtype order (its enum: U8 < I8 < I32 < F32); it writes
 // tensors by descending rank, which keeps every tensor aligned to its element size.
-int reference_rank(DType t) {
+int reference_rank(core::DType t) {
   switch (t) {
-    case DType::kU8:
+    case core::DType::kU8:
       return 0;
-    case DType::kI8:
+    case core::DType::kI8:
       return 1;
-    case DType::kI32:
+    case core::DType::kI32:
       return 2;
-    case DType::kF32:
+    case core::DType::kF32:
       return 3;
   }
   return -1;
 }
 
 [[noreturn]] void invalid(std::string_view source, const std::string& problem) {
-  throw input_error("{}: not a valid safetensors file: {}", source, problem);
+  throw core::input_error("{}: not a valid safetensors file: {}", source, problem);
 }
 
 // A JSON value for a message: scalars as written (cut short), containers by kind only.
@@ -45,11 +45,11 @@ int reference_rank(DType t) {
 std::string describe(const nlohmann::json& value) {
   if (value.is_array()) return "an array";
   if (value.is_object()) return "an object";
-  return printable(value.dump());
+  return core::printable(value.dump());
 }
 
 // Quotes a tensor name for a message.
-std::string quote_name(const std::string& name) { return fmt::format("'{}'", printable(name)); }
+std::string quote_name(const std::string& name) { return fmt::format("'{}'", core::printable(name)); }
 
 // The tensors in the order their bytes are stored: by descending reference rank, then by
 // name (the map's order).
@@ -74,19 +74,19 @@ void verify_checksum(SafetensorsFile& file, std::span<const std::uint8_t> data, 
   const auto [end, ec] = std::from_chars(recorded.data(), recorded.data() + recorded.size(), value, 16);
   if (recorded.size() != 8 || ec != std::errc() || end != recorded.data() + recorded.size() ||
       recorded != crc_text(value)) {
-    invalid(source, fmt::format("metadata {} = '{}' is not 8 lowercase hex digits", kDataChecksumKey, printable(recorded)));
+    invalid(source, fmt::format("metadata {} = '{}' is not 8 lowercase hex digits", kDataChecksumKey, core::printable(recorded)));
   }
   const std::uint32_t actual = crc32(data);
   if (actual != value) {
-    throw input_error("{} is corrupted: checksum mismatch (the CRC-32 of its {} data bytes is {}, the header records "
+    throw core::input_error("{} is corrupted: checksum mismatch (the CRC-32 of its {} data bytes is {}, the header records "
                       "{}); re-train or re-download it", source, data.size(), crc_text(actual), recorded);
   }
   file.metadata.erase(it);
 }
 
 // product(shape) * element size, or nullopt on overflow.
-std::optional<std::size_t> byte_size(const std::vector<std::size_t>& shape, DType dtype) {
-  std::size_t n = dtype_size(dtype);
+std::optional<std::size_t> byte_size(const std::vector<std::size_t>& shape, core::DType dtype) {
+  std::size_t n = core::dtype_size(dtype);
   for (std::size_t d : shape) {
     if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d) return std::nullopt;
     n *= d;
@@ -103,7 +103,7 @@ std::size_t json_size(const nlohmann::json& value, std::string_view source, cons
 
 struct Entry {
   std::string name;
-  DType dtype;
+  core::DType dtype;
   std::vector<std::size_t> shape;
   std::size_t begin = 0;
   std::size_t end = 0;
@@ -120,7 +120,7 @@ Entry parse_entry(const std::string& name, const nlohmann::json& info, std::stri
   for (const char* key : {"dtype", "shape", "data_offsets"}) {
     if (!info.contains(key)) invalid(source, fmt::format("{} has no '{}'", what, key));
   }
-  Entry e{name, DType::kF32, {}, 0, 0};
+  Entry e{name, core::DType::kF32, {}, 0, 0};
   const nlohmann::json& dtype = info["dtype"];
   if (!dtype.is_string()) invalid(source, what + " has a dtype that is not a string");
   const auto parsed = parse_dtype(dtype.get<std::string>());
@@ -157,15 +157,15 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes, std::uint32_t crc) {
   return static_cast<std::uint32_t>(c);
 }
 
-std::optional<DType> parse_dtype(std::string_view name) {
-  for (DType t : kDTypes) {
-    if (dtype_name(t) == name) return t;
+std::optional<core::DType> parse_dtype(std::string_view name) {
+  for (core::DType t : kDTypes) {
+    if (core::dtype_name(t) == name) return t;
   }
   return std::nullopt;
 }
 
-void throw_dtype_mismatch(const RawTensor& tensor, DType expected, std::string_view what) {
-  throw input_error("{} has dtype {}, expected {}", what, dtype_name(tensor.dtype), dtype_name(expected));
+void throw_dtype_mismatch(const RawTensor& tensor, core::DType expected, std::string_view what) {
+  throw core::input_error("{} has dtype {}, expected {}", what, core::dtype_name(tensor.dtype), core::dtype_name(expected));
 }
 
 std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
@@ -178,11 +178,11 @@ std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
     const RawTensor& t = entry->second;
     const auto size = byte_size(t.shape, t.dtype);
     if (!size || *size != t.bytes.size()) {
-      throw input_error("cannot save tensor {}: {} bytes do not match its shape and dtype {}", quote_name(entry->first),
-                        t.bytes.size(), dtype_name(t.dtype));
+      throw core::input_error("cannot save tensor {}: {} bytes do not match its shape and dtype {}", quote_name(entry->first),
+                        t.bytes.size(), core::dtype_name(t.dtype));
     }
     nlohmann::ordered_json info;
-    info["dtype"] = dtype_name(t.dtype);
+    info["dtype"] = core::dtype_name(t.dtype);
     info["shape"] = t.shape;
     info["data_offsets"] = {offset, offset + t.bytes.size()};
     header[entry->first] = std::move(info);
@@ -192,7 +192,7 @@ std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
   try {
     json = header.dump();
   } catch (const nlohmann::json::exception& e) {
-    throw input_error("cannot save a safetensors header: {} (names and metadata must be UTF-8)", e.what());
+    throw core::input_error("cannot save a safetensors header: {} (names and metadata must be UTF-8)", e.what());
   }
   json.append((8 - json.size() % 8) % 8, ' ');
 
@@ -226,7 +226,7 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   try {
     header = nlohmann::json::parse(header_begin, header_end);
   } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
-    invalid(source, fmt::format("the header is not valid JSON ({})", printable(e.what(), 160)));
+    invalid(source, fmt::format("the header is not valid JSON ({})", core::printable(e.what(), 160)));
   }
   if (!header.is_object()) invalid(source, "the header is not a JSON object");
 
@@ -248,7 +248,7 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   const auto last = std::max_element(entries.begin(), entries.end(),
                                      [](const Entry& a, const Entry& b) { return a.end < b.end; });
   if (last != entries.end() && last->end > data_size) {
-    throw input_error("{} is truncated: tensor {} ends at data byte {}, but only {} data bytes follow the header; "
+    throw core::input_error("{} is truncated: tensor {} ends at data byte {}, but only {} data bytes follow the header; "
                       "re-train or re-download it", source, quote_name(last->name), last->end, data_size);
   }
   for (const Entry& e : entries) {
@@ -259,7 +259,7 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
     const auto size = byte_size(e.shape, e.dtype);
     if (!size || *size != e.end - e.begin) {
       invalid(source, fmt::format("tensor {} has {} data bytes, but shape [{}] of {} needs {}", quote_name(e.name),
-                                  e.end - e.begin, fmt::join(e.shape, ", "), dtype_name(e.dtype),
+                                  e.end - e.begin, fmt::join(e.shape, ", "), core::dtype_name(e.dtype),
                                   size ? fmt::to_string(*size) : "too many"));
     }
   }

@@ -1,8 +1,8 @@
 // The int8 gemm reference kernel and the dispatch by CPU features.
 #include "seatorch/kernels/int8_kernels.hpp"
 
-#include "seatorch/error.hpp"
-#include "seatorch/quant/fixed_point.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -34,7 +34,7 @@ void requantize_ref(const Int8RequantizeArgs& r) {
     const auto acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(r.row_constant[j]) +
                                                static_cast<std::uint32_t>(r.dots[j]) -
                                                static_cast<std::uint32_t>(r.correction));
-    const std::int8_t y = quant::requantize(acc, r.multiplier[j], r.shift[j], r.zero_point, r.relu);
+    const std::int8_t y = requantize(acc, r.multiplier[j], r.shift[j], r.zero_point, r.relu);
     if (r.y) r.y[j] = y;
     r.u[j] = static_cast<std::uint8_t>(y + 128);
   }
@@ -101,7 +101,7 @@ const Int8Kernel& int8_kernel(std::string_view name) {
   for (const Candidate& c : candidates()) {
     if (c.supported() && (name == "auto" || name == c.kernel->name)) return *c.kernel;
   }
-  throw input_error("int8 kernel '{}' is not available on this CPU; choose one of: auto, {}", name,
+  throw core::input_error("int8 kernel '{}' is not available on this CPU; choose one of: auto, {}", name,
                     fmt::join(int8_kernel_names(), ", "));
 }
 

@@ -2,7 +2,7 @@
 // The table of kernels and the CPU feature checks are in kernel_registry.cpp.
 #include "seatorch/kernels/matmul.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 
 #include <fmt/format.h>
@@ -35,7 +35,7 @@ void matmul(const MatmulArgs& args) { selected().matmul(args); }
 
 const KernelInfo& require_kernel(std::string_view name, std::string_view origin) {
   if (const KernelInfo* kernel = find_kernel(name)) return *kernel;
-  throw input_error("{}{}no matmul kernel '{}' on this CPU; choose one of: {}", origin, origin.empty() ? "" : ": ",
+  throw core::input_error("{}{}no matmul kernel '{}' on this CPU; choose one of: {}", origin, origin.empty() ? "" : ": ",
                     name, fmt::join(kernel_names(), ", "));
 }
 

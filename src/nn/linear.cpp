@@ -8,7 +8,7 @@
 namespace seatorch::nn {
 namespace {
 
-tensor::Tensor uniform_parameter(const tensor::Shape& shape, double bound, Rng& rng) {
+tensor::Tensor uniform_parameter(const tensor::Shape& shape, double bound, core::Rng& rng) {
   tensor::Tensor t = tensor::Tensor::empty(shape);
   float* p = t.data<float>();
   for (std::size_t i = 0; i < t.numel(); ++i) p[i] = static_cast<float>(rng.uniform(-bound, bound));
@@ -18,7 +18,7 @@ tensor::Tensor uniform_parameter(const tensor::Shape& shape, double bound, Rng& 
 
 }  // namespace
 
-Linear::Linear(std::size_t in, std::size_t out, Rng& rng) {
+Linear::Linear(std::size_t in, std::size_t out, core::Rng& rng) {
   const double bound = 1.0 / std::sqrt(static_cast<double>(in));
   weight = uniform_parameter({out, in}, bound, rng);
   bias = uniform_parameter({out}, bound, rng);

@@ -1,9 +1,9 @@
 // The MLP: construction, forward, and the state-dict view of its parameters.
 #include "seatorch/nn/mlp.hpp"
 
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/dropout.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 
@@ -13,10 +13,10 @@
 namespace seatorch::nn {
 namespace {
 
-std::vector<Linear> make_layers(std::span<const std::size_t> sizes, Rng& rng) {
-  if (sizes.size() < 2) throw input_error("an MLP needs at least an input and an output size");
+std::vector<Linear> make_layers(std::span<const std::size_t> sizes, core::Rng& rng) {
+  if (sizes.size() < 2) throw core::input_error("an MLP needs at least an input and an output size");
   for (std::size_t s : sizes) {
-    if (s == 0) throw input_error("MLP sizes must be positive, got {}", fmt::join(sizes, "-"));
+    if (s == 0) throw core::input_error("MLP sizes must be positive, got {}", fmt::join(sizes, "-"));
   }
   std::vector<Linear> layers;
   for (std::size_t l = 0; l + 1 < sizes.size(); ++l) layers.emplace_back(sizes[l], sizes[l + 1], rng);
@@ -25,12 +25,12 @@ std::vector<Linear> make_layers(std::span<const std::size_t> sizes, Rng& rng) {
 
 }  // namespace
 
-Mlp::Mlp(std::span<const std::size_t> sizes, double dropout, Rng& init_rng, std::uint64_t dropout_seed)
+Mlp::Mlp(std::span<const std::size_t> sizes, double dropout, core::Rng& init_rng, std::uint64_t dropout_seed)
     : sizes_(sizes.begin(), sizes.end()),
       layers_(make_layers(sizes, init_rng)),
       dropout_(dropout),
       dropout_rng_(dropout_seed) {
-  if (!(dropout >= 0.0 && dropout < 1.0)) throw input_error("--dropout {} is outside [0, 1)", dropout);
+  if (!(dropout >= 0.0 && dropout < 1.0)) throw core::input_error("--dropout {} is outside [0, 1)", dropout);
 }
 
 tensor::Tensor Mlp::forward(const tensor::Tensor& x) {
@@ -58,8 +58,8 @@ std::vector<Parameter> Mlp::parameters() const {
   // every checkpoint loadable into the same PyTorch module.
   std::vector<Parameter> params;
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    params.push_back({quant::checkpoint_tensor_name(l, "weight"), layers_[l].weight});
-    params.push_back({quant::checkpoint_tensor_name(l, "bias"), layers_[l].bias});
+    params.push_back({model::checkpoint_tensor_name(l, "weight"), layers_[l].weight});
+    params.push_back({model::checkpoint_tensor_name(l, "bias"), layers_[l].bias});
   }
   return params;
 }
@@ -77,7 +77,7 @@ void Mlp::load_state_dict(const StateDict& state) {
   reject_unexpected(state, names, owner);
   for (const Parameter& p : parameters()) {
     const NamedBuffer* b = find_buffer(state, p.name);
-    if (b == nullptr) throw input_error("{}: tensor '{}' is missing", owner, p.name);
+    if (b == nullptr) throw core::input_error("{}: tensor '{}' is missing", owner, p.name);
     copy_into(*b, p.tensor, owner);
   }
 }

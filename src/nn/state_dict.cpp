@@ -1,7 +1,7 @@
 // Conversions between live tensors and named buffers, with checks that name the culprit.
 #include "seatorch/nn/state_dict.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <algorithm>
 #include <fmt/ranges.h>
@@ -20,7 +20,7 @@ const NamedBuffer* find_buffer(const StateDict& state, std::string_view name) {
 void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string_view owner) {
   const tensor::Shape shape{std::span<const std::size_t>(buffer.shape)};
   if (!(shape == dst.shape()) || buffer.data.size() != dst.numel()) {
-    throw input_error("{}: '{}' has shape {} ({} values) but {} is expected; the checkpoint was "
+    throw core::input_error("{}: '{}' has shape {} ({} values) but {} is expected; the checkpoint was "
                       "made for another architecture", owner, buffer.name, shape.str(), buffer.data.size(),
                       dst.shape().str());
   }
@@ -30,7 +30,7 @@ void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string
 void reject_unexpected(const StateDict& state, const std::vector<std::string>& expected, std::string_view owner) {
   for (const NamedBuffer& b : state) {
     if (std::find(expected.begin(), expected.end(), b.name) == expected.end()) {
-      throw input_error("{}: unexpected tensor '{}'; expected only {}", owner, b.name, fmt::join(expected, ", "));
+      throw core::input_error("{}: unexpected tensor '{}'; expected only {}", owner, b.name, fmt::join(expected, ", "));
     }
   }
 }

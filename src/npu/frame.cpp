@@ -2,7 +2,7 @@
 // rtl/npu_frame_rx.sv) and the payload layouts of docs/NPU.md's command table.
 #include "seatorch/npu/frame.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/crc32.hpp"
 
 #include <fmt/format.h>
@@ -149,7 +149,7 @@ std::optional<Response> parse_response(const Frame& frame) {
 
 NpuStatus parse_status(std::span<const std::uint8_t> d) {
   if (d.size() != kStatusBytes) {
-    throw input_error("NPU STATUS: {} bytes, expected {}; the NPU and this seatorch disagree on the protocol",
+    throw core::input_error("NPU STATUS: {} bytes, expected {}; the NPU and this seatorch disagree on the protocol",
                       d.size(), kStatusBytes);
   }
   NpuStatus s;
@@ -172,7 +172,7 @@ NpuStatus parse_status(std::span<const std::uint8_t> d) {
 
 NpuResult parse_result(std::span<const std::uint8_t> d) {
   if (d.size() <= kResultBytes) {
-    throw input_error("NPU INFER result: {} bytes, expected class, cycles and at least one logit ({} bytes)",
+    throw core::input_error("NPU INFER result: {} bytes, expected class, cycles and at least one logit ({} bytes)",
                       d.size(), kResultBytes + 1);
   }
   NpuResult r;

@@ -1,7 +1,7 @@
 // The .hex writer and its strict reader; the reader also checks the manifest beside the file.
 #include "seatorch/npu/hex.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/read_file.hpp"
 
@@ -62,7 +62,7 @@ NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) 
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     if (line.size() > kHexMaxLineChars) {
-      throw input_error("{}:{}: line longer than {} characters; not an NPU .hex file", source, line_no,
+      throw core::input_error("{}:{}: line longer than {} characters; not an NPU .hex file", source, line_no,
                         kHexMaxLineChars);
     }
     if (const std::size_t c = line.find("//"); c != std::string_view::npos) line = line.substr(0, c);
@@ -71,29 +71,29 @@ NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) 
     if (line.front() == '@') {
       const std::optional<std::uint32_t> address = parse_hex(line.substr(1), 1, 6);
       if (!address) {
-        throw input_error("{}:{}: expected '@' and a word address of 1 to 6 hex digits, got '{}'", source, line_no,
-                          printable(line));
+        throw core::input_error("{}:{}: expected '@' and a word address of 1 to 6 hex digits, got '{}'", source, line_no,
+                          core::printable(line));
       }
       if (!sections.empty() && sections.back().words.empty()) {
-        throw input_error("{}:{}: the section at @{:06x} has no words", source, line_no, sections.back().address);
+        throw core::input_error("{}:{}: the section at @{:06x} has no words", source, line_no, sections.back().address);
       }
       sections.push_back({"", *address, {}});
       continue;
     }
     const std::optional<std::uint32_t> word = parse_hex(line, 8, 8);
     if (!word) {
-      throw input_error("{}:{}: expected a word of 8 hex digits, got '{}'", source, line_no, printable(line));
+      throw core::input_error("{}:{}: expected a word of 8 hex digits, got '{}'", source, line_no, core::printable(line));
     }
     if (sections.empty()) {
-      throw input_error("{}:{}: a word before the first '@address' line", source, line_no);
+      throw core::input_error("{}:{}: a word before the first '@address' line", source, line_no);
     }
     if (++words > kHexMaxWords) {
-      throw input_error("{}:{}: more than {} words; no NPU image is that large", source, line_no, kHexMaxWords);
+      throw core::input_error("{}:{}: more than {} words; no NPU image is that large", source, line_no, kHexMaxWords);
     }
     sections.back().words.push_back(*word);
   }
   if (sections.empty() || sections.back().address != region_base(kRegionCrc) || sections.back().words.size() != 1) {
-    throw input_error("{}: the last section must be the one-word image CRC at @{:06x}; the file is truncated or "
+    throw core::input_error("{}: the last section must be the one-word image CRC at @{:06x}; the file is truncated or "
                       "not an NPU image",
                       source, region_base(kRegionCrc));
   }
@@ -122,13 +122,13 @@ NpuImage read_npu_hex(const std::filesystem::path& path, std::string_view target
   NpuManifest described;
   try {
     described = read_npu_manifest(manifest);
-  } catch (const InputError& e) {
-    throw input_error("{} (the manifest beside {}; re-run `seatorch export --hex` to write both again, or delete it)",
+  } catch (const core::InputError& e) {
+    throw core::input_error("{} (the manifest beside {}; re-run `seatorch export --hex` to write both again, or delete it)",
                       e.what(), path.string());
   }
   if (!target.empty() && target != described.target) {
     const NpuTarget& wanted = npu_target(target);  // an unknown name is its own error
-    throw input_error("{} was exported for the {} target (its manifest {} says so), not for the {} target; run it on "
+    throw core::input_error("{} was exported for the {} target (its manifest {} says so), not for the {} target; run it on "
                       "the {} target or export the model again for {}",
                       path.string(), described.target, manifest.string(), wanted.name, described.target, wanted.name);
   }

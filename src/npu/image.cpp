@@ -2,7 +2,7 @@
 // "Layer descriptors", written once in each direction.
 #include "seatorch/npu/image.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/crc32.hpp"
 
 #include <fmt/format.h>
@@ -28,7 +28,7 @@ std::int32_t i8_field(std::uint32_t word, int lsb) {
 
 void check_zero_point(std::int32_t z, std::size_t layer, const char* which) {
   if (z < -128 || z > 127) {
-    throw input_error("layer {}: {} zero-point {} is outside [-128, 127]; the NPU stores zero-points as int8",
+    throw core::input_error("layer {}: {} zero-point {} is outside [-128, 127]; the NPU stores zero-points as int8",
                       layer, which, z);
   }
 }
@@ -49,7 +49,7 @@ void check_accumulator(std::string_view prefix, std::size_t l, std::size_t row, 
     hi += std::max((127 - z_x) * d, (-128 - z_x) * d);
   }
   if (lo < std::numeric_limits<std::int32_t>::min() || hi > std::numeric_limits<std::int32_t>::max()) {
-    throw input_error("{}layer {} row {}: bias {} with these weights can make the int32 accumulator reach [{}, {}], "
+    throw core::input_error("{}layer {} row {}: bias {} with these weights can make the int32 accumulator reach [{}, {}], "
                       "beyond int32; re-quantize the model",
                       prefix, l, row, bias, lo, hi);
   }
@@ -59,23 +59,23 @@ void check_accumulator(std::string_view prefix, std::size_t l, std::size_t row, 
 void check_layer(const quant::Int8Layer& layer, std::size_t l, std::size_t prev_out, const NpuTarget& target) {
   const NpuLimits& limits = target.limits;
   if (layer.in == 0 || layer.out == 0 || layer.in > limits.act_depth || layer.out > limits.act_depth) {
-    throw input_error("layer {} is {}x{}: the {} target's activation buffers hold 1 to {} values per layer "
+    throw core::input_error("layer {} is {}x{}: the {} target's activation buffers hold 1 to {} values per layer "
                       "(ActDepth)",
                       l, layer.out, layer.in, target.name, limits.act_depth);
   }
   if (l > 0 && layer.in != prev_out) {
-    throw input_error("layer {} has {} inputs but layer {} has {} outputs; the layers must chain", l, layer.in,
+    throw core::input_error("layer {} has {} inputs but layer {} has {} outputs; the layers must chain", l, layer.in,
                       l - 1, prev_out);
   }
   if (layer.weight.size() != layer.in * layer.out || layer.bias.size() != layer.out ||
       layer.multiplier.size() != layer.out || layer.shift.size() != layer.out) {
-    throw input_error("layer {}: expected {} weights and {} biases, multipliers and shifts, got {}, {}, {}, {}", l,
+    throw core::input_error("layer {}: expected {} weights and {} biases, multipliers and shifts, got {}, {}, {}, {}", l,
                       layer.in * layer.out, layer.out, layer.weight.size(), layer.bias.size(),
                       layer.multiplier.size(), layer.shift.size());
   }
   for (std::size_t j = 0; j < layer.out; ++j) {
     if (layer.shift[j] < 0 || layer.shift[j] > 31) {
-      throw input_error("layer {} row {}: requantization shift {} is outside [0, 31], the NPU's 5-bit shift",
+      throw core::input_error("layer {} row {}: requantization shift {} is outside [0, 31], the NPU's 5-bit shift",
                         l, j, layer.shift[j]);
     }
   }
@@ -139,28 +139,28 @@ std::vector<NpuLayerInfo> parse_layers(const std::vector<NpuSection>& sections, 
   const NpuLimits& limits = target.limits;
   const std::vector<std::uint32_t>& h = sections[0].words;
   if (h.size() < kHeaderWords || h[0] != kImageMagic) {
-    throw input_error("{}: the header section does not start with the magic 0x{:08x}; not an NPU image", source,
+    throw core::input_error("{}: the header section does not start with the magic 0x{:08x}; not an NPU image", source,
                       kImageMagic);
   }
   const std::uint32_t version = h[1] & 0xFFFFU;
   const std::size_t lanes = (h[1] >> 16) & 0xFFU;
   const std::size_t count = h[1] >> 24;
   if (version != kFormatVersion) {
-    throw input_error("{}: image format version {}, this seatorch reads version {}; re-export the model", source,
+    throw core::input_error("{}: image format version {}, this seatorch reads version {}; re-export the model", source,
                       version, kFormatVersion);
   }
   if (lanes != limits.lanes) {
     const std::string others = npu_targets_with_lanes(lanes);
-    throw input_error("{}: the image was built for {} lanes, the {} target has {}{}; export the model again for the "
+    throw core::input_error("{}: the image was built for {} lanes, the {} target has {}{}; export the model again for the "
                       "{} target",
                       source, lanes, target.name, limits.lanes,
                       others.empty() ? "" : fmt::format(" (the {} target has {})", others, lanes), target.name);
   }
   if (count == 0 || count > limits.max_layers) {
-    throw input_error("{}: {} layers; the {} target runs 1 to {}", source, count, target.name, limits.max_layers);
+    throw core::input_error("{}: {} layers; the {} target runs 1 to {}", source, count, target.name, limits.max_layers);
   }
   if (h.size() != kHeaderWords + kDescWords * count) {
-    throw input_error("{}: the header section has {} words, {} layers need {}", source, h.size(), count,
+    throw core::input_error("{}: the header section has {} words, {} layers need {}", source, h.size(), count,
                       kHeaderWords + kDescWords * count);
   }
   std::vector<NpuLayerInfo> layers;
@@ -177,19 +177,19 @@ std::vector<NpuLayerInfo> parse_layers(const std::vector<NpuSection>& sections, 
     info.relu = ((d[3] >> 24) & 1U) != 0;
     info.weight_rows = groups(info.out, lanes) * info.in;
     if (info.in == 0 || info.out == 0 || info.in > limits.act_depth || info.out > limits.act_depth) {
-      throw input_error("{}: layer {} is {}x{}; the {} target's layers have 1 to {} inputs and outputs", source, l,
+      throw core::input_error("{}: layer {} is {}x{}; the {} target's layers have 1 to {} inputs and outputs", source, l,
                         info.out, info.in, target.name, limits.act_depth);
     }
     if (l > 0 && info.in != layers.back().out) {
-      throw input_error("{}: layer {} has {} inputs but layer {} has {} outputs", source, l, info.in, l - 1,
+      throw core::input_error("{}: layer {} has {} inputs but layer {} has {} outputs", source, l, info.in, l - 1,
                         layers.back().out);
     }
     if (info.w_base + info.weight_rows > sections[4].words.size() / (lanes / 4)) {
-      throw input_error("{}: layer {} reads weight rows {}..{} beyond the {} in the weights section", source, l,
+      throw core::input_error("{}: layer {} reads weight rows {}..{} beyond the {} in the weights section", source, l,
                         info.w_base, info.w_base + info.weight_rows - 1, sections[4].words.size() / (lanes / 4));
     }
     if (info.row_base + info.out > sections[1].words.size()) {
-      throw input_error("{}: layer {} reads rows {}..{} beyond the {} in the bias section", source, l,
+      throw core::input_error("{}: layer {} reads rows {}..{} beyond the {} in the bias section", source, l,
                         info.row_base, info.row_base + info.out - 1, sections[1].words.size());
     }
     for (std::size_t j = 0; j < info.out; ++j) {
@@ -201,7 +201,7 @@ std::vector<NpuLayerInfo> parse_layers(const std::vector<NpuSection>& sections, 
     layers.push_back(info);
   }
   if ((h[2] & 0xFFFFU) != layers.front().in || (h[2] >> 16) != layers.back().out) {
-    throw input_error("{}: the header's input/output sizes {}/{} differ from the layers' {}/{}", source,
+    throw core::input_error("{}: the header's input/output sizes {}/{} differ from the layers' {}/{}", source,
                       h[2] & 0xFFFFU, h[2] >> 16, layers.front().in, layers.back().out);
   }
   return layers;
@@ -267,10 +267,10 @@ std::uint64_t npu_inference_cycles(const NpuImage& image) {
 NpuImage build_npu_image(const quant::Int8Model& model, const NpuTarget& target) {
   const NpuLimits& limits = target.limits;
   if (limits.lanes < 4 || (limits.lanes & (limits.lanes - 1)) != 0) {
-    throw input_error("the {} target's lane count must be a power of two >= 4, got {}", target.name, limits.lanes);
+    throw core::input_error("the {} target's lane count must be a power of two >= 4, got {}", target.name, limits.lanes);
   }
   if (model.layers.empty() || model.layers.size() > limits.max_layers) {
-    throw input_error("the model has {} layers; the {} target runs 1 to {} (MaxLayers)", model.layers.size(),
+    throw core::input_error("the model has {} layers; the {} target runs 1 to {} (MaxLayers)", model.layers.size(),
                       target.name, limits.max_layers);
   }
   NpuImage image;
@@ -300,12 +300,12 @@ NpuImage build_npu_image(const quant::Int8Model& model, const NpuTarget& target)
     image.layers.push_back(info);
   }
   if (w_rows > limits.wmem_depth) {
-    throw input_error("{} needs {} weight rows of {} lanes but the {} target's weight memory has {} (WmemDepth); "
+    throw core::input_error("{} needs {} weight rows of {} lanes but the {} target's weight memory has {} (WmemDepth); "
                       "use fewer or narrower hidden layers",
                       model.architecture(), w_rows, limits.lanes, target.name, limits.wmem_depth);
   }
   if (bias.size() > limits.row_depth) {
-    throw input_error("{} has {} neurons but the {} target's bias/multiplier/shift memories hold {} (RowDepth); use "
+    throw core::input_error("{} has {} neurons but the {} target's bias/multiplier/shift memories hold {} (RowDepth); use "
                       "fewer or narrower layers",
                       model.architecture(), bias.size(), target.name, limits.row_depth);
   }
@@ -333,35 +333,35 @@ NpuImage npu_image_from_sections(std::vector<NpuSection> sections, std::uint32_t
                                  const NpuTarget& target) {
   const NpuLimits& limits = target.limits;
   if (sections.size() != kSectionCount) {
-    throw input_error("{}: {} data sections, an NPU image has {} (header, bias, multiplier, shift, weights)", source,
+    throw core::input_error("{}: {} data sections, an NPU image has {} (header, bias, multiplier, shift, weights)", source,
                       sections.size(), kSectionCount);
   }
   for (std::size_t s = 0; s < kSectionCount; ++s) {
     if (sections[s].address != region_base(kSectionRegions[s])) {
-      throw input_error("{}: section {} is at @{:06x}; the {} section must be section {} at @{:06x}", source, s,
+      throw core::input_error("{}: section {} is at @{:06x}; the {} section must be section {} at @{:06x}", source, s,
                         sections[s].address, kSectionNames[s], s, region_base(kSectionRegions[s]));
     }
     sections[s].name = kSectionNames[s];
   }
   const std::uint32_t actual = crc32(npu_image_bytes(sections));
   if (actual != crc) {
-    throw input_error("{}: the data's CRC-32 is 0x{:08x} but the image says 0x{:08x}; the file is corrupted", source,
+    throw core::input_error("{}: the data's CRC-32 is 0x{:08x} but the image says 0x{:08x}; the file is corrupted", source,
                       actual, crc);
   }
   const std::size_t rows = sections[1].words.size();
   if (sections[2].words.size() != rows || sections[3].words.size() != rows) {
-    throw input_error("{}: the bias, multiplier and shift sections have {}, {} and {} words; they must be equal",
+    throw core::input_error("{}: the bias, multiplier and shift sections have {}, {} and {} words; they must be equal",
                       source, rows, sections[2].words.size(), sections[3].words.size());
   }
   if (rows > limits.row_depth || sections[4].words.size() > limits.wmem_depth * (limits.lanes / 4) ||
       sections[4].words.size() % (limits.lanes / 4) != 0) {
-    throw input_error("{}: {} rows and {} weight words do not fit the {} target ({} rows, {} weight words)", source,
+    throw core::input_error("{}: {} rows and {} weight words do not fit the {} target ({} rows, {} weight words)", source,
                       rows, sections[4].words.size(), target.name, limits.row_depth,
                       limits.wmem_depth * (limits.lanes / 4));
   }
   for (std::size_t r = 0; r < rows; ++r) {
     if (sections[3].words[r] > 31) {
-      throw input_error("{}: shift entry {} is {}; shifts are 0 to 31", source, r, sections[3].words[r]);
+      throw core::input_error("{}: shift entry {} is {}; shifts are 0 to 31", source, r, sections[3].words[r]);
     }
   }
   NpuImage image;

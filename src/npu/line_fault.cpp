@@ -2,7 +2,7 @@
 // `seatorch sim --inject-bit-errors/--inject-drops`.
 #include "seatorch/npu/line_fault.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <bit>
 #include <cmath>
@@ -59,16 +59,16 @@ bool UartLineFaults::tick_line(bool level) {
 
 void check_line_fault_rates(const LineFaultRates& rates) {
   if (!(rates.bit_error_rate >= 0.0 && rates.bit_error_rate < 1.0)) {
-    throw input_error("the bit-error rate must be in [0, 1), got {}", rates.bit_error_rate);
+    throw core::input_error("the bit-error rate must be in [0, 1), got {}", rates.bit_error_rate);
   }
   if (!(rates.drop_rate >= 0.0 && rates.drop_rate < 1.0)) {
-    throw input_error("the byte-drop rate must be in [0, 1), got {}", rates.drop_rate);
+    throw core::input_error("the byte-drop rate must be in [0, 1), got {}", rates.drop_rate);
   }
 }
 
 NpuLineFault random_line_faults(const LineFaultRates& rates, std::uint64_t seed) {
   check_line_fault_rates(rates);
-  auto rng = std::make_shared<Rng>(seed);
+  auto rng = std::make_shared<core::Rng>(seed);
   return [rng, rates](std::uint64_t) {
     WireFault fault;
     // Both draws happen for every byte, so a byte's fate does not depend on earlier fates.

@@ -5,7 +5,7 @@
 // equal what the tables give.
 #include "seatorch/npu/manifest.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/read_file.hpp"
 #include "seatorch/npu/hex.hpp"  // kHexMaxWords: a section the .hex reader would refuse is out of range
 
@@ -34,7 +34,7 @@ std::size_t weight_rows(std::size_t in, std::size_t out, std::size_t lanes) { re
 std::string describe(const json& value) {
   if (value.is_array()) return fmt::format("an array of {} element{}", value.size(), value.size() == 1 ? "" : "s");
   if (value.is_object()) return "an object";
-  return printable(value.dump(-1, ' ', false, json::error_handler_t::replace));
+  return core::printable(value.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 // Typed reads from one JSON object of the manifest, `where` naming it in messages
@@ -47,8 +47,8 @@ class Fields {
     for (const auto& item : object_.items()) {
       const std::string& key = item.key();
       if (std::none_of(names.begin(), names.end(), [&](const char* n) { return key == n; })) {
-        throw input_error("{}: unexpected field '{}' in {}; this seatorch writes only the fields of docs/NPU.md",
-                          source_, printable(key), where_.empty() ? "the manifest" : where_);
+        throw core::input_error("{}: unexpected field '{}' in {}; this seatorch writes only the fields of docs/NPU.md",
+                          source_, core::printable(key), where_.empty() ? "the manifest" : where_);
       }
     }
   }
@@ -58,7 +58,7 @@ class Fields {
   const json& get(const char* key) const {
     const auto it = object_.find(key);
     if (it == object_.end()) {
-      throw input_error("{}: {} has no '{}' field", source_, where_.empty() ? "the manifest" : where_, key);
+      throw core::input_error("{}: {} has no '{}' field", source_, where_.empty() ? "the manifest" : where_, key);
     }
     return *it;
   }
@@ -106,7 +106,7 @@ class Fields {
   void expect(const char* key, const json& derived, const std::string& from) const {
     const json& v = get(key);
     if (v != derived) {
-      throw input_error("{}: '{}' is {}, but {} {}; the manifest contradicts itself (edited by hand?)", source_,
+      throw core::input_error("{}: '{}' is {}, but {} {}; the manifest contradicts itself (edited by hand?)", source_,
                         path(key), describe(v), from, describe(derived));
     }
   }
@@ -119,7 +119,7 @@ class Fields {
  private:
   [[noreturn]] void fail_value(std::string_view key, const std::string& expected, const json& got) const {
     const std::string what = path(key);
-    throw input_error("{}: {} must be {}, got {}", source_, what.empty() ? "the manifest" : fmt::format("'{}'", what),
+    throw core::input_error("{}: {} must be {}, got {}", source_, what.empty() ? "the manifest" : fmt::format("'{}'", what),
                       expected, describe(got));
   }
 
@@ -229,13 +229,13 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
   try {
     root = json::parse(text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
-    throw input_error("{}: not valid JSON ({})", source, printable(e.what(), 160));
+    throw core::input_error("{}: not valid JSON ({})", source, core::printable(e.what(), 160));
   }
   const Fields f(root, source, "",
                  {"format", "format_version", "target", "lanes", "architecture", "input_size", "output_size",
                   "total_words", "macs", "crc32", "crc32_hex", "sections", "layers"});
   if (f.string("format", kManifestMaxNameBytes) != kManifestFormat) {
-    throw input_error("{}: 'format' is {}, expected '{}'; not an NPU image manifest", source, describe(f.get("format")),
+    throw core::input_error("{}: 'format' is {}, expected '{}'; not an NPU image manifest", source, describe(f.get("format")),
                       kManifestFormat);
   }
   NpuManifest m;
@@ -244,7 +244,7 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
     m.target = f.string("target", kManifestMaxNameBytes);
     const std::vector<std::string> names = npu_target_names();
     if (std::find(names.begin(), names.end(), m.target) == names.end()) {
-      throw input_error("{}: 'target' is {}; this seatorch knows the targets {}", source, describe(f.get("target")),
+      throw core::input_error("{}: 'target' is {}; this seatorch knows the targets {}", source, describe(f.get("target")),
                         fmt::join(names, ", "));
     }
   }
@@ -257,9 +257,9 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
   for (std::size_t k = 0; k + 1 < sections.size(); ++k) m.sections.push_back(parse_section(sections[k], source, k));
   const NpuManifestSection crc = parse_section(sections.back(), source, sections.size() - 1);
   if (crc != NpuManifestSection{kCrcSection, region_base(kRegionCrc), 1}) {
-    throw input_error("{}: the last section must be {{\"name\": \"{}\", \"address\": {}, \"words\": 1}} (the image "
+    throw core::input_error("{}: the last section must be {{\"name\": \"{}\", \"address\": {}, \"words\": 1}} (the image "
                       "CRC at @{:06x}), got '{}' at {} with {} words",
-                      source, kCrcSection, region_base(kRegionCrc), region_base(kRegionCrc), printable(crc.name),
+                      source, kCrcSection, region_base(kRegionCrc), region_base(kRegionCrc), core::printable(crc.name),
                       crc.address, crc.words);
   }
 
@@ -267,7 +267,7 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
   for (std::size_t k = 0; k < layers.size(); ++k) {
     m.layers.push_back(parse_layer(layers[k], source, k, m.lanes));
     if (k > 0 && m.layers[k].in != m.layers[k - 1].out) {
-      throw input_error("{}: layers[{}].in is {} but layers[{}].out is {}; the layers must chain", source, k,
+      throw core::input_error("{}: layers[{}].in is {} but layers[{}].out is {}; the layers must chain", source, k,
                         m.layers[k].in, k - 1, m.layers[k - 1].out);
     }
   }
@@ -291,7 +291,7 @@ void check_npu_manifest(const NpuManifest& manifest, const NpuImage& image, std:
   const NpuManifest expected = npu_manifest_of(image);
   std::vector<std::string> differences;
   compare(differences, "format version", manifest.format_version, expected.format_version);
-  compare(differences, "target", printable(manifest.target), expected.target);
+  compare(differences, "target", core::printable(manifest.target), expected.target);
   compare(differences, "lanes", manifest.lanes, expected.lanes);
   compare(differences, "architecture", npu_architecture(manifest.layers), npu_architecture(expected.layers));
   compare(differences, "CRC-32", crc_hex(manifest.crc), crc_hex(expected.crc));
@@ -299,7 +299,7 @@ void check_npu_manifest(const NpuManifest& manifest, const NpuImage& image, std:
   for (std::size_t k = 0; k < std::min(manifest.sections.size(), expected.sections.size()); ++k) {
     const NpuManifestSection& a = manifest.sections[k];
     const NpuManifestSection& b = expected.sections[k];
-    compare(differences, fmt::format("section {} name", k), printable(a.name), b.name);
+    compare(differences, fmt::format("section {} name", k), core::printable(a.name), b.name);
     compare(differences, fmt::format("section {} address", b.name), fmt::format("@{:06x}", a.address),
             fmt::format("@{:06x}", b.address));
     compare(differences, fmt::format("section {} words", b.name), a.words, b.words);
@@ -322,7 +322,7 @@ void check_npu_manifest(const NpuManifest& manifest, const NpuImage& image, std:
   std::string listed = differences.front();
   for (std::size_t k = 1; k < std::min(kShown, differences.size()); ++k) listed += "; " + differences[k];
   if (differences.size() > kShown) listed += fmt::format("; and {} more", differences.size() - kShown);
-  throw input_error("{} does not describe {} ({}); the manifest is stale or edited: re-run `seatorch export --hex` to "
+  throw core::input_error("{} does not describe {} ({}); the manifest is stale or edited: re-run `seatorch export --hex` to "
                     "write both again, or delete the manifest",
                     manifest_source, hex_source, listed);
 }

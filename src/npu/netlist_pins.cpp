@@ -4,7 +4,7 @@
 // (cmake/npu_netlist.cmake). Without it the factory says how to get it.
 #include "seatorch/npu/rtl_pins.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #if SEATORCH_HAVE_NETLIST
 #include <Vnpu_netlist.h>
@@ -21,7 +21,7 @@ std::unique_ptr<NpuPins> make_netlist_pins(const std::filesystem::path& trace) {
   return std::make_unique<VerilatedPins<Vnpu_netlist>>(trace);
 #else
   (void)trace;
-  throw input_error("this seatorch was built without the gate-level model of the iCE40 netlist; configure it "
+  throw core::input_error("this seatorch was built without the gate-level model of the iCE40 netlist; configure it "
                     "with -DSEATORCH_NPU_NETLIST=ON (needs yosys: scripts/setup.sh)");
 #endif
 }

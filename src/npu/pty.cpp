@@ -1,7 +1,7 @@
 // PtyMaster: the POSIX calls that make a pseudo-terminal, each failure one InputError.
 #include "seatorch/npu/pty.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@ namespace seatorch::npu {
 namespace {
 
 [[noreturn]] void fail(const char* what) {
-  throw input_error("cannot make a pseudo-terminal: {} failed: {}", what, std::strerror(errno));
+  throw core::input_error("cannot make a pseudo-terminal: {} failed: {}", what, std::strerror(errno));
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // slices while there is something to simulate and sleeping in poll() when there is not.
 #include "seatorch/npu/pty_serve.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/link.hpp"
 #include "seatorch/npu/pty.hpp"
 #include "seatorch/npu/rtl_pins.hpp"
@@ -67,7 +67,7 @@ std::string describe(PtyServeEnd end) {
 
 PtyServeSummary serve_npu_pty(const PtyServeOptions& options, const PtyServeHooks& hooks) {
   if (options.exit_after_idle < 0.0) {
-    throw input_error("the idle time must not be negative (got {} s)", options.exit_after_idle);
+    throw core::input_error("the idle time must not be negative (got {} s)", options.exit_after_idle);
   }
   SimLink link(make_target_pins(options.target, options.netlist), SimLineOptions{options.clks_per_bit, {}, {}});
   PtyMaster pty;
@@ -108,7 +108,7 @@ PtyServeSummary serve_npu_pty(const PtyServeOptions& options, const PtyServeHook
     pollfd p{pty.fd(), static_cast<short>(POLLIN | (out.empty() ? 0 : POLLOUT)), 0};
     const int ready = ::poll(&p, 1, wait_ms);
     if (ready < 0 && errno != EINTR) {
-      throw input_error("waiting on the PTY {} failed: {}", s.path, std::strerror(errno));
+      throw core::input_error("waiting on the PTY {} failed: {}", s.path, std::strerror(errno));
     }
     if (ready > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
       const ssize_t n = ::read(pty.fd(), in.data(), in.size());

@@ -17,14 +17,14 @@ std::unique_ptr<NpuPins> make_rtl_pins(const std::filesystem::path& trace) {
 std::unique_ptr<NpuPins> make_target_pins(const NpuTarget& target, bool netlist, const std::filesystem::path& trace) {
   if (netlist) {
     if (target.rtl_top != "npu_ice40") {
-      throw input_error("the {} target has no FPGA netlist to simulate; only icebreaker (npu_ice40) has one",
+      throw core::input_error("the {} target has no FPGA netlist to simulate; only icebreaker (npu_ice40) has one",
                         target.name);
     }
     return make_netlist_pins(trace);
   }
   if (target.rtl_top == "npu_top") return make_rtl_pins(trace);
   if (target.rtl_top == "npu_ice40") return make_ice40_pins(trace);
-  throw input_error("the {} target names the RTL top '{}', which this seatorch has no Verilated model of", target.name,
+  throw core::input_error("the {} target names the RTL top '{}', which this seatorch has no Verilated model of", target.name,
                     target.rtl_top);
 }
 

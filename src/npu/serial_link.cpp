@@ -2,7 +2,7 @@
 // deadline, so a silent, babbling or vanished port ends in bounded time with one message.
 #include "seatorch/npu/serial_link.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -70,30 +70,30 @@ speed_t speed_of(unsigned baud) {
 
 void check_serial_baud(unsigned baud) {
   if (std::find(kSerialBauds.begin(), kSerialBauds.end(), baud) == kSerialBauds.end()) {
-    throw input_error("a serial line at {} baud is not supported; use one of {}", baud, fmt::join(kSerialBauds, ", "));
+    throw core::input_error("a serial line at {} baud is not supported; use one of {}", baud, fmt::join(kSerialBauds, ", "));
   }
 }
 
 SerialLink::SerialLink(const SerialOptions& options) : options_(options) {
   const speed_t speed = speed_of(options.baud);
   if (!(options.allowance_seconds > 0.0)) {
-    throw input_error("the time allowed for each answer must be positive (got {} s)", options.allowance_seconds);
+    throw core::input_error("the time allowed for each answer must be positive (got {} s)", options.allowance_seconds);
   }
   const std::string path = options.port.string();
   // O_NONBLOCK: open() must not wait for a carrier, and no read or write may block.
   fd_ = io::UniqueFd(::open(path.c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
   if (!fd_) {
     const int error = errno;
-    if (error == ENOENT) throw input_error("{}: no such serial port; give the device of the NPU's UART", path);
+    if (error == ENOENT) throw core::input_error("{}: no such serial port; give the device of the NPU's UART", path);
     if (error == EACCES) {
-      throw input_error("{}: permission denied; add your user to the group that owns the port (often dialout)", path);
+      throw core::input_error("{}: permission denied; add your user to the group that owns the port (often dialout)", path);
     }
-    throw input_error("cannot open the serial port {}: {}", path, std::strerror(error));
+    throw core::input_error("cannot open the serial port {}: {}", path, std::strerror(error));
   }
-  if (::isatty(fd_.get()) != 1) throw input_error("{} is not a serial port (not a terminal device)", path);
+  if (::isatty(fd_.get()) != 1) throw core::input_error("{} is not a serial port (not a terminal device)", path);
   termios tio{};
   if (::tcgetattr(fd_.get(), &tio) != 0) {
-    throw input_error("{}: cannot read its line settings: {}", path, std::strerror(errno));
+    throw core::input_error("{}: cannot read its line settings: {}", path, std::strerror(errno));
   }
   ::cfmakeraw(&tio);
   tio.c_cflag &= ~static_cast<tcflag_t>(CSIZE | PARENB | CSTOPB | CRTSCTS);
@@ -103,17 +103,17 @@ SerialLink::SerialLink(const SerialOptions& options) : options_(options) {
   tio.c_cc[VTIME] = 0;
   if (::cfsetispeed(&tio, speed) != 0 || ::cfsetospeed(&tio, speed) != 0 ||
       ::tcsetattr(fd_.get(), TCSANOW, &tio) != 0) {
-    throw input_error("{}: cannot set {} baud 8N1: {}", path, options.baud, std::strerror(errno));
+    throw core::input_error("{}: cannot set {} baud 8N1: {}", path, options.baud, std::strerror(errno));
   }
   // A driver may accept tcsetattr() and keep another rate: read back what it did.
   if (::tcgetattr(fd_.get(), &tio) != 0 || ::cfgetospeed(&tio) != speed) {
-    throw input_error("{} does not run at {} baud; try another rate", path, options.baud);
+    throw core::input_error("{} does not run at {} baud; try another rate", path, options.baud);
   }
   ::tcflush(fd_.get(), TCIOFLUSH);  // whatever an earlier program left in the buffers
 }
 
 void SerialLink::went_away() const {
-  throw input_error("{}: the port went away (the device was unplugged, or the program at its other end closed it)",
+  throw core::input_error("{}: the port went away (the device was unplugged, or the program at its other end closed it)",
                     options_.port.string());
 }
 
@@ -123,7 +123,7 @@ bool SerialLink::read_some(LinkTime deadline) {
     const int ready = ::poll(&p, 1, ms_until(deadline));
     if (ready < 0) {
       if (errno == EINTR) continue;
-      throw input_error("{}: waiting for the NPU failed: {}", options_.port.string(), std::strerror(errno));
+      throw core::input_error("{}: waiting for the NPU failed: {}", options_.port.string(), std::strerror(errno));
     }
     if (ready == 0) return false;
     if ((p.revents & POLLNVAL) != 0) went_away();
@@ -138,7 +138,7 @@ bool SerialLink::read_some(LinkTime deadline) {
     if (n == 0 && (p.revents & (POLLHUP | POLLERR)) != 0) went_away();
     if (n < 0 && errno == EIO) went_away();
     if (n < 0 && errno != EAGAIN && errno != EINTR) {
-      throw input_error("{}: reading failed: {}", options_.port.string(), std::strerror(errno));
+      throw core::input_error("{}: reading failed: {}", options_.port.string(), std::strerror(errno));
     }
     if (now_ns() >= deadline) return false;
   }
@@ -175,16 +175,16 @@ void SerialLink::send(std::span<const std::uint8_t> bytes) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EIO || errno == EPIPE || errno == ENXIO)) went_away();
     if (n < 0 && errno != EAGAIN) {
-      throw input_error("{}: writing failed: {}", options_.port.string(), std::strerror(errno));
+      throw core::input_error("{}: writing failed: {}", options_.port.string(), std::strerror(errno));
     }
     pollfd p{fd_.get(), POLLOUT, 0};
     const int ready = ::poll(&p, 1, ms_until(deadline));
     if (ready < 0 && errno != EINTR) {
-      throw input_error("{}: waiting to write failed: {}", options_.port.string(), std::strerror(errno));
+      throw core::input_error("{}: waiting to write failed: {}", options_.port.string(), std::strerror(errno));
     }
     if (ready > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0) went_away();
     if (ready == 0 && now_ns() >= deadline) {
-      throw input_error("{}: the port takes no more bytes (blocked for {:.1f} s); check that nothing else holds it "
+      throw core::input_error("{}: the port takes no more bytes (blocked for {:.1f} s); check that nothing else holds it "
                         "and that the NPU reads its UART",
                         options_.port.string(), options_.allowance_seconds);
     }
@@ -214,7 +214,7 @@ void SerialLink::discard_until_quiet() {
     head_ = 0;
     if (!read_some(after(quiet))) return;
     if (now_ns() >= give_up) {
-      throw input_error("{}: bytes keep arriving that are not answers from the NPU (for {:.1f} s); check that the "
+      throw core::input_error("{}: bytes keep arriving that are not answers from the NPU (for {:.1f} s); check that the "
                         "NPU is on this port and runs its UART at {} baud",
                         options_.port.string(), longest, options_.baud);
     }

@@ -3,7 +3,7 @@
 // link's, budgets are bits and NPU cycles, and the counters come from the link.
 #include "seatorch/npu/session.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/rtl_pins.hpp"
 #include "seatorch/npu/sim_link.hpp"
 
@@ -48,7 +48,7 @@ NpuSession::NpuSession(std::unique_ptr<NpuLink> link, unsigned max_attempts)
       decoder_(kMaxResponsePayload),
       compute_budget_(npu_max_answer_cycles()) {
   if (!link_) throw std::invalid_argument("NpuSession needs a link");
-  if (max_attempts == 0) throw input_error("an NPU session needs max_attempts of at least 1 (got 0)");
+  if (max_attempts == 0) throw core::input_error("an NPU session needs max_attempts of at least 1 (got 0)");
   sim_ = dynamic_cast<SimLink*>(link_.get());
   sync_line_stats();
 }
@@ -188,14 +188,14 @@ Response NpuSession::request(const Frame& frame) {
     ++stats_.failed_sends;
   }
   stats_.retry_cycles += stats_.cycles - start;
-  throw input_error("the NPU did not accept {} after {} attempts (last: {}); {}", command_name(frame.type),
+  throw core::input_error("the NPU did not accept {} after {} attempts (last: {}); {}", command_name(frame.type),
                     max_attempts_, problem, link_->silence_advice());
 }
 
 Response NpuSession::require_ack(const Frame& frame, const char* what) {
   Response response = request(frame);
   if (!response.ack) {
-    throw input_error("the NPU refused {}: {} (docs/NPU.md, Error codes)", what, error_name(response.error));
+    throw core::input_error("the NPU refused {}: {} (docs/NPU.md, Error codes)", what, error_name(response.error));
   }
   return response;
 }

@@ -2,7 +2,7 @@
 // the simulated NPU or on the one at a serial port.
 #include "seatorch/npu/sim_run.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image.hpp"
 #include "seatorch/npu/rtl_pins.hpp"
@@ -47,7 +47,7 @@ unsigned attempts_for(const LineFaultRates& rates, const NpuImage& image, const 
     const double n = static_cast<double>(bytes);
     const double max_ber = 1.0 - std::pow(kMinIntactProbability, 1.0 / (n * kWireBitsPerByte));
     const double max_drop = 1.0 - std::pow(kMinIntactProbability, 1.0 / n);
-    throw input_error("at a bit-error rate of {} and a drop rate of {}, a {}-byte exchange with the NPU ({}) "
+    throw core::input_error("at a bit-error rate of {} and a drop rate of {}, a {}-byte exchange with the NPU ({}) "
                       "arrives intact with probability {:.2g}: nearly every send would fail; use a bit-error "
                       "rate below {:.1g} and a drop rate below {:.1g}",
                       rates.bit_error_rate, rates.drop_rate, bytes, hex, intact, max_ber, max_drop);
@@ -153,12 +153,12 @@ nlohmann::json SimRunSummary::to_json() const {
 
 SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress) {
   if (!(options.clock_mhz >= 0.0)) {
-    throw input_error("the clock must be positive, or 0 for the target's (got {} MHz)", options.clock_mhz);
+    throw core::input_error("the clock must be positive, or 0 for the target's (got {} MHz)", options.clock_mhz);
   }
   check_line_fault_rates(options.faults);
   const bool on_port = !options.serial.port.empty();
   if (on_port && (!options.trace.empty() || options.faults.any() || options.netlist)) {
-    throw input_error("a trace, injected line faults and the gate-level netlist exist only on the simulated line, "
+    throw core::input_error("a trace, injected line faults and the gate-level netlist exist only on the simulated line, "
                       "not on the serial port {}",
                       options.serial.port.string());
   }
@@ -170,15 +170,15 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   // The reference is the integer model the image itself encodes, so a wrong exporter cannot
   // hide behind a matching wrong simulator.
   const quant::Int8Model reference = decode_npu_image(image);
-  DataOptions data_options = options.data;
+  data::DataOptions data_options = options.data;
   data_options.test_only = true;  // only the test images are used
-  const DataSplit data = load_dataset(data_options);
+  const data::DataSplit data = data::load_dataset(data_options);
   if (data.test.features != image.input_size()) {
-    throw input_error("{} expects {} inputs but {} images have {} pixels", options.hex.string(), image.input_size(),
+    throw core::input_error("{} expects {} inputs but {} images have {} pixels", options.hex.string(), image.input_size(),
                       data.name, data.test.features);
   }
   const std::size_t n = options.images == 0 ? data.test.size() : std::min(options.images, data.test.size());
-  Dataset test = data.test;
+  data::Dataset test = data.test;
   test.x.resize(n * test.features);
   test.y.resize(n);
   const std::vector<std::uint8_t> pixels = quant::dataset_pixels(test);

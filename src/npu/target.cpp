@@ -3,7 +3,7 @@
 // requantizers' timing from their RTL.
 #include "seatorch/npu/target.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <fmt/format.h>
 
@@ -53,7 +53,7 @@ const NpuTarget& npu_target(std::string_view name) {
   const std::vector<NpuTarget>& targets = npu_targets();
   const auto it = std::find_if(targets.begin(), targets.end(), [&](const NpuTarget& t) { return t.name == name; });
   if (it == targets.end()) {
-    throw input_error("no NPU target '{}'; the targets are {}", printable(name), fmt::join(npu_target_names(), ", "));
+    throw core::input_error("no NPU target '{}'; the targets are {}", core::printable(name), fmt::join(npu_target_names(), ", "));
   }
   return *it;
 }

@@ -1,14 +1,14 @@
 // The host's UART line models. UartLineRx follows rtl/npu_uart_rx.sv state for state.
 #include "seatorch/npu/uart.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/constants.hpp"
 
 namespace seatorch::npu {
 
 UartLineTx::UartLineTx(unsigned clks_per_bit) : clks_per_bit_(clks_per_bit) {
   if (clks_per_bit < kMinClksPerBit || clks_per_bit > 0xFFFF) {
-    throw input_error("clocks per UART bit must be in [{}, 65535], got {}", kMinClksPerBit, clks_per_bit);
+    throw core::input_error("clocks per UART bit must be in [{}, 65535], got {}", kMinClksPerBit, clks_per_bit);
   }
 }
 

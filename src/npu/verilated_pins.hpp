@@ -5,7 +5,7 @@
 // Deliberately nothing about UARTs or frames: pins, clock edges and the trace.
 #pragma once
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/npu_pins.hpp"
 
 #include <verilated.h>
@@ -27,7 +27,7 @@ class VerilatedPins final : public NpuPins {
       top_->trace(trace_.get(), 99);
       trace_->open(trace_path.c_str());
       if (!trace_->isOpen()) {
-        throw input_error("cannot write the trace {}; check that its directory exists", trace_path.string());
+        throw core::input_error("cannot write the trace {}; check that its directory exists", trace_path.string());
       }
     }
     top_->uart_rx_i = 1;

@@ -1,14 +1,15 @@
 // run_predict(): pictures -> MNIST-style inputs -> float or int8 model (-> Mini NPU).
 #include "seatorch/predict/predict_run.hpp"
 
-#include "seatorch/data/image_file.hpp"
-#include "seatorch/data/pnm.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/image/image_file.hpp"
+#include "seatorch/image/pnm.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/session.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
+#include "seatorch/model/model_file.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
 #include <spdlog/spdlog.h>
@@ -22,7 +23,7 @@ namespace {
 // The model file, either kind, with what run_predict needs of it.
 struct LoadedModel {
   std::string kind;
-  std::optional<quant::FloatMlp> float_model;
+  std::optional<model::FloatMlp> float_model;
   std::optional<quant::Int8Model> int8_model;
   std::string dataset;
 
@@ -35,15 +36,14 @@ struct LoadedModel {
 LoadedModel load_model(const std::filesystem::path& path) {
   const io::SafetensorsFile file = io::load_safetensors(path);
   LoadedModel model;
-  if (quant::is_int8_model_file(file)) {
+  if (model::model_file_kind(file) == model::ModelFileKind::kInt8Model) {
     model.kind = "int8";
     model.int8_model = quant::int8_model_from_file(file, path.string()).model;
   } else {
     model.kind = "float";
-    model.float_model = quant::float_mlp_from_checkpoint(file, path.string());
+    model.float_model = model::float_mlp_from_checkpoint(file, path.string());
   }
-  const auto dataset = file.metadata.find("dataset");
-  if (dataset != file.metadata.end()) model.dataset = dataset->second;
+  model.dataset = model::recorded_dataset(file.metadata).value_or("");
   return model;
 }
 
@@ -53,8 +53,8 @@ void classify(const LoadedModel& model, ImagePrediction& p) {
     // Bytes / 255, as the data loaders give MNIST to the float model.
     std::vector<float> x(pixels.size());
     std::transform(pixels.begin(), pixels.end(), x.begin(), [](std::uint8_t b) { return static_cast<float>(b) / 255.0f; });
-    const std::vector<float> logits = quant::float_forward(*model.float_model, x, 1);
-    p.predicted = quant::argmax_float(logits);
+    const std::vector<float> logits = model::float_forward(*model.float_model, x, 1);
+    p.predicted = model::argmax_float(logits);
     p.probabilities = softmax(logits);
   } else {
     p.int8_logits = quant::int8_forward_ref(*model.int8_model, pixels);
@@ -69,7 +69,7 @@ void run_on_npu(const std::filesystem::path& hex, std::size_t inputs, std::vecto
   // The reference is the integer model the image itself encodes, as in `seatorch sim`.
   const quant::Int8Model reference = npu::decode_npu_image(image);
   if (image.input_size() != inputs) {
-    throw input_error("{} takes {} inputs but the model's pictures have {} pixels: export the .hex from the same model",
+    throw core::input_error("{} takes {} inputs but the model's pictures have {} pixels: export the .hex from the same model",
                       hex.string(), image.input_size(), inputs);
   }
   npu::NpuSimOptions options;
@@ -111,7 +111,7 @@ bool PredictSummary::npu_agrees() const {
 nlohmann::json PredictSummary::to_json() const {
   nlohmann::json list = nlohmann::json::array();
   for (const ImagePrediction& p : images) {
-    const DigitInput& in = p.input;
+    const image::DigitInput& in = p.input;
     nlohmann::json j{{"image", p.image.string()},
                      {"width", p.width},
                      {"height", p.height},
@@ -141,16 +141,16 @@ nlohmann::json PredictSummary::to_json() const {
 }
 
 PredictSummary run_predict(const PredictOptions& options) {
-  if (options.images.empty()) throw input_error("give a picture to classify: --image FILE");
+  if (options.images.empty()) throw core::input_error("give a picture to classify: --image FILE");
   if (!options.save_input.empty()) {
     if (options.images.size() != 1) {
-      throw input_error("--save-input writes one picture's input: give exactly one --image (got {})", options.images.size());
+      throw core::input_error("--save-input writes one picture's input: give exactly one --image (got {})", options.images.size());
     }
     io::check_output_path(options.save_input);
   }
   // The pictures first: a bad one fails before the model is read.
-  std::vector<GrayImage> pictures;
-  for (const std::filesystem::path& path : options.images) pictures.push_back(read_image(path));
+  std::vector<image::GrayImage> pictures;
+  for (const std::filesystem::path& path : options.images) pictures.push_back(image::read_image(path));
 
   const LoadedModel model = load_model(options.model);
   PredictSummary summary;
@@ -162,19 +162,19 @@ PredictSummary run_predict(const PredictOptions& options) {
     spdlog::warn("{} was trained on {}; pictures are prepared the way MNIST prepared its digits", summary.model,
                  model.dataset);
   }
-  const std::size_t side = square_input_side(model.inputs(), summary.model);
+  const std::size_t side = image::square_input_side(model.inputs(), summary.model);
   for (std::size_t i = 0; i < pictures.size(); ++i) {
     ImagePrediction p;
     p.image = options.images[i];
     p.width = pictures[i].width;
     p.height = pictures[i].height;
-    p.input = prepare_digit(pictures[i], side, options.images[i].string());
+    p.input = image::prepare_digit(pictures[i], side, options.images[i].string());
     classify(model, p);
     summary.images.push_back(std::move(p));
   }
   if (!options.save_input.empty()) {
-    const DigitInput& in = summary.images.front().input;
-    write_pgm(options.save_input, GrayImage{in.side, in.side, in.pixels});
+    const image::DigitInput& in = summary.images.front().input;
+    image::write_pgm(options.save_input, image::GrayImage{in.side, in.side, in.pixels});
   }
   if (options.npu) {
     summary.hex = options.hex.string();

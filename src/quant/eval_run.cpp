@@ -1,21 +1,22 @@
 // run_eval(): float or int8 model file -> test-set evaluation (+ an int8 layer dump).
 #include "seatorch/quant/eval_run.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/quant/evaluate.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
+#include "seatorch/model/model_file.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
 namespace seatorch::quant {
 namespace {
 
-nlohmann::json dump_layers(const Int8Model& model, const Dataset& test, std::size_t index) {
+nlohmann::json dump_layers(const Int8Model& model, const data::Dataset& test, std::size_t index) {
   if (index >= test.size()) {
-    throw input_error("--dump-layers {}: the test set has {} images (0..{})", index, test.size(), test.size() - 1);
+    throw core::input_error("--dump-layers {}: the test set has {} images (0..{})", index, test.size(), test.size() - 1);
   }
-  Dataset one{test.features, test.classes, {test.sample(index).begin(), test.sample(index).end()}, {test.y[index]}};
+  data::Dataset one{test.features, test.classes, {test.sample(index).begin(), test.sample(index).end()}, {test.y[index]}};
   const std::vector<std::uint8_t> pixels = dataset_pixels(one);
   std::vector<Int8LayerTrace> trace;
   const std::vector<std::int8_t> logits = int8_forward_ref(model, pixels, &trace);
@@ -48,19 +49,15 @@ nlohmann::json EvalRunSummary::to_json() const {
 EvalRunSummary run_eval(const EvalRunOptions& options) {
   const io::SafetensorsFile file = io::load_safetensors(options.model);
   const std::string source = options.model.string();
-  DataOptions data_options = options.data;
+  data::DataOptions data_options = options.data;
   data_options.test_only = true;  // only the test images are used
-  if (data_options.name.empty()) {
-    const auto it = file.metadata.find("dataset");
-    if (it == file.metadata.end()) throw input_error("{} does not record its data set: pass --dataset", source);
-    data_options.name = it->second;
-  }
-  const DataSplit data = load_dataset(data_options);
+  data_options.name = model::dataset_for(file.metadata, source, data_options.name);
+  const data::DataSplit data = data::load_dataset(data_options);
 
   EvalRunSummary summary;
   summary.dataset = data.name;
-  Evaluation evaluation;
-  if (is_int8_model_file(file)) {
+  model::Evaluation evaluation;
+  if (model::model_file_kind(file) == model::ModelFileKind::kInt8Model) {
     Int8ModelFile int8 = int8_model_from_file(file, source);
     summary.kind = "int8";
     summary.architecture = int8.model.architecture();
@@ -69,8 +66,8 @@ EvalRunSummary run_eval(const EvalRunOptions& options) {
     summary.kernel = std::string(engine.kernel());
     evaluation = evaluate_int8(engine, data.test);
   } else {
-    if (options.dump_image) throw input_error("--dump-layers needs an int8 model; {} is a float checkpoint", source);
-    const FloatMlp model = float_mlp_from_checkpoint(file, source);
+    if (options.dump_image) throw core::input_error("--dump-layers needs an int8 model; {} is a float checkpoint", source);
+    const model::FloatMlp model = model::float_mlp_from_checkpoint(file, source);
     summary.kind = "float";
     summary.architecture = model.architecture();
     evaluation = evaluate_float(model, data.test);

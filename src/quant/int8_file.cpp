@@ -2,7 +2,8 @@
 // way in and on the way out.
 #include "seatorch/quant/int8_file.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/model/model_file.hpp"
 
 #include <fmt/ranges.h>
 
@@ -20,18 +21,8 @@ constexpr std::string_view kFields[] = {"weight", "bias", "multiplier", "shift",
 std::string tensor_name(std::size_t layer, std::string_view field) { return fmt::format("layers.{}.{}", layer, field); }
 
 // A one-line description of a file that is not an int8 model, for the wrong-kind error.
-std::string describe_other_file(const io::SafetensorsFile& file) {
-  const auto format = file.metadata.find("format");
-  if (file.tensors.count("0.weight") > 0) {
-    return fmt::format("a float checkpoint (format '{}', tensors 0.weight, 0.bias, ...)",
-                       format == file.metadata.end() ? "none" : printable(format->second));
-  }
-  if (format != file.metadata.end()) return fmt::format("a safetensors file of format '{}'", printable(format->second));
-  return "a safetensors file without seatorch metadata";
-}
-
 void check_range(std::string_view source, const std::string& what, std::int64_t value, std::int64_t lo, std::int64_t hi) {
-  if (value < lo || value > hi) throw input_error("{}: {} = {} is outside [{}, {}]", source, what, value, lo, hi);
+  if (value < lo || value > hi) throw core::input_error("{}: {} = {} is outside [{}, {}]", source, what, value, lo, hi);
 }
 
 // Reads one tensor of a known dtype and shape.
@@ -40,9 +31,9 @@ std::vector<T> field(const io::SafetensorsFile& file, std::string_view source, s
                      const std::vector<std::size_t>& shape) {
   const std::string full = tensor_name(layer, name);
   const auto it = file.tensors.find(full);
-  if (it == file.tensors.end()) throw input_error("{}: the int8 model has no tensor '{}'", source, full);
+  if (it == file.tensors.end()) throw core::input_error("{}: the int8 model has no tensor '{}'", source, full);
   if (it->second.shape != shape) {
-    throw input_error("{}: tensor {} has shape [{}], expected [{}]", source, full, fmt::join(it->second.shape, ", "),
+    throw core::input_error("{}: tensor {} has shape [{}], expected [{}]", source, full, fmt::join(it->second.shape, ", "),
                       fmt::join(shape, ", "));
   }
   return io::tensor_values<T>(it->second, fmt::format("{}: tensor {}", source, full));
@@ -57,20 +48,15 @@ std::vector<float> to_float(const std::vector<double>& values) { return {values.
 
 }  // namespace
 
-bool is_int8_model_file(const io::SafetensorsFile& file) {
-  const auto format = file.metadata.find("format");
-  return format != file.metadata.end() && format->second == kInt8Format;
-}
-
 void validate_int8_model(const Int8Model& model, std::string_view source) {
-  if (model.layers.empty()) throw input_error("{}: the int8 model has no layers", source);
+  if (model.layers.empty()) throw core::input_error("{}: the int8 model has no layers", source);
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     const Int8Layer& l = model.layers[k];
     const auto what = [k](std::string_view field_name) { return tensor_name(k, field_name); };
-    if (l.in == 0 || l.out == 0) throw input_error("{}: layer {} has an empty shape ({}, {})", source, k, l.out, l.in);
+    if (l.in == 0 || l.out == 0) throw core::input_error("{}: layer {} has an empty shape ({}, {})", source, k, l.out, l.in);
     if (l.weight.size() != l.in * l.out || l.bias.size() != l.out || l.multiplier.size() != l.out ||
         l.shift.size() != l.out || (l.weight_scale.size() != 1 && l.weight_scale.size() != l.out)) {
-      throw input_error("{}: layer {} has arrays whose sizes do not match its shape ({}, {})", source, k, l.out, l.in);
+      throw core::input_error("{}: layer {} has arrays whose sizes do not match its shape ({}, {})", source, k, l.out, l.in);
     }
     check_range(source, what("input_zero_point"), l.input_zero_point, -128, 127);
     check_range(source, what("weight_zero_point"), l.weight_zero_point, -128, 127);
@@ -88,17 +74,17 @@ void validate_int8_model(const Int8Model& model, std::string_view source) {
                   std::numeric_limits<std::int32_t>::max() - max_sum);
     }
     if (k == 0 && l.input_zero_point != -128) {
-      throw input_error("{}: {} = {}, but the first layer's input is pixel - 128 (zero-point -128)", source,
+      throw core::input_error("{}: {} = {}, but the first layer's input is pixel - 128 (zero-point -128)", source,
                         what("input_zero_point"), l.input_zero_point);
     }
     if (k > 0) {
       const Int8Layer& prev = model.layers[k - 1];
       if (prev.out != l.in) {
-        throw input_error("{}: layer {} takes {} inputs but layer {} produces {}; the layers do not chain", source, k,
+        throw core::input_error("{}: layer {} takes {} inputs but layer {} produces {}; the layers do not chain", source, k,
                           l.in, k - 1, prev.out);
       }
       if (prev.output_zero_point != l.input_zero_point || prev.output_scale != l.input_scale) {
-        throw input_error("{}: layer {}'s input zero-point/scale ({}, {}) differ from layer {}'s output ({}, {})", source,
+        throw core::input_error("{}: layer {}'s input zero-point/scale ({}, {}) differ from layer {}'s output ({}, {})", source,
                           k, l.input_zero_point, l.input_scale, k - 1, prev.output_zero_point, prev.output_scale);
       }
     }
@@ -109,7 +95,7 @@ io::SafetensorsFile int8_model_file(const Int8Model& model, const std::map<std::
   validate_int8_model(model, "the int8 model to save");
   io::SafetensorsFile file;
   file.metadata = metadata;
-  file.metadata["format"] = std::string(kInt8Format);
+  file.metadata["format"] = std::string(model::kInt8Format);
   file.metadata["format_version"] = std::string(kInt8FormatVersion);
   file.metadata["architecture"] = model.architecture();
   file.metadata["input"] = std::string(kInt8InputEncoding);
@@ -138,14 +124,14 @@ io::SafetensorsFile int8_model_file(const Int8Model& model, const std::map<std::
 }
 
 Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_view source) {
-  if (!is_int8_model_file(file)) {
-    throw input_error("{} is {}, but an int8 model (format {}) was expected; quantize the float model first with "
-                      "`seatorch quantize --int8`", source, describe_other_file(file), kInt8Format);
+  if (model::model_file_kind(file) != model::ModelFileKind::kInt8Model) {
+    throw core::input_error("{} is {}, but an int8 model (format {}) was expected; quantize the float model first with "
+                      "`seatorch quantize --int8`", source, model::describe_model_file(file), model::kInt8Format);
   }
   const auto version = file.metadata.find("format_version");
   if (version == file.metadata.end() || version->second != kInt8FormatVersion) {
-    throw input_error("{}: int8 format version '{}' is not supported (this seatorch reads version {}); re-run "
-                      "`seatorch quantize --int8`", source, version == file.metadata.end() ? "none" : printable(version->second),
+    throw core::input_error("{}: int8 format version '{}' is not supported (this seatorch reads version {}); re-run "
+                      "`seatorch quantize --int8`", source, version == file.metadata.end() ? "none" : core::printable(version->second),
                       kInt8FormatVersion);
   }
   std::size_t count = 0;
@@ -156,7 +142,7 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
   }
   for (const auto& [name, tensor] : file.tensors) {
     if (expected.count(name) == 0) {
-      throw input_error("{}: unexpected tensor '{}' in an int8 model of {} layers", source, printable(name), count);
+      throw core::input_error("{}: unexpected tensor '{}' in an int8 model of {} layers", source, core::printable(name), count);
     }
   }
 
@@ -165,7 +151,7 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
   for (std::size_t k = 0; k < count; ++k) {
     const io::RawTensor& weight = file.tensors.at(tensor_name(k, "weight"));
     if (weight.shape.size() != 2) {
-      throw input_error("{}: tensor {} has {} dimensions, expected 2 (out, in)", source, tensor_name(k, "weight"),
+      throw core::input_error("{}: tensor {} has {} dimensions, expected 2 (out, in)", source, tensor_name(k, "weight"),
                         weight.shape.size());
     }
     Int8Layer l;

@@ -1,7 +1,7 @@
 // The integer reference inference: the specification, written for clarity.
 #include "seatorch/quant/int8_model.hpp"
 
-#include "seatorch/quant/fixed_point.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,7 +26,7 @@ void int8_layer_ref(const Int8Layer& layer, std::span<const std::int8_t> x, std:
              (std::int32_t{layer.weight[j * layer.in + i]} - layer.weight_zero_point);
     }
     if (!accumulators.empty()) accumulators[j] = acc;
-    y[j] = requantize(acc, layer.multiplier[j], layer.shift[j], layer.output_zero_point, layer.relu);
+    y[j] = kernels::requantize(acc, layer.multiplier[j], layer.shift[j], layer.output_zero_point, layer.relu);
   }
 }
 

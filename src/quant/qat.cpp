@@ -1,10 +1,10 @@
 // Quantization-aware fine-tuning: the fake-quantized forward, and train_tensor driven with it.
 #include "seatorch/quant/qat.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/tensor/matmul.hpp"
-#include "seatorch/train/checkpoint.hpp"
+#include "seatorch/model/engine_weights.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include <spdlog/spdlog.h>
@@ -31,7 +31,7 @@ tensor::Tensor fake_quant_weight(const tensor::Tensor& weight, Granularity granu
 }
 
 // quantize_mlp's output grids for `model`'s current weights on the calibration images.
-std::vector<tensor::AffineGrid> calibrated_grids(const FloatMlp& model, std::span<const std::uint8_t> pixels,
+std::vector<tensor::AffineGrid> calibrated_grids(const model::FloatMlp& model, std::span<const std::uint8_t> pixels,
                                                  std::size_t n, const QuantizeOptions& quantize) {
   return activation_grids(quantize_mlp(model, pixels, n, quantize));
 }
@@ -48,7 +48,7 @@ tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x,
                                   std::span<const tensor::AffineGrid> activations) {
   const std::vector<nn::Linear>& layers = model.layers();
   if (activations.size() != layers.size()) {
-    throw input_error("fake_quant_forward: {} activation grids for a {}-layer model", activations.size(), layers.size());
+    throw core::input_error("fake_quant_forward: {} activation grids for a {}-layer model", activations.size(), layers.size());
   }
   tensor::Tensor h = x;
   for (std::size_t k = 0; k < layers.size(); ++k) {
@@ -59,38 +59,38 @@ tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x,
   return h;
 }
 
-QatResult quantization_aware_finetune(const FloatMlp& model, const DataSplit& data,
+QatResult quantization_aware_finetune(const model::FloatMlp& model, const data::DataSplit& data,
                                       std::span<const std::uint8_t> calibration_pixels, std::size_t n,
                                       const QuantizeOptions& quantize, const QatOptions& options) {
-  if (options.epochs == 0) throw input_error("quantization-aware training needs at least one epoch (--qat-epochs)");
-  if (!(options.lr > 0.0 && std::isfinite(options.lr))) throw input_error("--qat-lr must be positive (got {})", options.lr);
+  if (options.epochs == 0) throw core::input_error("quantization-aware training needs at least one epoch (--qat-epochs)");
+  if (!(options.lr > 0.0 && std::isfinite(options.lr))) throw core::input_error("--qat-lr must be positive (got {})", options.lr);
   const auto start = std::chrono::steady_clock::now();
 
-  TensorTrainConfig config;
-  const std::vector<std::size_t> sizes = layer_sizes(model);
+  train::TensorTrainConfig config;
+  const std::vector<std::size_t> sizes = model::layer_sizes(model);
   config.hidden.assign(sizes.begin() + 1, sizes.end() - 1);
   config.epochs = options.epochs;
   config.batch = options.batch;
-  config.optimizer = OptimizerKind::kAdam;
+  config.optimizer = train::OptimizerKind::kAdam;
   config.lr = options.lr;
-  config.schedule = {ScheduleKind::kCosine};
+  config.schedule = {train::ScheduleKind::kCosine};
   config.seed = options.seed;
   config.evaluate_each_epoch = false;
-  config.initial_parameters = state_dict_of(model);
+  config.initial_parameters = model::state_dict_of(model);
   std::vector<tensor::AffineGrid> grids = calibrated_grids(model, calibration_pixels, n, quantize);  // (layers)
   config.train_forward = [&](nn::Mlp& m, const tensor::Tensor& x) {
     return fake_quant_forward(m, x, quantize.granularity, grids);
   };
-  TensorTrainCallbacks callbacks;
-  callbacks.on_checkpoint = [&](const TensorEpochReport& report, const TensorTrainState& state) {
+  train::TensorTrainCallbacks callbacks;
+  callbacks.on_checkpoint = [&](const train::TensorEpochReport& report, const train::TensorTrainState& state) {
     spdlog::info("QAT epoch {}/{}: loss {:.4f}, train accuracy {:.4f} (fake-quantized), {:.1f} s", report.epoch,
                  options.epochs, report.loss, report.train_accuracy, report.seconds);
-    if (report.epoch < options.epochs) grids = calibrated_grids(float_mlp_of(state.model), calibration_pixels, n, quantize);
+    if (report.epoch < options.epochs) grids = calibrated_grids(model::float_mlp_of(state.model), calibration_pixels, n, quantize);
   };
-  TensorTrainOutput trained = train_tensor(data, config, callbacks);
+  train::TensorTrainOutput trained = train::train_tensor(data, config, callbacks);
 
   QatResult result;
-  result.model = float_mlp_of(trained.model);
+  result.model = model::float_mlp_of(trained.model);
   result.steps = trained.result.steps;
   result.final_loss = trained.result.final_loss;
   result.float_accuracy = trained.result.test_accuracy;

@@ -1,11 +1,12 @@
 // run_quantize(): checkpoint -> calibration -> int8 model -> comparison -> file.
 #include "seatorch/quant/quantize_run.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/quant/evaluate.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
+#include "seatorch/model/model_file.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
@@ -14,12 +15,6 @@
 #include <algorithm>
 
 namespace seatorch::quant {
-
-std::string recorded_dataset(const std::filesystem::path& model_file) {
-  const io::SafetensorsFile file = io::load_safetensors(model_file);
-  const auto it = file.metadata.find("dataset");
-  return it == file.metadata.end() ? std::string() : it->second;
-}
 
 nlohmann::json QuantizeRunSummary::to_json() const {
   return {{"dataset", dataset},
@@ -43,24 +38,18 @@ nlohmann::json QuantizeRunSummary::to_json() const {
 QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
   io::check_output_path(options.out);
   const io::SafetensorsFile file = io::load_safetensors(options.model);
-  const FloatMlp model = float_mlp_from_checkpoint(file, options.model.string());
-  DataOptions data_options = options.data;
-  if (data_options.name.empty()) {
-    const auto it = file.metadata.find("dataset");
-    if (it == file.metadata.end()) {
-      throw input_error("{} does not record its data set: pass --dataset", options.model.string());
-    }
-    data_options.name = it->second;
-  }
-  if (options.calibration_images == 0) throw input_error("--calib must be at least 1");
-  const DataSplit data = load_dataset(data_options);
+  const model::FloatMlp model = model::float_mlp_from_checkpoint(file, options.model.string());
+  data::DataOptions data_options = options.data;
+  data_options.name = model::dataset_for(file.metadata, options.model.string(), data_options.name);
+  if (options.calibration_images == 0) throw core::input_error("--calib must be at least 1");
+  const data::DataSplit data = data::load_dataset(data_options);
 
   const std::vector<std::uint8_t> train_pixels = dataset_pixels(data.train);
   const std::size_t n_calib = std::min(options.calibration_images, data.train.size());
   const auto calibration_pixels = std::span<const std::uint8_t>(train_pixels).first(n_calib * data.train.features);
 
   QuantizeRunSummary summary;
-  FloatMlp exported = model;  // the float weights that are quantized: fine-tuned ones after QAT
+  model::FloatMlp exported = model;  // the float weights that are quantized: fine-tuned ones after QAT
   if (options.qat.epochs > 0) {
     spdlog::info("quantization-aware fine-tuning of {} on {}: {} epochs, Adam lr {} with cosine decay, per-{} weights",
                  model.architecture(), data.name, options.qat.epochs, options.qat.lr,
@@ -78,9 +67,9 @@ QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
 
   const std::vector<std::uint8_t> test_pixels = dataset_pixels(data.test);
   measure_errors(exported, quantized, test_pixels, data.test.size());
-  const Evaluation float_eval = evaluate_float(model, data.test);
+  const model::Evaluation float_eval = evaluate_float(model, data.test);
   const Int8Engine engine(quantized.model);
-  const Evaluation int8_eval = evaluate_int8(engine, data.test);
+  const model::Evaluation int8_eval = evaluate_int8(engine, data.test);
 
   summary.dataset = data.name;
   summary.architecture = model.architecture();

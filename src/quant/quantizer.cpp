@@ -1,8 +1,8 @@
 // Post-training quantization: calibration, scale and zero-point choice, integer parameters.
 #include "seatorch/quant/quantizer.hpp"
 
-#include "seatorch/error.hpp"
-#include "seatorch/quant/fixed_point.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 
 #include <algorithm>
@@ -105,13 +105,13 @@ struct WeightParams {
   double lo = 0.0;                // per-tensor: the range's lower end, which fixes the zero-point
 };
 
-WeightParams layer_weight_params(const DenseLayer& layer, Granularity granularity) {
+WeightParams layer_weight_params(const model::DenseLayer& layer, Granularity granularity) {
   return {weight_params(layer.weight, layer.out, granularity),
           std::min<double>(*std::min_element(layer.weight.begin(), layer.weight.end()), 0.0)};
 }
 
 // One layer, given its input mapping and its calibrated output range.
-Int8Layer quantize_layer(const DenseLayer& layer, const QuantParams& input, const Calibration& range,
+Int8Layer quantize_layer(const model::DenseLayer& layer, const QuantParams& input, const Calibration& range,
                          Granularity granularity) {
   WeightParams w = layer_weight_params(layer, granularity);
   QuantParams output = affine_params(range.lo, range.hi);
@@ -154,7 +154,7 @@ Int8Layer quantize_layer(const DenseLayer& layer, const QuantParams& input, cons
     // |bias| <= bias_limit / 2 by the lift above.
     const double bias = std::round(layer.bias[j] / (input.scale * wp.scale));
     q.bias.push_back(static_cast<std::int32_t>(bias));
-    const QuantizedMultiplier m = quantize_multiplier(input.scale * wp.scale / output.scale);
+    const kernels::QuantizedMultiplier m = kernels::quantize_multiplier(input.scale * wp.scale / output.scale);
     q.multiplier.push_back(m.multiplier);
     q.shift.push_back(m.shift);
   }
@@ -200,7 +200,7 @@ std::string_view granularity_name(Granularity g) { return g == Granularity::kTen
 Granularity parse_granularity(std::string_view name) {
   if (name == "tensor") return Granularity::kTensor;
   if (name == "channel") return Granularity::kChannel;
-  throw input_error("unknown granularity '{}'; expected tensor or channel", name);
+  throw core::input_error("unknown granularity '{}'; expected tensor or channel", name);
 }
 
 std::string_view calibration_method_name(CalibrationMethod m) {
@@ -219,23 +219,23 @@ CalibrationMethod parse_calibration_method(std::string_view name) {
   for (auto m : {CalibrationMethod::kMinMax, CalibrationMethod::kPercentile, CalibrationMethod::kMse}) {
     if (calibration_method_name(m) == name) return m;
   }
-  throw input_error("unknown calibration method '{}'; expected minmax, percentile or mse", name);
+  throw core::input_error("unknown calibration method '{}'; expected minmax, percentile or mse", name);
 }
 
-QuantizedMlp quantize_mlp(const FloatMlp& model, std::span<const std::uint8_t> calibration_pixels, std::size_t n,
+QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uint8_t> calibration_pixels, std::size_t n,
                           const QuantizeOptions& options) {
-  validate_float_mlp(model, "the model to quantize");
+  model::validate_float_mlp(model, "the model to quantize");
   if (n == 0 || calibration_pixels.size() != n * model.inputs()) {
-    throw input_error("quantization needs at least one calibration image of {} pixels (got {} values for {} images)",
+    throw core::input_error("quantization needs at least one calibration image of {} pixels (got {} values for {} images)",
                       model.inputs(), calibration_pixels.size(), n);
   }
   if (!(options.percentile > 50.0 && options.percentile <= 100.0)) {
-    throw input_error("percentile {} is outside (50, 100]; use e.g. 99.99", options.percentile);
+    throw core::input_error("percentile {} is outside (50, 100]; use e.g. 99.99", options.percentile);
   }
   std::vector<float> x(calibration_pixels.size());  // (n, inputs)
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(calibration_pixels[i]) / 255.0f;
   std::vector<std::vector<float>> outputs;
-  float_forward(model, x, n, &outputs);
+  model::float_forward(model, x, n, &outputs);
 
   QuantizedMlp result;
   QuantParams input{to_f32(1.0 / 255.0), -128, -128, 127};  // the pixel encoding: q = p - 128
@@ -269,11 +269,11 @@ QuantizedMlp quantize_mlp(const FloatMlp& model, std::span<const std::uint8_t> c
   return result;
 }
 
-void measure_errors(const FloatMlp& model, QuantizedMlp& quantized, std::span<const std::uint8_t> pixels, std::size_t n) {
+void measure_errors(const model::FloatMlp& model, QuantizedMlp& quantized, std::span<const std::uint8_t> pixels, std::size_t n) {
   std::vector<float> x(pixels.size());  // (n, inputs)
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(pixels[i]) / 255.0f;
   std::vector<std::vector<float>> expected;
-  float_forward(model, x, n, &expected);
+  model::float_forward(model, x, n, &expected);
   const Int8Engine engine(quantized.model);
   std::vector<std::int8_t> logits(n * quantized.model.outputs());
   std::vector<std::vector<std::int8_t>> actual;

@@ -1,7 +1,7 @@
 // Scalar MLP: the forward pass is graph construction, nothing more.
 #include "seatorch/scalar/mlp.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <cmath>
 #include <utility>
@@ -9,7 +9,7 @@
 namespace seatorch::scalar {
 namespace {
 
-Value init_parameter(ScalarGraph& graph, std::size_t fan_in, Rng& rng) {
+Value init_parameter(ScalarGraph& graph, std::size_t fan_in, core::Rng& rng) {
   const double bound = 1.0 / std::sqrt(static_cast<double>(fan_in));
   return graph.leaf(rng.uniform(-bound, bound));
 }
@@ -31,7 +31,7 @@ Value activate(Value x, Activation activation) {
 Activation parse_activation(std::string_view name) {
   if (name == "relu") return Activation::kRelu;
   if (name == "tanh") return Activation::kTanh;
-  throw input_error("unknown activation '{}': use relu or tanh", name);
+  throw core::input_error("unknown activation '{}': use relu or tanh", name);
 }
 
 Neuron::Neuron(std::vector<Value> weights, Value bias, Activation activation)
@@ -44,7 +44,7 @@ Value Neuron::operator()(std::span<const Value> x) const {
 }
 
 Layer::Layer(ScalarGraph& graph, std::size_t fan_in, std::size_t fan_out, Activation activation,
-             Rng& rng) {
+             core::Rng& rng) {
   std::vector<std::vector<Value>> rows(fan_out);  // (fan_out, fan_in)
   for (std::vector<Value>& row : rows) {
     for (std::size_t i = 0; i < fan_in; ++i) row.push_back(init_parameter(graph, fan_in, rng));
@@ -63,7 +63,7 @@ std::vector<Value> Layer::operator()(std::span<const Value> x) const {
 }
 
 Mlp::Mlp(ScalarGraph& graph, std::span<const std::size_t> sizes, Activation hidden_activation,
-         Rng& rng) {
+         core::Rng& rng) {
   for (std::size_t l = 0; l + 1 < sizes.size(); ++l) {
     const bool last = l + 2 == sizes.size();
     layers.emplace_back(graph, sizes[l], sizes[l + 1], last ? Activation::kNone : hidden_activation,

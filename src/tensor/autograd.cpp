@@ -2,7 +2,7 @@
 // delivery into slots, and the iterative release of a graph.
 #include "seatorch/tensor/autograd.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "strided.hpp"
 
 #include <cstring>
@@ -48,7 +48,7 @@ std::vector<const Tensor*> topological_order(const Tensor& root, std::uint64_t p
 
 void run_backward(const Tensor& root, Tensor seed) {
   if (!root.requires_grad()) {
-    throw input_error("backward() on a tensor that does not require grad: no parameter feeds it, "
+    throw core::input_error("backward() on a tensor that does not require grad: no parameter feeds it, "
                       "or it was computed under NoGradGuard");
   }
   const NoGradGuard no_grad;  // backward rules build no graph
@@ -113,15 +113,15 @@ void accumulate_grad(const Tensor& input, Tensor contribution) {
 
 void Tensor::backward() const {
   if (numel() != 1) {
-    throw input_error("backward() without a gradient needs a one-element tensor, not shape {}; "
+    throw core::input_error("backward() without a gradient needs a one-element tensor, not shape {}; "
                       "reduce it (sum, mean) or pass the output gradient", shape().str());
   }
   run_backward(*this, Tensor::full(shape(), 1.0f));
 }
 
 void Tensor::backward(const Tensor& grad_output) const {
-  if (!(grad_output.shape() == shape()) || grad_output.dtype() != DType::kF32) {
-    throw input_error("output gradient of shape {} for a tensor of shape {}; they must match (F32)",
+  if (!(grad_output.shape() == shape()) || grad_output.dtype() != core::DType::kF32) {
+    throw core::input_error("output gradient of shape {} for a tensor of shape {}; they must match (F32)",
                       grad_output.shape().str(), shape().str());
   }
   // Copied: the seed may be adopted as a gradient, and the caller's tensor must not change.

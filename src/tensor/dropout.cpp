@@ -1,13 +1,13 @@
 // Dropout as mul by a random mask.
 #include "seatorch/tensor/dropout.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 
 namespace seatorch::tensor {
 
-Tensor dropout(const Tensor& x, double p, bool training, Rng& rng) {
-  if (!(p >= 0.0 && p < 1.0)) throw input_error("dropout probability {} is outside [0, 1)", p);
+Tensor dropout(const Tensor& x, double p, bool training, core::Rng& rng) {
+  if (!(p >= 0.0 && p < 1.0)) throw core::input_error("dropout probability {} is outside [0, 1)", p);
   expect_f32(x, "dropout");
   if (!training || p == 0.0) return x;
   const auto keep_scale = static_cast<float>(1.0 / (1.0 - p));

@@ -3,7 +3,7 @@
 // grad mode off); the unary rules write straight into the input's gradient slot.
 #include "seatorch/tensor/elementwise.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/reduce.hpp"
 #include "strided.hpp"
@@ -100,10 +100,10 @@ void log_backward(const Node& node, const Tensor& y, Tensor g) {
 }  // namespace
 
 void expect_f32(const Tensor& t, const char* op) {
-  if (!t.defined()) throw input_error("{}: an operand is an undefined tensor", op);
-  if (t.dtype() != DType::kF32) {
-    throw input_error("{}: needs F32 tensors, got {}; convert the data to float first", op,
-                      dtype_name(t.dtype()));
+  if (!t.defined()) throw core::input_error("{}: an operand is an undefined tensor", op);
+  if (t.dtype() != core::DType::kF32) {
+    throw core::input_error("{}: needs F32 tensors, got {}; convert the data to float first", op,
+                      core::dtype_name(t.dtype()));
   }
 }
 

@@ -1,7 +1,7 @@
 // Fake quantization: the forward (round, clamp, rescale) and its straight-through backward.
 #include "seatorch/tensor/fake_quant.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "strided.hpp"
@@ -15,7 +15,7 @@ namespace {
 
 void check_grid(const AffineGrid& g, const char* op) {
   if (!(g.scale > 0.0 && std::isfinite(g.scale)) || g.qmin > g.qmax || g.zero_point < g.qmin || g.zero_point > g.qmax) {
-    throw input_error("{}: invalid grid (scale {}, zero-point {}, range [{}, {}]); the scale must be positive and "
+    throw core::input_error("{}: invalid grid (scale {}, zero-point {}, range [{}, {}]); the scale must be positive and "
                       "the zero-point inside the range",
                       op, g.scale, g.zero_point, g.qmin, g.qmax);
   }
@@ -65,7 +65,7 @@ Tensor fake_quantize(const Tensor& x, const AffineGrid& grid) {
 Tensor fake_quantize_rows(const Tensor& x, std::span<const AffineGrid> rows) {
   expect_f32(x, "fake_quantize_rows");
   if (x.rank() != 2 || x.size(0) != rows.size()) {
-    throw input_error("fake_quantize_rows: needs a 2-D tensor with one grid per row, got rank {} with {} rows for {} "
+    throw core::input_error("fake_quantize_rows: needs a 2-D tensor with one grid per row, got rank {} with {} rows for {} "
                       "grids", x.rank(), x.rank() == 0 ? 0 : x.size(0), rows.size());
   }
   for (const AffineGrid& g : rows) check_grid(g, "fake_quantize_rows");

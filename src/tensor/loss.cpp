@@ -1,7 +1,7 @@
 // Fused log-softmax + cross-entropy: forward and backward.
 #include "seatorch/tensor/loss.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/tensor/movement.hpp"
@@ -38,17 +38,17 @@ void cross_entropy_backward(const Node& node, const Tensor&, Tensor g) {
 Tensor cross_entropy(const Tensor& logits_in, const Tensor& labels_in) {
   expect_f32(logits_in, "cross_entropy");
   if (logits_in.rank() != 2 || logits_in.shape()[1] == 0) {
-    throw input_error("cross_entropy: logits must be (batch, classes), got {}", logits_in.shape().str());
+    throw core::input_error("cross_entropy: logits must be (batch, classes), got {}", logits_in.shape().str());
   }
-  if (!labels_in.defined() || labels_in.dtype() != DType::kI32 || !(labels_in.shape() == Shape{logits_in.shape()[0]})) {
-    throw input_error("cross_entropy: labels must be I32 of shape ({}) for logits {}", logits_in.shape()[0],
+  if (!labels_in.defined() || labels_in.dtype() != core::DType::kI32 || !(labels_in.shape() == Shape{logits_in.shape()[0]})) {
+    throw core::input_error("cross_entropy: labels must be I32 of shape ({}) for logits {}", logits_in.shape()[0],
                       logits_in.shape().str());
   }
   const Tensor logits = contiguous(logits_in);
   const Tensor labels = labels_in.is_contiguous() ? labels_in : Tensor::from<std::int32_t>(labels_in.values<std::int32_t>(), labels_in.shape());
   const std::size_t batch = logits.shape()[0];
   const std::size_t classes = logits.shape()[1];
-  if (batch == 0) throw input_error("cross_entropy: the batch is empty");
+  if (batch == 0) throw core::input_error("cross_entropy: the batch is empty");
   const std::int32_t* y = labels.data<std::int32_t>();
   const float* x = logits.data<float>();
   Tensor probs = Tensor::empty(logits.shape());
@@ -56,7 +56,7 @@ Tensor cross_entropy(const Tensor& logits_in, const Tensor& labels_in) {
   double total = 0.0;
   for (std::size_t i = 0; i < batch; ++i) {
     if (y[i] < 0 || static_cast<std::size_t>(y[i]) >= classes) {
-      throw input_error("cross_entropy: label {} of sample {} is outside [0, {})", y[i], i, classes);
+      throw core::input_error("cross_entropy: label {} of sample {} is outside [0, {})", y[i], i, classes);
     }
     const float* xi = x + i * classes;
     float* pi = p + i * classes;

@@ -1,7 +1,7 @@
 // matmul and linear: forward and backward, each a call or two of kernels::matmul.
 #include "seatorch/tensor/matmul.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/elementwise.hpp"
@@ -58,7 +58,7 @@ void product(Operand a, Operand b, std::size_t m, std::size_t n, std::size_t k, 
 
 void expect_matrix(const Tensor& t, const char* op, const char* what) {
   expect_f32(t, op);
-  if (t.rank() != 2) throw input_error("{}: {} must be 2-D, got shape {}", op, what, t.shape().str());
+  if (t.rank() != 2) throw core::input_error("{}: {} must be 2-D, got shape {}", op, what, t.shape().str());
 }
 
 // ---- matmul: dA = G B^T, dB = A^T G ---------------------------------------------------
@@ -113,7 +113,7 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   expect_matrix(a_in, "matmul", "the left operand");
   expect_matrix(b_in, "matmul", "the right operand");
   if (a_in.shape()[1] != b_in.shape()[0]) {
-    throw input_error("matmul: shapes {} and {} do not chain (inner sizes {} and {})", a_in.shape().str(),
+    throw core::input_error("matmul: shapes {} and {} do not chain (inner sizes {} and {})", a_in.shape().str(),
                       b_in.shape().str(), a_in.shape()[1], b_in.shape()[0]);
   }
   const Tensor a = kernel_layout(a_in);
@@ -134,13 +134,13 @@ Tensor linear(const Tensor& x_in, const Tensor& w_in, const Tensor& bias) {
   const std::size_t ins = w_in.shape()[1];
   const std::size_t outs = w_in.shape()[0];
   if (x_in.shape()[1] != ins) {
-    throw input_error("linear: input of shape {} for a weight of shape {} (expected {} features)",
+    throw core::input_error("linear: input of shape {} for a weight of shape {} (expected {} features)",
                       x_in.shape().str(), w_in.shape().str(), ins);
   }
   if (bias.defined()) {
     expect_f32(bias, "linear");
     if (!(bias.shape() == Shape{outs})) {
-      throw input_error("linear: bias of shape {} for {} outputs", bias.shape().str(), outs);
+      throw core::input_error("linear: bias of shape {} for {} outputs", bias.shape().str(), outs);
     }
   }
   const Tensor x = kernel_layout(x_in);

@@ -2,7 +2,7 @@
 // the gradient), side by side.
 #include "seatorch/tensor/movement.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/reduce.hpp"
 #include "strided.hpp"
@@ -59,7 +59,7 @@ void contiguous_backward(const Node& node, const Tensor&, Tensor g) {
 
 Tensor reshape(const Tensor& x, const Shape& shape) {
   if (shape.numel() != x.numel()) {
-    throw input_error("cannot reshape {} ({} elements) to {} ({} elements)", x.shape().str(), x.numel(),
+    throw core::input_error("cannot reshape {} ({} elements) to {} ({} elements)", x.shape().str(), x.numel(),
                       shape.str(), shape.numel());
   }
   if (!x.is_contiguous()) return reshape(contiguous(x), shape);
@@ -70,13 +70,13 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
 
 Tensor permute(const Tensor& x, const std::vector<std::size_t>& perm) {
   if (perm.size() != x.rank()) {
-    throw input_error("permutation of {} axes for a tensor of rank {}", perm.size(), x.rank());
+    throw core::input_error("permutation of {} axes for a tensor of rank {}", perm.size(), x.rank());
   }
   std::vector<bool> seen(perm.size(), false);
   Shape shape;
   Strides strides;
   for (std::size_t d : perm) {
-    if (d >= perm.size() || seen[d]) throw input_error("({}) is not a permutation of the axes of {}",
+    if (d >= perm.size() || seen[d]) throw core::input_error("({}) is not a permutation of the axes of {}",
                                                       fmt::join(perm, ", "), x.shape().str());
     seen[d] = true;
     shape.push_back(x.shape()[d]);
@@ -97,7 +97,7 @@ Tensor transpose(const Tensor& x, int a, int b) {
 Tensor slice(const Tensor& x, int axis, std::size_t begin, std::size_t end) {
   const std::size_t a = normalize_axis(axis, x.rank());
   if (begin > end || end > x.shape()[a]) {
-    throw input_error("slice [{}, {}) is outside axis {} of size {}", begin, end, a, x.shape()[a]);
+    throw core::input_error("slice [{}, {}) is outside axis {} of size {}", begin, end, a, x.shape()[a]);
   }
   Shape shape = x.shape();
   shape[a] = end - begin;

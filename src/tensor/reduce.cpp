@@ -5,7 +5,7 @@
 // same strided walk as broadcasting, in reverse.
 #include "seatorch/tensor/reduce.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/tensor/movement.hpp"
@@ -77,11 +77,11 @@ struct MaxResult {
 
 MaxResult max_kept(const Tensor& x, const Shape& kept, const char* op) {
   expect_f32(x, op);
-  if (x.numel() == 0) throw input_error("{}: cannot reduce an empty tensor of shape {}", op, x.shape().str());
+  if (x.numel() == 0) throw core::input_error("{}: cannot reduce an empty tensor of shape {}", op, x.shape().str());
   if (x.numel() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
-    throw input_error("{}: tensor of {} elements is too large for int32 indices", op, x.numel());
+    throw core::input_error("{}: tensor of {} elements is too large for int32 indices", op, x.numel());
   }
-  MaxResult r{Tensor::empty(kept), Tensor::empty(kept, DType::kI32)};
+  MaxResult r{Tensor::empty(kept), Tensor::empty(kept, core::DType::kI32)};
   float* values = r.values.data<float>();
   std::int32_t* indices = r.indices.data<std::int32_t>();
   std::fill_n(indices, r.indices.numel(), -1);

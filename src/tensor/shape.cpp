@@ -1,7 +1,7 @@
 // Shape arithmetic: contiguous strides, broadcasting, axis normalization.
 #include "seatorch/tensor/shape.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -16,7 +16,7 @@ Dims::Dims(std::span<const std::size_t> sizes) {
 
 void Dims::push_back(std::size_t size) {
   if (rank_ == kMaxDims) {
-    throw input_error("a tensor has at most {} dimensions; reshape it to fewer", kMaxDims);
+    throw core::input_error("a tensor has at most {} dimensions; reshape it to fewer", kMaxDims);
   }
   sizes_[rank_++] = size;
 }
@@ -47,7 +47,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     const std::size_t sa = d + a.rank() >= rank ? a[d + a.rank() - rank] : 1;
     const std::size_t sb = d + b.rank() >= rank ? b[d + b.rank() - rank] : 1;
     if (sa != sb && sa != 1 && sb != 1) {
-      throw input_error("shapes {} and {} do not broadcast: sizes {} and {} differ and neither is 1",
+      throw core::input_error("shapes {} and {} do not broadcast: sizes {} and {} differ and neither is 1",
                         a.str(), b.str(), sa, sb);
     }
     out.push_back(sa == 1 ? sb : sa);
@@ -57,7 +57,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
 
 Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& target) {
   if (shape.rank() > target.rank()) {
-    throw input_error("cannot broadcast shape {} to the smaller rank of {}", shape.str(), target.str());
+    throw core::input_error("cannot broadcast shape {} to the smaller rank of {}", shape.str(), target.str());
   }
   Strides out;
   const std::size_t lead = target.rank() - shape.rank();
@@ -68,7 +68,7 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
     }
     const std::size_t size = shape[d - lead];
     if (size != target[d] && size != 1) {
-      throw input_error("cannot broadcast shape {} to {}", shape.str(), target.str());
+      throw core::input_error("cannot broadcast shape {} to {}", shape.str(), target.str());
     }
     out.push_back(size == 1 ? 0 : strides[d - lead]);
   }
@@ -78,7 +78,7 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
 std::size_t normalize_axis(int axis, std::size_t rank) {
   const auto r = static_cast<int>(rank);
   if (axis < -r || axis >= r) {
-    throw input_error("axis {} is out of range for a tensor of rank {} (use -{}..{})", axis, rank, rank,
+    throw core::input_error("axis {} is out of range for a tensor of rank {} (use -{}..{})", axis, rank, rank,
                       rank == 0 ? 0 : rank - 1);
   }
   return static_cast<std::size_t>(axis < 0 ? axis + r : axis);

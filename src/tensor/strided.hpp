@@ -131,7 +131,7 @@ void copy_strided(Word* out, const Word* in, const Shape& shape, const Strides& 
 
 inline void copy_to_dense(const Tensor& in, std::byte* out) {
   const std::byte* base = in.storage()->data();
-  if (dtype_size(in.dtype()) == 1) {
+  if (core::dtype_size(in.dtype()) == 1) {
     copy_strided(reinterpret_cast<std::uint8_t*>(out),
                  reinterpret_cast<const std::uint8_t*>(base) + in.offset(), in.shape(), in.strides());
   } else {

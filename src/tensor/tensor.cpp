@@ -2,7 +2,7 @@
 // points (backward, the iterative graph release) live in autograd.cpp.
 #include "seatorch/tensor/tensor.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "strided.hpp"
 
@@ -13,9 +13,9 @@
 namespace seatorch::tensor {
 namespace {
 
-Tensor make(const Shape& shape, DType dtype) {
+Tensor make(const Shape& shape, core::DType dtype) {
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage = std::make_shared<Storage>(shape.numel() * dtype_size(dtype));
+  impl->storage = std::make_shared<Storage>(shape.numel() * core::dtype_size(dtype));
   impl->shape = shape;
   impl->strides = contiguous_strides(shape);
   impl->dtype = dtype;
@@ -24,16 +24,16 @@ Tensor make(const Shape& shape, DType dtype) {
 
 }  // namespace
 
-Tensor Tensor::empty(const Shape& shape, DType dtype) { return make(shape, dtype); }
+Tensor Tensor::empty(const Shape& shape, core::DType dtype) { return make(shape, dtype); }
 
-Tensor Tensor::zeros(const Shape& shape, DType dtype) {
+Tensor Tensor::zeros(const Shape& shape, core::DType dtype) {
   Tensor t = make(shape, dtype);
   std::memset(t.storage()->data(), 0, t.storage()->bytes());  // all-zero bits are 0 in every dtype
   return t;
 }
 
 Tensor Tensor::full(const Shape& shape, float value) {
-  Tensor t = make(shape, DType::kF32);
+  Tensor t = make(shape, core::DType::kF32);
   std::fill_n(t.data<float>(), t.numel(), value);
   return t;
 }
@@ -43,10 +43,10 @@ Tensor Tensor::scalar(float value) { return full(Shape{}, value); }
 template <typename T>
 Tensor Tensor::from(std::span<const T> values, const Shape& shape) {
   if (values.size() != shape.numel()) {
-    throw input_error("{} values do not fill a tensor of shape {} ({} elements)", values.size(),
+    throw core::input_error("{} values do not fill a tensor of shape {} ({} elements)", values.size(),
                       shape.str(), shape.numel());
   }
-  Tensor t = make(shape, DTypeOf<T>::value);
+  Tensor t = make(shape, core::DTypeOf<T>::value);
   std::copy(values.begin(), values.end(), t.data<T>());
   return t;
 }
@@ -67,7 +67,7 @@ Tensor Tensor::view_of(const Tensor& base, const Shape& shape, const Strides& st
   return Tensor(std::move(impl));
 }
 
-DType Tensor::dtype() const { return impl_->dtype; }
+core::DType Tensor::dtype() const { return impl_->dtype; }
 const Shape& Tensor::shape() const { return impl_->shape; }
 const Strides& Tensor::strides() const { return impl_->strides; }
 std::size_t Tensor::offset() const { return impl_->offset; }
@@ -89,21 +89,21 @@ bool Tensor::shares_storage(const Tensor& other) const {
   return defined() && other.defined() && storage() == other.storage();
 }
 
-void Tensor::expect_dtype(DType dtype) const {
+void Tensor::expect_dtype(core::DType dtype) const {
   if (impl_->dtype != dtype) {
-    throw std::logic_error(fmt::format("tensor of dtype {} accessed as {}", dtype_name(impl_->dtype),
-                                       dtype_name(dtype)));
+    throw std::logic_error(fmt::format("tensor of dtype {} accessed as {}", core::dtype_name(impl_->dtype),
+                                       core::dtype_name(dtype)));
   }
 }
 
 float Tensor::item() const {
-  if (numel() != 1) throw input_error("item() needs a one-element tensor, not shape {}", shape().str());
+  if (numel() != 1) throw core::input_error("item() needs a one-element tensor, not shape {}", shape().str());
   return *data<float>();
 }
 
 template <typename T>
 std::vector<T> Tensor::values() const {
-  expect_dtype(DTypeOf<T>::value);
+  expect_dtype(core::DTypeOf<T>::value);
   std::vector<T> out(numel());
   detail::copy_to_dense(*this, reinterpret_cast<std::byte*>(out.data()));
   return out;
@@ -116,12 +116,12 @@ template std::vector<std::int32_t> Tensor::values<std::int32_t>() const;
 
 float Tensor::at(std::initializer_list<std::size_t> index) const {
   if (index.size() != rank()) {
-    throw input_error("index of {} values for a tensor of rank {}", index.size(), rank());
+    throw core::input_error("index of {} values for a tensor of rank {}", index.size(), rank());
   }
   std::size_t offset = 0;
   std::size_t d = 0;
   for (std::size_t i : index) {
-    if (i >= shape()[d]) throw input_error("index {} out of range for dimension {} of {}", i, d, shape().str());
+    if (i >= shape()[d]) throw core::input_error("index {} out of range for dimension {} of {}", i, d, shape().str());
     offset += i * strides()[d++];
   }
   return data<float>()[offset];
@@ -130,8 +130,8 @@ float Tensor::at(std::initializer_list<std::size_t> index) const {
 bool Tensor::requires_grad() const { return impl_->requires_grad; }
 
 Tensor& Tensor::set_requires_grad(bool on) {
-  if (!is_leaf()) throw input_error("requires_grad can only be set on leaf tensors, not on the output of '{}'", op_name());
-  if (on && dtype() != DType::kF32) throw input_error("only F32 tensors can require grad, not {}", dtype_name(dtype()));
+  if (!is_leaf()) throw core::input_error("requires_grad can only be set on leaf tensors, not on the output of '{}'", op_name());
+  if (on && dtype() != core::DType::kF32) throw core::input_error("only F32 tensors can require grad, not {}", core::dtype_name(dtype()));
   impl_->requires_grad = on;
   return *this;
 }

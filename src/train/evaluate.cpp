@@ -2,13 +2,13 @@
 #include "seatorch/train/evaluate.hpp"
 
 #include "batching.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/reduce.hpp"
 
 #include <numeric>
 
-namespace seatorch {
+namespace seatorch::train {
 namespace {
 
 // Large batches amortize per-op overhead; 1000 rows of 784 floats is ~3 MB.
@@ -29,14 +29,14 @@ class EvalMode {
 
 }  // namespace
 
-Evaluation evaluate(nn::Mlp& model, const Dataset& data, std::size_t begin, std::size_t end) {
+model::Evaluation evaluate(nn::Mlp& model, const data::Dataset& data, std::size_t begin, std::size_t end) {
   if (model.sizes().front() != data.features || model.sizes().back() != data.classes) {
-    throw input_error("a {} model cannot evaluate data with {} features and {} classes", model.architecture(),
+    throw core::input_error("a {} model cannot evaluate data with {} features and {} classes", model.architecture(),
                       data.features, data.classes);
   }
   end = std::min(end, data.size());
   begin = std::min(begin, end);
-  Evaluation e(data.classes);
+  model::Evaluation e(data.classes);
   const tensor::NoGradGuard no_grad;
   const EvalMode eval_mode(model);
   std::vector<std::size_t> rows;
@@ -50,4 +50,4 @@ Evaluation evaluate(nn::Mlp& model, const Dataset& data, std::size_t begin, std:
   return e;
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -1,19 +1,19 @@
 // The three schedules as closed forms of the step index (no scheduler state to save).
 #include "seatorch/train/lr_schedule.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-namespace seatorch {
+namespace seatorch::train {
 
 ScheduleKind parse_schedule(std::string_view name) {
   if (name == "constant") return ScheduleKind::kConstant;
   if (name == "step") return ScheduleKind::kStep;
   if (name == "cosine") return ScheduleKind::kCosine;
-  throw input_error("unknown schedule '{}': use constant, step or cosine", name);
+  throw core::input_error("unknown schedule '{}': use constant, step or cosine", name);
 }
 
 std::string_view schedule_name(ScheduleKind kind) {
@@ -34,7 +34,7 @@ double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step
     case ScheduleKind::kConstant:
       return base_lr;
     case ScheduleKind::kStep: {
-      if (schedule.step_size == 0) throw input_error("the step schedule's step size must be at least 1 epoch");
+      if (schedule.step_size == 0) throw core::input_error("the step schedule's step size must be at least 1 epoch");
       const std::size_t epoch = step / std::max<std::size_t>(steps_per_epoch, 1);
       return base_lr * std::pow(schedule.gamma, static_cast<double>(epoch / schedule.step_size));
     }
@@ -47,4 +47,4 @@ double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step
   return base_lr;
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::train

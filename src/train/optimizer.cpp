@@ -2,12 +2,12 @@
 // named buffers.
 #include "seatorch/train/optimizer.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
 
-namespace seatorch {
+namespace seatorch::train {
 namespace {
 
 constexpr std::string_view kMomentum = "momentum_buffer";
@@ -18,15 +18,15 @@ constexpr std::string_view kStep = "step";
 bool is_adam(OptimizerKind kind) { return kind != OptimizerKind::kSgd; }
 
 void validate(const OptimizerOptions& o) {
-  if (o.momentum < 0.0) throw input_error("--momentum must be >= 0 (got {})", o.momentum);
-  if (o.weight_decay < 0.0) throw input_error("--weight-decay must be >= 0 (got {})", o.weight_decay);
+  if (o.momentum < 0.0) throw core::input_error("--momentum must be >= 0 (got {})", o.momentum);
+  if (o.weight_decay < 0.0) throw core::input_error("--weight-decay must be >= 0 (got {})", o.weight_decay);
   if (o.nesterov && (o.momentum <= 0.0 || o.dampening != 0.0)) {
-    throw input_error("Nesterov momentum needs --momentum > 0 and no dampening");
+    throw core::input_error("Nesterov momentum needs --momentum > 0 and no dampening");
   }
   if (!(o.beta1 >= 0.0 && o.beta1 < 1.0) || !(o.beta2 >= 0.0 && o.beta2 < 1.0)) {
-    throw input_error("Adam betas must be in [0, 1) (got {} and {})", o.beta1, o.beta2);
+    throw core::input_error("Adam betas must be in [0, 1) (got {} and {})", o.beta1, o.beta2);
   }
-  if (!(o.eps >= 0.0)) throw input_error("Adam eps must be >= 0 (got {})", o.eps);
+  if (!(o.eps >= 0.0)) throw core::input_error("Adam eps must be >= 0 (got {})", o.eps);
 }
 
 std::string slot_name(const nn::Parameter& p, std::string_view what) { return fmt::format("{}.{}", p.name, what); }
@@ -37,7 +37,7 @@ OptimizerKind parse_optimizer(std::string_view name) {
   if (name == "sgd") return OptimizerKind::kSgd;
   if (name == "adam") return OptimizerKind::kAdam;
   if (name == "adamw") return OptimizerKind::kAdamW;
-  throw input_error("unknown optimizer '{}': use sgd, adam or adamw", name);
+  throw core::input_error("unknown optimizer '{}': use sgd, adam or adamw", name);
 }
 
 std::string_view optimizer_name(OptimizerKind kind) {
@@ -58,7 +58,7 @@ Optimizer::Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions opt
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const tensor::Tensor& t = parameters_[i].tensor;
     if (!t.is_leaf() || !t.requires_grad() || !t.is_contiguous()) {
-      throw input_error("optimizer parameter '{}' must be a contiguous leaf that requires grad", parameters_[i].name);
+      throw core::input_error("optimizer parameter '{}' must be a contiguous leaf that requires grad", parameters_[i].name);
     }
     const bool momentum = options_.kind == OptimizerKind::kSgd && options_.momentum != 0.0;
     if (momentum || is_adam(options_.kind)) slots_[i].first.assign(t.numel(), 0.0f);
@@ -71,7 +71,7 @@ void Optimizer::zero_grad() {
 }
 
 void Optimizer::step(double lr) {
-  if (!(lr >= 0.0)) throw input_error("learning rate must be >= 0 (got {})", lr);
+  if (!(lr >= 0.0)) throw core::input_error("learning rate must be >= 0 (got {})", lr);
   ++steps_;
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     if (!parameters_[i].tensor.grad().defined()) continue;
@@ -166,7 +166,7 @@ void Optimizer::load_state(const nn::StateDict& state) {
   nn::reject_unexpected(state, names, owner);
   const nn::NamedBuffer* step = nn::find_buffer(state, kStep);
   if (step == nullptr || step->data.size() != 1 || !(step->data[0] >= 0.0f)) {
-    throw input_error("{}: 'step' is missing or not one non-negative value", owner);
+    throw core::input_error("{}: 'step' is missing or not one non-negative value", owner);
   }
   steps_ = static_cast<std::uint64_t>(step->data[0]);
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
@@ -174,11 +174,11 @@ void Optimizer::load_state(const nn::StateDict& state) {
     auto load = [&](std::string_view what, std::vector<float>& dst, bool required) {
       const nn::NamedBuffer* b = nn::find_buffer(state, slot_name(p, what));
       if (b == nullptr) {
-        if (required) throw input_error("{}: '{}' is missing", owner, slot_name(p, what));
+        if (required) throw core::input_error("{}: '{}' is missing", owner, slot_name(p, what));
         return false;
       }
       if (b->data.size() != p.tensor.numel()) {
-        throw input_error("{}: '{}' has {} values for a parameter of {}", owner, b->name, b->data.size(), p.tensor.numel());
+        throw core::input_error("{}: '{}' has {} values for a parameter of {}", owner, b->name, b->data.size(), p.tensor.numel());
       }
       dst = b->data;
       return true;
@@ -192,4 +192,4 @@ void Optimizer::load_state(const nn::StateDict& state) {
   }
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -2,9 +2,9 @@
 // epoch records as JSON, and the checks that a resume continues the same run on the same data.
 #include "seatorch/train/resume.hpp"
 
-#include "seatorch/error.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
-#include "seatorch/train/checkpoint.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
+#include "seatorch/model/engine_weights.hpp"
 
 #include <fmt/ranges.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <utility>
 
-namespace seatorch {
+namespace seatorch::train {
 namespace {
 
 constexpr std::string_view kModelPrefix = "model.";
@@ -37,7 +37,7 @@ nlohmann::json flag_values(const TensorTrainConfig& config) {
 }
 
 [[noreturn]] void bad(std::string_view source, const std::string& problem) {
-  throw input_error("{}: not a valid resume file: {}; start the run again without --resume", source, problem);
+  throw core::input_error("{}: not a valid resume file: {}; start the run again without --resume", source, problem);
 }
 
 // Typed access to JSON read from the file; every miss names the field.
@@ -90,7 +90,7 @@ template <typename F>
 auto reading(std::string_view source, const std::string& what, F parse) {
   try {
     return parse();
-  } catch (const InputError& e) {
+  } catch (const core::InputError& e) {
     bad(source, fmt::format("{}: {}", what, e.what()));
   }
 }
@@ -117,7 +117,7 @@ std::size_t to_size(std::uint64_t v) { return static_cast<std::size_t>(v); }
 
 }  // namespace
 
-DataFingerprint fingerprint(const Dataset& train) {
+DataFingerprint fingerprint(const data::Dataset& train) {
   const auto x = std::as_bytes(std::span(train.x));
   const auto y = std::as_bytes(std::span(train.y));
   std::uint32_t crc = io::crc32({reinterpret_cast<const std::uint8_t*>(x.data()), x.size()});
@@ -234,12 +234,12 @@ io::SafetensorsFile resume_file(const ResumeState& state) {
 ResumeState resume_state_from_file(const io::SafetensorsFile& file, std::string_view source) {
   const auto format = file.metadata.find("format");
   if (format == file.metadata.end() || format->second != kResumeFormat) {
-    throw input_error("{} is not a resume file (format '{}', expected {}); pass the resume.safetensors that an "
+    throw core::input_error("{} is not a resume file (format '{}', expected {}); pass the resume.safetensors that an "
                       "interrupted `seatorch train` wrote", source,
-                      format == file.metadata.end() ? "none" : printable(format->second), kResumeFormat);
+                      format == file.metadata.end() ? "none" : core::printable(format->second), kResumeFormat);
   }
   if (metadata(file, "format_version", source) != kResumeFormatVersion) {
-    bad(source, fmt::format("format version '{}' is not {}", printable(metadata(file, "format_version", source)),
+    bad(source, fmt::format("format version '{}' is not {}", core::printable(metadata(file, "format_version", source)),
                             kResumeFormatVersion));
   }
   ResumeState state;
@@ -287,19 +287,19 @@ ResumeState resume_state_from_file(const io::SafetensorsFile& file, std::string_
       model_file.tensors[name.substr(kModelPrefix.size())] = tensor;
     } else if (n.starts_with(kOptimizerPrefix)) {
       state.optimizer.push_back({name.substr(kOptimizerPrefix.size()), tensor.shape,
-                                 io::tensor_values<float>(tensor, fmt::format("{}: tensor {}", source, printable(name)))});
+                                 io::tensor_values<float>(tensor, fmt::format("{}: tensor {}", source, core::printable(name)))});
     } else {
-      bad(source, fmt::format("unexpected tensor '{}' (expected model.* and optimizer.*)", printable(name)));
+      bad(source, fmt::format("unexpected tensor '{}' (expected model.* and optimizer.*)", core::printable(name)));
     }
   }
-  const quant::FloatMlp model = quant::float_mlp_from_checkpoint(model_file, fmt::format("{} (model.*)", source));
-  const std::vector<std::size_t> sizes = layer_sizes(model);
+  const model::FloatMlp model = model::float_mlp_from_checkpoint(model_file, fmt::format("{} (model.*)", source));
+  const std::vector<std::size_t> sizes = model::layer_sizes(model);
   const std::vector<std::size_t> hidden(sizes.begin() + 1, sizes.end() - 1);
   if (hidden != o.tensor.hidden || sizes.front() != state.train_data.features) {
     bad(source, fmt::format("the model is {} but the recipe says hidden {} on {} features", model.architecture(),
                             fmt::join(o.tensor.hidden, ","), state.train_data.features));
   }
-  state.model = state_dict_of(model);
+  state.model = model::state_dict_of(model);
   return state;
 }
 
@@ -323,7 +323,7 @@ void check_resume_matches(const ResumeState& saved, const TrainRunOptions& reque
   const nlohmann::json used = flag_values(saved.options.tensor);
   for (const auto& [key, flag] : kConfigFlags) differ(flag, asked.at(std::string(key)), used.at(std::string(key)));
   if (!differences.empty()) {
-    throw input_error("{}: cannot resume: {} differ from the interrupted run's; drop them (the resume file "
+    throw core::input_error("{}: cannot resume: {} differ from the interrupted run's; drop them (the resume file "
                       "supplies every setting) or start a new run without --resume", source,
                       fmt::join(differences, ", "));
   }
@@ -332,10 +332,10 @@ void check_resume_matches(const ResumeState& saved, const TrainRunOptions& reque
 void check_resume_data(const ResumeState& saved, const DataFingerprint& actual, std::string_view source) {
   const DataFingerprint& f = saved.train_data;
   if (!(actual == f)) {
-    throw input_error("{}: cannot resume: the training data differs from the interrupted run's ({} samples of {} "
+    throw core::input_error("{}: cannot resume: the training data differs from the interrupted run's ({} samples of {} "
                       "features, CRC-32 {:08x}; now {} of {}, {:08x}); point --data-dir/--csv at the same files",
                       source, f.samples, f.features, f.crc32, actual.samples, actual.features, actual.crc32);
   }
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::train

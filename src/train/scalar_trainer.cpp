@@ -1,8 +1,8 @@
 // The scalar training loop. Graph memory is reused across samples through truncate().
 #include "seatorch/train/scalar_trainer.hpp"
 
-#include "seatorch/error.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/core/rng.hpp"
 #include "seatorch/scalar/loss.hpp"
 
 #include <spdlog/spdlog.h>
@@ -11,7 +11,7 @@
 #include <chrono>
 #include <numeric>
 
-namespace seatorch {
+namespace seatorch::train {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -60,7 +60,7 @@ ScalarTrainConfig default_scalar_config(std::string_view dataset) {
   return config;
 }
 
-double scalar_accuracy(const scalar::Mlp& model, scalar::ScalarGraph& graph, const Dataset& data) {
+double scalar_accuracy(const scalar::Mlp& model, scalar::ScalarGraph& graph, const data::Dataset& data) {
   const std::size_t mark = graph.size();
   std::size_t correct = 0;
   for (std::size_t i = 0; i < data.size(); ++i) {
@@ -71,28 +71,28 @@ double scalar_accuracy(const scalar::Mlp& model, scalar::ScalarGraph& graph, con
   return data.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.size());
 }
 
-ScalarTrainResult train_scalar(const DataSplit& data, const ScalarTrainConfig& config,
+ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainConfig& config,
                                const EpochCallback& on_epoch) {
-  const Dataset& train = data.train;
-  if (train.size() == 0) throw input_error("data set '{}' has no training samples", data.name);
-  if (config.epochs == 0) throw input_error("--epochs must be at least 1");
-  if (!(config.lr > 0.0)) throw input_error("--lr must be positive (got {})", config.lr);
+  const data::Dataset& train = data.train;
+  if (train.size() == 0) throw core::input_error("data set '{}' has no training samples", data.name);
+  if (config.epochs == 0) throw core::input_error("--epochs must be at least 1");
+  if (!(config.lr > 0.0)) throw core::input_error("--lr must be positive (got {})", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
-    throw input_error("--hidden widths must be at least 1");
+    throw core::input_error("--hidden widths must be at least 1");
   }
 
   std::vector<std::size_t> sizes{train.features};
   sizes.insert(sizes.end(), config.hidden.begin(), config.hidden.end());
   sizes.push_back(train.classes);
 
-  Rng rng(config.seed);
+  core::Rng rng(config.seed);
   scalar::ScalarGraph graph;
   const scalar::Mlp model(graph, sizes, config.activation, rng);
   const std::vector<scalar::Value> params = model.parameters();
   const std::size_t param_mark = graph.size();
   if (!config.initial_parameters.empty()) {
     if (config.initial_parameters.size() != params.size()) {
-      throw input_error("{} initial parameters for a model with {}", config.initial_parameters.size(), params.size());
+      throw core::input_error("{} initial parameters for a model with {}", config.initial_parameters.size(), params.size());
     }
     for (std::size_t i = 0; i < params.size(); ++i) params[i].set_data(config.initial_parameters[i]);
   }
@@ -140,4 +140,4 @@ ScalarTrainResult train_scalar(const DataSplit& data, const ScalarTrainConfig& c
   return result;
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -3,8 +3,8 @@
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include "batching.hpp"
-#include "seatorch/error.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/core/rng.hpp"
 #include "seatorch/tensor/loss.hpp"
 #include "seatorch/tensor/reduce.hpp"
 #include "seatorch/train/evaluate.hpp"
@@ -14,7 +14,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace seatorch {
+namespace seatorch::train {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -32,29 +32,29 @@ struct Split {
   std::size_t validation = 0;  // samples [train, train + validation)
 };
 
-Split split_sizes(const Dataset& train, const TensorTrainConfig& config) {
+Split split_sizes(const data::Dataset& train, const TensorTrainConfig& config) {
   if (!(config.validation >= 0.0 && config.validation < 1.0)) {
-    throw input_error("the validation fraction {} is outside [0, 1)", config.validation);
+    throw core::input_error("the validation fraction {} is outside [0, 1)", config.validation);
   }
   const std::size_t used = config.limit == 0 ? train.size() : std::min(config.limit, train.size());
   const auto validation = static_cast<std::size_t>(std::llround(config.validation * static_cast<double>(used)));
   if (used - validation == 0) {
-    throw input_error("no training samples left (limit {}, validation fraction {}); use more data", used,
+    throw core::input_error("no training samples left (limit {}, validation fraction {}); use more data", used,
                       config.validation);
   }
   return {used - validation, validation};
 }
 
-void validate(const DataSplit& data, const TensorTrainConfig& config) {
-  if (data.train.size() == 0) throw input_error("data set '{}' has no training samples", data.name);
-  if (config.epochs == 0) throw input_error("--epochs must be at least 1");
+void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
+  if (data.train.size() == 0) throw core::input_error("data set '{}' has no training samples", data.name);
+  if (config.epochs == 0) throw core::input_error("--epochs must be at least 1");
   if (config.start.epoch >= config.epochs) {
-    throw input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train",
+    throw core::input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train",
                       config.start.epoch, config.epochs);
   }
-  if (!(config.lr > 0.0)) throw input_error("--lr must be positive (got {})", config.lr);
+  if (!(config.lr > 0.0)) throw core::input_error("--lr must be positive (got {})", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
-    throw input_error("--hidden widths must be at least 1");
+    throw core::input_error("--hidden widths must be at least 1");
   }
 }
 
@@ -108,16 +108,16 @@ TensorTrainConfig default_tensor_config(std::string_view dataset) {
   return config;
 }
 
-TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& config,
+TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainConfig& config,
                                const TensorTrainCallbacks& callbacks) {
   validate(data, config);
-  const Dataset& train = data.train;
+  const data::Dataset& train = data.train;
   const Split split = split_sizes(train, config);
 
   std::vector<std::size_t> sizes{train.features};
   sizes.insert(sizes.end(), config.hidden.begin(), config.hidden.end());
   sizes.push_back(train.classes);
-  Rng rng(config.seed);
+  core::Rng rng(config.seed);
   nn::Mlp model(sizes, config.dropout, rng, config.seed ^ kDropoutStream);
   if (config.initial_parameters) model.load_state_dict(*config.initial_parameters);
   Optimizer optimizer(model.parameters(), optimizer_options(config));
@@ -131,7 +131,7 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
   std::iota(order.begin(), order.end(), 0);
 
   if (config.start.step_in_epoch >= steps_per_epoch) {
-    throw input_error("cannot resume at step {} of epoch {}: an epoch has only {} steps", config.start.step_in_epoch,
+    throw core::input_error("cannot resume at step {} of epoch {}: an epoch has only {} steps", config.start.step_in_epoch,
                       config.start.epoch + 1, steps_per_epoch);
   }
 
@@ -147,7 +147,7 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
     step += steps_per_epoch;
   }
   if (step + config.start.step_in_epoch >= total_steps) {
-    throw input_error("cannot resume at step {}: --max-steps {} was already reached",
+    throw core::input_error("cannot resume at step {}: --max-steps {} was already reached",
                       step + config.start.step_in_epoch, config.max_steps);
   }
   for (std::size_t epoch = config.start.epoch + 1; epoch <= config.epochs && step < total_steps; ++epoch) {
@@ -249,4 +249,4 @@ TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& c
   return TensorTrainOutput{std::move(model), std::move(result), std::move(optimizer_state)};
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::train

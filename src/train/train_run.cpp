@@ -2,13 +2,13 @@
 #include "seatorch/train/train_run.hpp"
 
 #include "seatorch/data/split.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/quant/evaluate.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/report/svg_plot.hpp"
-#include "seatorch/train/checkpoint.hpp"
+#include "seatorch/model/engine_weights.hpp"
 #include "seatorch/train/resume.hpp"
 
 #include <fmt/format.h>
@@ -18,14 +18,14 @@
 #include <limits>
 #include <utility>
 
-namespace seatorch {
+namespace seatorch::train {
 namespace {
 
 constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 // What the engines hand back, in one shape.
 struct Trained {
-  quant::FloatMlp model;
+  model::FloatMlp model;
   std::size_t steps = 0;
   std::size_t train_size = 0;
   double final_loss = 0.0;
@@ -44,10 +44,10 @@ TrainEpoch train_epoch_of(const TensorEpochReport& r) {
   return {r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds};
 }
 
-Trained train_with_tensor_engine(const DataSplit& data, TensorTrainConfig config,
-                                 const std::optional<quant::FloatMlp>& init, const std::optional<ResumeState>& resume,
+Trained train_with_tensor_engine(const data::DataSplit& data, TensorTrainConfig config,
+                                 const std::optional<model::FloatMlp>& init, const std::optional<ResumeState>& resume,
                                  const TrainRunCallbacks& callbacks) {
-  if (init) config.initial_parameters = state_dict_of(*init);
+  if (init) config.initial_parameters = model::state_dict_of(*init);
   Trained trained;
   if (resume) {
     config.initial_parameters = resume->model;
@@ -66,7 +66,7 @@ Trained train_with_tensor_engine(const DataSplit& data, TensorTrainConfig config
   trained.stopped = out.result.stopped;
   trained.position = out.result.position;
   trained.optimizer_state = std::move(out.optimizer_state);
-  trained.model = float_mlp_of(out.model);
+  trained.model = model::float_mlp_of(out.model);
   trained.steps = out.result.steps;
   trained.train_size = out.result.train_size;
   trained.final_loss = out.result.final_loss;
@@ -77,15 +77,15 @@ Trained train_with_tensor_engine(const DataSplit& data, TensorTrainConfig config
   return trained;
 }
 
-Trained train_with_scalar_engine(DataSplit data, const TensorTrainConfig& recipe,
-                                 const std::optional<quant::FloatMlp>& init,
+Trained train_with_scalar_engine(data::DataSplit data, const TensorTrainConfig& recipe,
+                                 const std::optional<model::FloatMlp>& init,
                                  const TrainRunCallbacks& callbacks) {
   if (recipe.optimizer != OptimizerKind::kSgd || recipe.momentum != 0.0 || recipe.weight_decay != 0.0 ||
       recipe.dropout != 0.0 || recipe.validation != 0.0 || recipe.max_steps != 0) {
-    throw input_error("the scalar engine trains with plain SGD only: drop --opt/--momentum/--weight-decay/"
+    throw core::input_error("the scalar engine trains with plain SGD only: drop --opt/--momentum/--weight-decay/"
                       "--dropout/--val-split/--max-steps, or use --engine tensor");
   }
-  if (recipe.limit > 0) data.train = take_first(std::move(data.train), recipe.limit);
+  if (recipe.limit > 0) data.train = data::take_first(std::move(data.train), recipe.limit);
   ScalarTrainConfig config;
   config.hidden = recipe.hidden;
   config.activation = scalar::Activation::kRelu;  // the MLP family checkpoints describe
@@ -94,11 +94,11 @@ Trained train_with_scalar_engine(DataSplit data, const TensorTrainConfig& recipe
   config.lr = recipe.lr;
   config.seed = recipe.seed;
   config.shuffle = recipe.shuffle;
-  if (init) config.initial_parameters = scalar_parameters_of(*init);
+  if (init) config.initial_parameters = model::scalar_parameters_of(*init);
 
   // The test set is evaluated once, on the final weights, by the float reference; the
   // scalar graph would take seconds per thousand images for the same numbers.
-  const Dataset test = std::exchange(data.test, Dataset{data.train.features, data.train.classes, {}, {}});
+  const data::Dataset test = std::exchange(data.test, data::Dataset{data.train.features, data.train.classes, {}, {}});
   Trained trained;
   const ScalarTrainResult result = train_scalar(data, config, [&](const EpochReport& r) {
     trained.history.push_back({r.epoch, r.loss, r.train_accuracy, std::nullopt, std::nullopt, config.lr, r.seconds});
@@ -108,7 +108,7 @@ Trained train_with_scalar_engine(DataSplit data, const TensorTrainConfig& recipe
   std::vector<std::size_t> sizes{data.train.features};
   sizes.insert(sizes.end(), config.hidden.begin(), config.hidden.end());
   sizes.push_back(data.train.classes);
-  trained.model = float_mlp_of_scalar(sizes, result.weights);
+  trained.model = model::float_mlp_of_scalar(sizes, result.weights);
   trained.steps = result.steps;
   trained.train_size = data.train.size();
   trained.final_loss = result.final_loss;
@@ -136,13 +136,13 @@ std::vector<double> column(const std::vector<TrainEpoch>& history, std::optional
 }
 
 void write_outputs(const TrainRunOptions& options, const TensorTrainConfig& config, TrainRunSummary& summary,
-                   const quant::FloatMlp& model) {
+                   const model::FloatMlp& model) {
   const std::filesystem::path dir = options.out.has_parent_path() ? options.out.parent_path() : ".";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw input_error("cannot create output directory {}: {}", dir.string(), ec.message());
+  if (ec) throw core::input_error("cannot create output directory {}: {}", dir.string(), ec.message());
 
-  quant::save_float_checkpoint(options.out, model,
+  model::save_float_checkpoint(options.out, model,
                                {{"dataset", summary.dataset},
                                 {"engine", std::string(engine_name(options.engine))},
                                 {"seed", std::to_string(config.seed)},
@@ -186,11 +186,11 @@ void write_outputs(const TrainRunOptions& options, const TensorTrainConfig& conf
 }
 
 // Loads and checks the resume file, or nothing when the run is not a resume.
-std::optional<ResumeState> load_resume(const TrainRunOptions& options, const DataSplit& data) {
+std::optional<ResumeState> load_resume(const TrainRunOptions& options, const data::DataSplit& data) {
   if (!options.resume) return std::nullopt;
   const std::string source = options.resume->string();
   if (options.init) {
-    throw input_error("--init and --resume exclude each other: {} holds the interrupted run's weights", source);
+    throw core::input_error("--init and --resume exclude each other: {} holds the interrupted run's weights", source);
   }
   ResumeState state = load_resume_state(*options.resume);
   check_resume_matches(state, options, source);
@@ -199,7 +199,7 @@ std::optional<ResumeState> load_resume(const TrainRunOptions& options, const Dat
 }
 
 // The interrupted run's resume file; returns its path.
-std::filesystem::path write_resume_file(const TrainRunOptions& options, const DataSplit& data,
+std::filesystem::path write_resume_file(const TrainRunOptions& options, const data::DataSplit& data,
                                         const TensorTrainConfig& config, const Trained& trained) {
   ResumeState state;
   state.options = options;
@@ -208,7 +208,7 @@ std::filesystem::path write_resume_file(const TrainRunOptions& options, const Da
   state.options.resume.reset();
   state.position = trained.position;
   state.history = trained.history;
-  state.model = state_dict_of(trained.model);
+  state.model = model::state_dict_of(trained.model);
   state.optimizer = trained.optimizer_state;
   state.train_data = fingerprint(data.train);
   const std::filesystem::path path = default_resume_path(options.out);
@@ -228,7 +228,7 @@ void remove_stale_resume_file(const std::filesystem::path& out) {
 Engine parse_engine(std::string_view name) {
   if (name == "tensor") return Engine::kTensor;
   if (name == "scalar") return Engine::kScalar;
-  throw input_error("unknown engine '{}': use tensor or scalar", name);
+  throw core::input_error("unknown engine '{}': use tensor or scalar", name);
 }
 
 std::string_view engine_name(Engine engine) { return engine == Engine::kTensor ? "tensor" : "scalar"; }
@@ -271,23 +271,23 @@ nlohmann::json TrainRunSummary::to_json() const {
 
 TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallbacks& callbacks) {
   io::check_output_path(options.out);
-  const DataSplit data = load_dataset(options.data);
+  const data::DataSplit data = data::load_dataset(options.data);
   const std::optional<ResumeState> resume = load_resume(options, data);
-  std::optional<quant::FloatMlp> init;
+  std::optional<model::FloatMlp> init;
   if (options.init) {
-    init = quant::load_float_checkpoint(*options.init);
+    init = model::load_float_checkpoint(*options.init);
     if (init->inputs() != data.train.features || init->outputs() != data.train.classes) {
-      throw input_error("--init {}: the model is {} but {} has {} features and {} classes", options.init->string(),
+      throw core::input_error("--init {}: the model is {} but {} has {} features and {} classes", options.init->string(),
                         init->architecture(), data.name, data.train.features, data.train.classes);
     }
   }
   TensorTrainConfig config = options.tensor;
   if (init) {
-    const std::vector<std::size_t> sizes = layer_sizes(*init);
+    const std::vector<std::size_t> sizes = model::layer_sizes(*init);
     config.hidden.assign(sizes.begin() + 1, sizes.end() - 1);  // the checkpoint decides the shape
   }
 
-  if (resume && options.engine != Engine::kTensor) throw input_error("only tensor-engine runs can be resumed");
+  if (resume && options.engine != Engine::kTensor) throw core::input_error("only tensor-engine runs can be resumed");
   const Trained trained = options.engine == Engine::kTensor
                               ? train_with_tensor_engine(data, config, init, resume, callbacks)
                               : train_with_scalar_engine(data, config, init, callbacks);
@@ -303,7 +303,7 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
     return summary;
   }
 
-  const Evaluation test = quant::evaluate_float(trained.model, data.test);
+  const model::Evaluation test = quant::evaluate_float(trained.model, data.test);
   TrainRunSummary summary;
   summary.dataset = data.name;
   summary.engine = options.engine;
@@ -312,7 +312,7 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
   summary.epochs = trained.history.size();
   summary.steps = trained.steps;
   summary.train_size = trained.train_size;
-  for (const quant::DenseLayer& layer : trained.model.layers) summary.parameters += layer.weight.size() + layer.bias.size();
+  for (const model::DenseLayer& layer : trained.model.layers) summary.parameters += layer.weight.size() + layer.bias.size();
   summary.final_loss = trained.final_loss;
   summary.train_accuracy = trained.train_accuracy;
   summary.test_accuracy = test.accuracy();
@@ -329,4 +329,4 @@ TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallb
   return summary;
 }
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -3,7 +3,7 @@
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/bench/timing.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 
 #include <catch2/catch.hpp>
@@ -41,7 +41,7 @@ TEST_CASE("parse_matmul_problem rejects malformed shapes with one clear line", "
     try {
       b::parse_matmul_problem(text);
       FAIL("accepted");
-    } catch (const seatorch::InputError& e) {
+    } catch (const seatorch::core::InputError& e) {
       const std::string message = e.what();
       CHECK(message.find(std::string("'") + text + "'") != std::string::npos);
       CHECK(message.find("MxNxK") != std::string::npos);
@@ -55,8 +55,8 @@ TEST_CASE("the default problems are the square sizes and the MLP's products", "[
   const auto squares = b::square_matmul_problems({3, 5});
   REQUIRE(squares.size() == 2);
   CHECK((squares[1].shape.m == 5 && squares[1].shape.n == 5 && squares[1].shape.k == 5));
-  CHECK_THROWS_AS(b::square_matmul_problems({0}), seatorch::InputError);
-  CHECK_THROWS_AS(b::square_matmul_problems({20000}), seatorch::InputError);
+  CHECK_THROWS_AS(b::square_matmul_problems({0}), seatorch::core::InputError);
+  CHECK_THROWS_AS(b::square_matmul_problems({20000}), seatorch::core::InputError);
 
   std::vector<std::string> mlp;
   for (const b::MatmulProblem& p : b::mlp_matmul_problems()) {
@@ -169,10 +169,10 @@ TEST_CASE("run_matmul_bench measures every kernel asked for and the BLAS", "[ben
   }
 
   options.kernels = {"no-such-kernel"};
-  CHECK_THROWS_AS(b::run_matmul_bench(options), seatorch::InputError);
+  CHECK_THROWS_AS(b::run_matmul_bench(options), seatorch::core::InputError);
   options.kernels = {};
   options.problems = {};
-  CHECK_THROWS_AS(b::run_matmul_bench(options), seatorch::InputError);
+  CHECK_THROWS_AS(b::run_matmul_bench(options), seatorch::core::InputError);
 }
 
 TEST_CASE("blas_sgemm agrees with matmul_ref when the build has a BLAS", "[bench]") {

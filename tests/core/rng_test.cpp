@@ -1,5 +1,5 @@
 // Rng: reproducible sequences, ranges, and sane moments.
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -8,9 +8,9 @@
 #include <vector>
 
 TEST_CASE("Rng is reproducible for a seed and differs across seeds", "[core]") {
-  seatorch::Rng a(42);
-  seatorch::Rng b(42);
-  seatorch::Rng c(43);
+  seatorch::core::Rng a(42);
+  seatorch::core::Rng b(42);
+  seatorch::core::Rng c(43);
   bool differs = false;
   for (int i = 0; i < 100; ++i) {
     const std::uint64_t x = a.next_u64();
@@ -21,7 +21,7 @@ TEST_CASE("Rng is reproducible for a seed and differs across seeds", "[core]") {
 }
 
 TEST_CASE("Rng distributions stay in range with plausible moments", "[core]") {
-  seatorch::Rng rng(1);
+  seatorch::core::Rng rng(1);
   constexpr int kN = 200'000;
   double sum = 0.0;
   double sum_sq = 0.0;
@@ -39,7 +39,7 @@ TEST_CASE("Rng distributions stay in range with plausible moments", "[core]") {
 }
 
 TEST_CASE("shuffle is a permutation", "[core]") {
-  seatorch::Rng rng(5);
+  seatorch::core::Rng rng(5);
   std::vector<int> v(1000);
   std::iota(v.begin(), v.end(), 0);
   rng.shuffle(std::span<int>(v));

@@ -3,7 +3,7 @@
 #include "seatorch/data/csv.hpp"
 
 #include "data_test_util.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,8 +15,8 @@ namespace {
 
 std::string csv_error(std::string_view text, std::string_view label_col = {}) {
   try {
-    (void)seatorch::parse_csv(text, "t.csv", label_col);
-  } catch (const seatorch::InputError& e) {
+    (void)seatorch::data::parse_csv(text, "t.csv", label_col);
+  } catch (const seatorch::core::InputError& e) {
     return e.what();
   }
   return "(no error)";
@@ -25,7 +25,7 @@ std::string csv_error(std::string_view text, std::string_view label_col = {}) {
 }  // namespace
 
 TEST_CASE("CSV with the label in the last column by default", "[data]") {
-  const seatorch::Dataset d = seatorch::parse_csv("a,b,label\n1,2.5,0\n-3,4e2,2\n", "t.csv", "");
+  const seatorch::data::Dataset d = seatorch::data::parse_csv("a,b,label\n1,2.5,0\n-3,4e2,2\n", "t.csv", "");
   CHECK(d.features == 2);
   CHECK(d.classes == 3);
   CHECK(d.x == std::vector<float>{1.0f, 2.5f, -3.0f, 400.0f});
@@ -36,28 +36,28 @@ TEST_CASE("CSV label column by name or by 0-based index", "[data]") {
   const std::string text = "y,f1,f2\n1,0.5,0.25\n0,1,2\n";
   for (const char* col : {"y", "0"}) {
     INFO("--label-col " << col);
-    const seatorch::Dataset d = seatorch::parse_csv(text, "t.csv", col);
+    const seatorch::data::Dataset d = seatorch::data::parse_csv(text, "t.csv", col);
     CHECK(d.features == 2);
     CHECK(d.x == std::vector<float>{0.5f, 0.25f, 1.0f, 2.0f});
     CHECK(d.y == std::vector<std::int32_t>{1, 0});
     CHECK(d.classes == 2);
   }
   // A header name wins over an index: the column named "2" is column 0.
-  const seatorch::Dataset named = seatorch::parse_csv("2,x,z\n1,7,8\n", "t.csv", "2");
+  const seatorch::data::Dataset named = seatorch::data::parse_csv("2,x,z\n1,7,8\n", "t.csv", "2");
   CHECK(named.y == std::vector<std::int32_t>{1});
   CHECK(named.x == std::vector<float>{7.0f, 8.0f});
 }
 
 TEST_CASE("CSV accepts a BOM CRLF quotes spaces and blank lines", "[data]") {
   const std::string text = "\xEF\xBB\xBF\"width, cm\", \"say \"\"hi\"\"\" ,class\r\n\r\n 1 , \"2\" , 3 \r\n\n0,0,1\n";
-  const seatorch::Dataset d = seatorch::parse_csv(text, "t.csv", "class");
+  const seatorch::data::Dataset d = seatorch::data::parse_csv(text, "t.csv", "class");
   CHECK(d.size() == 2);
   CHECK(d.x == std::vector<float>{1.0f, 2.0f, 0.0f, 0.0f});
   CHECK(d.y == std::vector<std::int32_t>{3, 1});
   CHECK(d.classes == 4);
   // The quoted header names are unescaped: they are what --label-col matches.
-  CHECK(seatorch::parse_csv(text, "t.csv", "width, cm").y == std::vector<std::int32_t>{1, 0});
-  CHECK(seatorch::parse_csv(text, "t.csv", "say \"hi\"").y == std::vector<std::int32_t>{2, 0});
+  CHECK(seatorch::data::parse_csv(text, "t.csv", "width, cm").y == std::vector<std::int32_t>{1, 0});
+  CHECK(seatorch::data::parse_csv(text, "t.csv", "say \"hi\"").y == std::vector<std::int32_t>{2, 0});
 }
 
 TEST_CASE("bad CSV input names the file line and column", "[data]") {
@@ -93,7 +93,7 @@ TEST_CASE("bad CSV input names the file line and column", "[data]") {
 }
 
 TEST_CASE("a CSV line over the limit is refused before it is split", "[data]") {
-  const std::string text = "a,b\n" + std::string(seatorch::kCsvMaxLineBytes + 1, '1') + "\n";
+  const std::string text = "a,b\n" + std::string(seatorch::data::kCsvMaxLineBytes + 1, '1') + "\n";
   CHECK_THAT(csv_error(text), Contains("t.csv:2") && Contains("longer than 1 MiB"));
 }
 
@@ -103,11 +103,11 @@ TEST_CASE("read_csv reads raw and gzip files and names the path", "[data]") {
   seatorch::test::write_text(dir / "d.csv", text);
   seatorch::test::write_file(dir / "d.csv.gz", seatorch::test::gzip(seatorch::test::read_file(dir / "d.csv")));
   for (const char* name : {"d.csv", "d.csv.gz"}) {
-    const seatorch::Dataset d = seatorch::read_csv(dir / name, "");
+    const seatorch::data::Dataset d = seatorch::data::read_csv(dir / name, "");
     CHECK(d.y == std::vector<std::int32_t>{1, 0});
   }
   seatorch::test::write_text(dir / "bad.csv", "f,label\n0.5,x\n");
-  CHECK_THROWS_WITH(seatorch::read_csv(dir / "bad.csv", ""), Contains((dir / "bad.csv").string() + ":2"));
+  CHECK_THROWS_WITH(seatorch::data::read_csv(dir / "bad.csv", ""), Contains((dir / "bad.csv").string() + ":2"));
 }
 
 TEST_CASE("CSV text quoted in messages is escaped and cut short", "[data]") {

@@ -4,14 +4,14 @@
 
 #include "data_test_util.hpp"
 #include "seatorch/data/data_file.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <numeric>
 
 using Catch::Matchers::Contains;
-using seatorch::IdxKind;
+using seatorch::data::IdxKind;
 using seatorch::test::Bytes;
 
 namespace {
@@ -33,7 +33,7 @@ const Golden kTrain{"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", 
 const Golden kTest{"t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", 1000, 24443134,
                    9665861097436, 4327, {7, 2, 1, 0, 4, 1, 4, 9, 5, 9}};
 
-void check_golden(const seatorch::IdxArray& images, const seatorch::IdxArray& labels, const Golden& g) {
+void check_golden(const seatorch::data::IdxArray& images, const seatorch::data::IdxArray& labels, const Golden& g) {
   REQUIRE(images.items == g.items);
   CHECK(images.rows == 28);
   CHECK(images.cols == 28);
@@ -55,8 +55,8 @@ void check_golden(const seatorch::IdxArray& images, const seatorch::IdxArray& la
 std::string idx_error(const seatorch::test::TempDir& dir, const char* name, const Bytes& bytes, IdxKind kind) {
   seatorch::test::write_file(dir / name, bytes);
   try {
-    (void)seatorch::read_idx(dir / name, kind);
-  } catch (const seatorch::InputError& e) {
+    (void)seatorch::data::read_idx(dir / name, kind);
+  } catch (const seatorch::core::InputError& e) {
     return e.what();
   }
   return "(no error)";
@@ -74,8 +74,8 @@ TEST_CASE("the committed gzip subset reads with the golden counts labels and pix
   const auto dir = seatorch::test::mnist_small_dir();
   for (const Golden* g : {&kTrain, &kTest}) {
     INFO(g->images);
-    check_golden(seatorch::read_idx(dir / g->images, IdxKind::kImages),
-                 seatorch::read_idx(dir / g->labels, IdxKind::kLabels), *g);
+    check_golden(seatorch::data::read_idx(dir / g->images, IdxKind::kImages),
+                 seatorch::data::read_idx(dir / g->labels, IdxKind::kLabels), *g);
   }
 }
 
@@ -84,12 +84,12 @@ TEST_CASE("raw and re-gzipped copies of the subset read the same", "[data]") {
   const auto dir = seatorch::test::mnist_small_dir();
   for (const char* name : {kTest.images, kTest.labels}) {
     const IdxKind kind = std::string_view(name).find("images") != std::string_view::npos ? IdxKind::kImages : IdxKind::kLabels;
-    const seatorch::IdxArray original = seatorch::read_idx(dir / name, kind);
-    const Bytes raw = seatorch::read_data_file(dir / name);
+    const seatorch::data::IdxArray original = seatorch::data::read_idx(dir / name, kind);
+    const Bytes raw = seatorch::data::read_data_file(dir / name);
     seatorch::test::write_file(tmp / "raw", raw);
     seatorch::test::write_file(tmp / "again.gz", seatorch::test::gzip(raw));
     for (const char* copy : {"raw", "again.gz"}) {
-      const seatorch::IdxArray read = seatorch::read_idx(tmp / copy, kind);
+      const seatorch::data::IdxArray read = seatorch::data::read_idx(tmp / copy, kind);
       INFO(name << " as " << copy);
       CHECK(read.items == original.items);
       CHECK(read.rows == original.rows);
@@ -101,8 +101,8 @@ TEST_CASE("raw and re-gzipped copies of the subset read the same", "[data]") {
 
 TEST_CASE("load_idx_dataset scales pixels to [0 1] and keeps the labels", "[data]") {
   const auto dir = seatorch::test::mnist_small_dir();
-  const seatorch::Dataset data = seatorch::load_idx_dataset(dir / kTest.images, dir / kTest.labels, 10);
-  const seatorch::IdxArray pixels = seatorch::read_idx(dir / kTest.images, IdxKind::kImages);
+  const seatorch::data::Dataset data = seatorch::data::load_idx_dataset(dir / kTest.images, dir / kTest.labels, 10);
+  const seatorch::data::IdxArray pixels = seatorch::data::read_idx(dir / kTest.images, IdxKind::kImages);
   REQUIRE(data.size() == 1000);
   CHECK(data.features == 784);
   CHECK(data.classes == 10);
@@ -123,11 +123,11 @@ TEST_CASE("load_idx_dataset refuses mismatched counts and out-of-range labels", 
   seatorch::test::write_file(dir / "images", images);
   seatorch::test::write_file(dir / "labels2", labels_file(2, 1));
   seatorch::test::write_file(dir / "labels3", labels_file(3, 10));
-  CHECK_THROWS_WITH(seatorch::load_idx_dataset(dir / "images", dir / "labels2", 10),
+  CHECK_THROWS_WITH(seatorch::data::load_idx_dataset(dir / "images", dir / "labels2", 10),
                     Contains("3 images") && Contains("2 labels"));
-  CHECK_THROWS_WITH(seatorch::load_idx_dataset(dir / "images", dir / "labels3", 10),
+  CHECK_THROWS_WITH(seatorch::data::load_idx_dataset(dir / "images", dir / "labels3", 10),
                     Contains("labels3") && Contains("label 10 of item 0"));
-  const seatorch::Dataset ok = seatorch::load_idx_dataset(dir / "images", dir / "labels3", 11);
+  const seatorch::data::Dataset ok = seatorch::data::load_idx_dataset(dir / "images", dir / "labels3", 11);
   CHECK(ok.features == 4);
   CHECK(ok.x[0] == 9.0f / 255.0f);
 }
@@ -137,7 +137,7 @@ TEST_CASE("malformed IDX files are one clean InputError naming the file", "[data
   Bytes good = seatorch::test::idx_header(0x00000803, {2, 3, 4});
   good.resize(good.size() + 24, 1);
   seatorch::test::write_file(dir / "good", good);
-  REQUIRE(seatorch::read_idx(dir / "good", IdxKind::kImages).items == 2);
+  REQUIRE(seatorch::data::read_idx(dir / "good", IdxKind::kImages).items == 2);
 
   struct Case {
     const char* name;

@@ -3,7 +3,7 @@
 #include "seatorch/data/registry.hpp"
 
 #include "data_test_util.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -65,17 +65,17 @@ void copy_subset(const fs::path& dir) {
   }
 }
 
-seatorch::DataOptions mnist_options(const fs::path& data_dir = {}) {
-  seatorch::DataOptions options;
+seatorch::data::DataOptions mnist_options(const fs::path& data_dir = {}) {
+  seatorch::data::DataOptions options;
   options.name = "mnist";
   options.data_dir = data_dir;
   return options;
 }
 
-std::string load_error(const seatorch::DataOptions& options) {
+std::string load_error(const seatorch::data::DataOptions& options) {
   try {
-    (void)seatorch::load_dataset(options);
-  } catch (const seatorch::InputError& e) {
+    (void)seatorch::data::load_dataset(options);
+  } catch (const seatorch::core::InputError& e) {
     return e.what();
   }
   return "(no error)";
@@ -84,34 +84,34 @@ std::string load_error(const seatorch::DataOptions& options) {
 }  // namespace
 
 TEST_CASE("the registry knows every data set and still generates xor and moons", "[data]") {
-  const std::vector<std::string> names = seatorch::dataset_names();
+  const std::vector<std::string> names = seatorch::data::dataset_names();
   for (const char* name : {"xor", "moons", "mnist", "fashion-mnist", "csv"}) {
     CHECK(std::find(names.begin(), names.end(), name) != names.end());
   }
-  CHECK(seatorch::load_dataset("xor").train.size() == 4);
-  CHECK(seatorch::load_dataset("moons").test.size() == 200);
-  CHECK(seatorch::is_idx_dataset("mnist"));
-  CHECK(seatorch::is_idx_dataset("fashion-mnist"));
-  CHECK_FALSE(seatorch::is_idx_dataset("csv"));
-  CHECK_THROWS_WITH(seatorch::load_dataset("imagenet"), Contains("unknown data set 'imagenet'") && Contains("fashion-mnist"));
+  CHECK(seatorch::data::load_dataset("xor").train.size() == 4);
+  CHECK(seatorch::data::load_dataset("moons").test.size() == 200);
+  CHECK(seatorch::data::is_idx_dataset("mnist"));
+  CHECK(seatorch::data::is_idx_dataset("fashion-mnist"));
+  CHECK_FALSE(seatorch::data::is_idx_dataset("csv"));
+  CHECK_THROWS_WITH(seatorch::data::load_dataset("imagenet"), Contains("unknown data set 'imagenet'") && Contains("fashion-mnist"));
 }
 
 TEST_CASE("IDX search order is --data-dir alone else SEATORCH_DATA then data", "[data]") {
   {
     const EnvGuard env(std::string("/env"));
-    CHECK(seatorch::idx_search_dirs(mnist_options("/flag")) == std::vector<fs::path>{"/flag"});
-    CHECK(seatorch::idx_search_dirs(mnist_options()) == std::vector<fs::path>{"/env/mnist", "data/mnist"});
-    seatorch::DataOptions fashion;
+    CHECK(seatorch::data::idx_search_dirs(mnist_options("/flag")) == std::vector<fs::path>{"/flag"});
+    CHECK(seatorch::data::idx_search_dirs(mnist_options()) == std::vector<fs::path>{"/env/mnist", "data/mnist"});
+    seatorch::data::DataOptions fashion;
     fashion.name = "fashion-mnist";
-    CHECK(seatorch::idx_search_dirs(fashion) ==
+    CHECK(seatorch::data::idx_search_dirs(fashion) ==
           std::vector<fs::path>{"/env/fashion-mnist", "data/fashion-mnist", "/usr/share/datasets/fashion-mnist"});
   }
   const EnvGuard unset(std::nullopt);
-  CHECK(seatorch::idx_search_dirs(mnist_options()) == std::vector<fs::path>{"data/mnist"});
+  CHECK(seatorch::data::idx_search_dirs(mnist_options()) == std::vector<fs::path>{"data/mnist"});
 }
 
 TEST_CASE("mnist loads from --data-dir with pixel features and 10 classes", "[data]") {
-  const seatorch::DataSplit data = seatorch::load_dataset(mnist_options(seatorch::test::mnist_small_dir()));
+  const seatorch::data::DataSplit data = seatorch::data::load_dataset(mnist_options(seatorch::test::mnist_small_dir()));
   CHECK(data.name == "mnist");
   CHECK(data.train.size() == 2000);
   CHECK(data.test.size() == 1000);
@@ -129,15 +129,15 @@ TEST_CASE("SEATORCH_DATA wins over data under the current directory", "[data]") 
   const CwdGuard cwd(tmp / "cwd");
   {
     const EnvGuard env((tmp / "env").string());
-    CHECK(seatorch::find_idx_files(mnist_options()).dir == tmp / "env" / "mnist");
+    CHECK(seatorch::data::find_idx_files(mnist_options()).dir == tmp / "env" / "mnist");
   }
   {
     // A SEATORCH_DATA without the data set falls through to data/<name>.
     const EnvGuard env((tmp / "elsewhere").string());
-    const seatorch::IdxFiles files = seatorch::find_idx_files(mnist_options());
+    const seatorch::data::IdxFiles files = seatorch::data::find_idx_files(mnist_options());
     CHECK(files.dir == fs::path("data/mnist"));
     CHECK(files.test_labels == fs::path("data/mnist/t10k-labels-idx1-ubyte.gz"));
-    CHECK(seatorch::load_dataset("mnist").train.size() == 2000);
+    CHECK(seatorch::data::load_dataset("mnist").train.size() == 2000);
   }
 }
 
@@ -145,7 +145,7 @@ TEST_CASE("a raw IDX file is preferred over its gz twin", "[data]") {
   seatorch::test::TempDir tmp;
   copy_subset(tmp.path());
   seatorch::test::write_file(tmp / "t10k-labels-idx1-ubyte", seatorch::test::read_file(tmp / "t10k-labels-idx1-ubyte.gz"));
-  const seatorch::IdxFiles files = seatorch::find_idx_files(mnist_options(tmp.path()));
+  const seatorch::data::IdxFiles files = seatorch::data::find_idx_files(mnist_options(tmp.path()));
   CHECK(files.test_labels == tmp / "t10k-labels-idx1-ubyte");
   CHECK(files.train_images == tmp / "train-images-idx3-ubyte.gz");
 }
@@ -166,7 +166,7 @@ TEST_CASE("a missing data set says where it looked and how to get the files", "[
   fs::remove(tmp / "partial" / "t10k-labels-idx1-ubyte.gz");
   CHECK_THAT(load_error(mnist_options(tmp / "partial")),
              Contains("missing t10k-labels-idx1-ubyte") && !Contains("data/mnist ("));
-  seatorch::DataOptions fashion = mnist_options(tmp / "partial");
+  seatorch::data::DataOptions fashion = mnist_options(tmp / "partial");
   fashion.name = "fashion-mnist";
   CHECK_THAT(load_error(fashion), Contains("apt-get install dataset-fashion-mnist"));
 }
@@ -176,11 +176,11 @@ TEST_CASE("csv splits off its last 20 percent as the test part", "[data]") {
   std::string text = "x,label\n";
   for (int i = 0; i < 10; ++i) text += std::to_string(i) + "," + std::to_string(i % 4) + "\n";
   seatorch::test::write_text(tmp / "d.csv", text);
-  seatorch::DataOptions options;
+  seatorch::data::DataOptions options;
   options.name = "csv";
   CHECK_THAT(load_error(options), Contains("--csv FILE"));
   options.csv_path = tmp / "d.csv";
-  const seatorch::DataSplit data = seatorch::load_dataset(options);
+  const seatorch::data::DataSplit data = seatorch::data::load_dataset(options);
   CHECK(data.name == "csv");
   REQUIRE(data.train.size() == 8);
   REQUIRE(data.test.size() == 2);
@@ -188,5 +188,5 @@ TEST_CASE("csv splits off its last 20 percent as the test part", "[data]") {
   CHECK(data.train.classes == 4);
   CHECK(data.test.classes == 4);
   options.label_col = "x";  // labels 0..9 now, the feature is the old label
-  CHECK(seatorch::load_dataset(options).train.classes == 10);
+  CHECK(seatorch::data::load_dataset(options).train.classes == 10);
 }

@@ -1,7 +1,7 @@
 // take_first and split_tail: sizes, order, and refusals.
 #include "seatorch/data/split.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,8 +10,8 @@ using Catch::Matchers::Contains;
 namespace {
 
 // n samples of 2 features; sample i is (i, -i) with label i % 3.
-seatorch::Dataset counting(std::size_t n) {
-  seatorch::Dataset d;
+seatorch::data::Dataset counting(std::size_t n) {
+  seatorch::data::Dataset d;
   d.features = 2;
   d.classes = 3;
   for (std::size_t i = 0; i < n; ++i) {
@@ -22,7 +22,7 @@ seatorch::Dataset counting(std::size_t n) {
   return d;
 }
 
-void check_samples(const seatorch::Dataset& d, std::size_t first, std::size_t count) {
+void check_samples(const seatorch::data::Dataset& d, std::size_t first, std::size_t count) {
   REQUIRE(d.size() == count);
   REQUIRE(d.x.size() == count * 2);
   CHECK(d.features == 2);
@@ -39,10 +39,10 @@ void check_samples(const seatorch::Dataset& d, std::size_t first, std::size_t co
 }  // namespace
 
 TEST_CASE("take_first keeps the first n samples in order", "[data]") {
-  check_samples(seatorch::take_first(counting(10), 4), 0, 4);
-  check_samples(seatorch::take_first(counting(10), 10), 0, 10);
-  check_samples(seatorch::take_first(counting(10), 1000), 0, 10);
-  CHECK_THROWS_AS(seatorch::take_first(counting(10), 0), seatorch::InputError);
+  check_samples(seatorch::data::take_first(counting(10), 4), 0, 4);
+  check_samples(seatorch::data::take_first(counting(10), 10), 0, 10);
+  check_samples(seatorch::data::take_first(counting(10), 1000), 0, 10);
+  CHECK_THROWS_AS(seatorch::data::take_first(counting(10), 0), seatorch::core::InputError);
 }
 
 TEST_CASE("split_tail cuts off the rounded last fraction", "[data]") {
@@ -53,7 +53,7 @@ TEST_CASE("split_tail cuts off the rounded last fraction", "[data]") {
   };
   for (const Case c : {Case{100, 0.2, 20}, Case{10, 0.25, 3}, Case{3, 0.1, 1}, Case{2, 0.5, 1}, Case{1001, 0.1, 100}}) {
     INFO(c.n << " samples, fraction " << c.fraction);
-    const seatorch::HeadTail parts = seatorch::split_tail(counting(c.n), c.fraction, "--val");
+    const seatorch::data::HeadTail parts = seatorch::data::split_tail(counting(c.n), c.fraction, "--val");
     check_samples(parts.head, 0, c.n - c.tail);
     check_samples(parts.tail, c.n - c.tail, c.tail);
   }
@@ -61,8 +61,8 @@ TEST_CASE("split_tail cuts off the rounded last fraction", "[data]") {
 
 TEST_CASE("split_tail refuses bad fractions and sets too small to split", "[data]") {
   for (const double f : {0.0, 1.0, -0.5, 1.5}) {
-    CHECK_THROWS_WITH(seatorch::split_tail(counting(10), f, "--val"), Contains("--val") && Contains("between 0 and 1"));
+    CHECK_THROWS_WITH(seatorch::data::split_tail(counting(10), f, "--val"), Contains("--val") && Contains("between 0 and 1"));
   }
-  CHECK_THROWS_WITH(seatorch::split_tail(counting(1), 0.5, "--val"), Contains("1 samples are too few"));
-  CHECK_THROWS_WITH(seatorch::split_tail(counting(4), 0.9, "--val"), Contains("4 samples are too few"));
+  CHECK_THROWS_WITH(seatorch::data::split_tail(counting(1), 0.5, "--val"), Contains("1 samples are too few"));
+  CHECK_THROWS_WITH(seatorch::data::split_tail(counting(4), 0.9, "--val"), Contains("4 samples are too few"));
 }

@@ -6,7 +6,7 @@
 // saying which). Deliberately tiny: each target states its own checks.
 #pragma once
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +25,7 @@ template <typename Read>
 void reject_or_accept(Read read) {
   try {
     read();
-  } catch (const InputError&) {
+  } catch (const core::InputError&) {
   }
 }
 

@@ -24,21 +24,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace seatorch;
   std::span<const std::uint8_t> bytes(data, size);
   std::vector<std::uint8_t> inflated;
-  if (is_gzip(bytes)) {
+  if (data::is_gzip(bytes)) {
     bool ok = false;
     fuzz::reject_or_accept([&] {
-      inflated = gunzip(bytes, "fuzz.gz", kMaxInflated);
+      inflated = data::gunzip(bytes, "fuzz.gz", kMaxInflated);
       ok = true;
     });
     if (!ok) return 0;
     fuzz::require(inflated.size() <= kMaxInflated, "gunzip output within its limit");
     bytes = inflated;
   }
-  for (IdxKind kind : {IdxKind::kLabels, IdxKind::kImages}) {
+  for (data::IdxKind kind : {data::IdxKind::kLabels, data::IdxKind::kImages}) {
     fuzz::reject_or_accept([&] {
-      const IdxArray a = parse_idx(bytes, kind, "fuzz.idx");
-      fuzz::require(a.items >= 1 && a.items <= kIdxMaxItems, "items within the limit");
-      fuzz::require(a.rows >= 1 && a.rows <= kIdxMaxSide && a.cols >= 1 && a.cols <= kIdxMaxSide,
+      const data::IdxArray a = data::parse_idx(bytes, kind, "fuzz.idx");
+      fuzz::require(a.items >= 1 && a.items <= data::kIdxMaxItems, "items within the limit");
+      fuzz::require(a.rows >= 1 && a.rows <= data::kIdxMaxSide && a.cols >= 1 && a.cols <= data::kIdxMaxSide,
                     "sides within the limit");
       fuzz::require(a.values.size() == a.items * a.rows * a.cols, "values = items * rows * cols");
     });

@@ -8,9 +8,9 @@
 // decoded with its CRCs recomputed: that is what reaches stb_image.
 #include "fuzz_support.hpp"
 
-#include "seatorch/data/digit_image.hpp"
-#include "seatorch/data/image_file.hpp"
-#include "seatorch/data/pnm.hpp"
+#include "seatorch/image/digit_image.hpp"
+#include "seatorch/image/image_file.hpp"
+#include "seatorch/image/pnm.hpp"
 
 #include <zlib.h>
 
@@ -26,21 +26,21 @@ namespace {
 using namespace seatorch;
 
 void decode_and_check(std::span<const std::uint8_t> bytes) {
-  GrayImage image;
+  image::GrayImage image;
   bool accepted = false;
   fuzz::reject_or_accept([&] {
-    image = decode_image(bytes, "fuzz.img");
+    image = image::decode_image(bytes, "fuzz.img");
     accepted = true;
   });
   if (!accepted) return;
-  fuzz::require(image.width >= 1 && image.width <= kMaxImageSide, "width within 1..kMaxImageSide");
-  fuzz::require(image.height >= 1 && image.height <= kMaxImageSide, "height within 1..kMaxImageSide");
+  fuzz::require(image.width >= 1 && image.width <= image::kMaxImageSide, "width within 1..kMaxImageSide");
+  fuzz::require(image.height >= 1 && image.height <= image::kMaxImageSide, "height within 1..kMaxImageSide");
   fuzz::require(image.pixels.size() == image.width * image.height, "pixels = width * height");
-  const GrayImage back = parse_pnm(pgm_bytes(image), "fuzz.pgm");
+  const image::GrayImage back = image::parse_pnm(image::pgm_bytes(image), "fuzz.pgm");
   fuzz::require(back.width == image.width && back.height == image.height && back.pixels == image.pixels,
                 "the PGM writer and reader round-trip the picture");
   fuzz::reject_or_accept([&] {
-    const DigitInput digit = prepare_digit(image, 28, "fuzz.img");
+    const image::DigitInput digit = image::prepare_digit(image, 28, "fuzz.img");
     fuzz::require(digit.pixels.size() == 784, "a prepared digit has 784 pixels");
     fuzz::require(digit.scaled_width <= 20 && digit.scaled_height <= 20, "the ink box fits 20 x 20");
   });

@@ -45,7 +45,7 @@ bool accepts(Parse parse) {
   try {
     parse();
     return true;
-  } catch (const InputError&) {
+  } catch (const core::InputError&) {
     return false;
   }
 }

@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   npu::NpuManifest manifest;
   try {
     manifest = npu::parse_npu_manifest(text, "fuzz.manifest.json");
-  } catch (const InputError&) {
+  } catch (const core::InputError&) {
     return 0;
   }
   const npu::NpuManifest again = npu::parse_npu_manifest(npu::npu_manifest_json(manifest).dump(2), "round trip");
@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bool accepted = true;
   try {
     npu::check_npu_manifest(manifest, reference_image(), "fuzz.manifest.json", "reference.hex");
-  } catch (const InputError&) {
+  } catch (const core::InputError&) {
     accepted = false;
   }
   fuzz::require(accepted == (manifest == npu::npu_manifest_of(reference_image())),

@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const io::SafetensorsFile file = io::parse_safetensors(std::span(data, size), "fuzz.safetensors");
     fuzz::require(file.metadata.count(std::string(io::kDataChecksumKey)) == 0, "the checksum key is consumed");
     for (const auto& [name, t] : file.tensors) {
-      fuzz::require(t.bytes.size() == t.numel() * dtype_size(t.dtype), "bytes = numel * dtype size");
+      fuzz::require(t.bytes.size() == t.numel() * core::dtype_size(t.dtype), "bytes = numel * dtype size");
     }
     const io::SafetensorsFile plain = io::parse_safetensors(io::serialize_safetensors(file), "rewritten");
     fuzz::require(same(file, plain), "a rewritten file reads back the same");

@@ -2,7 +2,7 @@
 // neither a partial file nor a temporary behind; the file gets the permissions of a plain create.
 #include "seatorch/io/atomic_file.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
@@ -48,7 +48,7 @@ TEST_CASE("write_file_atomic creates and replaces files without leftovers", "[io
     CHECK(entries(dir / "nested") == 2);  // out.txt and blocker: no temporary left
   }
   SECTION("a parent that is a file fails cleanly") {
-    CHECK_THROWS_AS(seatorch::io::write_file_atomic(path / "child", std::string_view("x")), seatorch::InputError);
+    CHECK_THROWS_AS(seatorch::io::write_file_atomic(path / "child", std::string_view("x")), seatorch::core::InputError);
     CHECK(slurp(path) == "second");
   }
   fs::remove_all(dir);

@@ -4,7 +4,7 @@
 // every truncation of a saved file refused.
 #include "seatorch/io/safetensors.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <catch2/catch.hpp>
 #include <unistd.h>
@@ -35,7 +35,7 @@ void require_invalid(const std::vector<std::uint8_t>& bytes, const std::string& 
   try {
     io::parse_safetensors(bytes, "bad.safetensors");
     FAIL("no error for a file that should mention: " << needle);
-  } catch (const seatorch::InputError& e) {
+  } catch (const seatorch::core::InputError& e) {
     const std::string message = e.what();
     INFO("message: " << message);
     CHECK(message.find("bad.safetensors") != std::string::npos);
@@ -123,7 +123,7 @@ TEST_CASE("safetensors round trip keeps every dtype shape value and metadata", "
   }
   CHECK(io::tensor_values<float>(back.tensors.at("w.f32"), "w") == f);
   CHECK(io::tensor_values<std::int32_t>(back.tensors.at("scalar"), "s") == std::vector<std::int32_t>{-42});
-  CHECK_THROWS_AS(io::tensor_values<float>(back.tensors.at("a.i8"), "a.i8"), seatorch::InputError);
+  CHECK_THROWS_AS(io::tensor_values<float>(back.tensors.at("a.i8"), "a.i8"), seatorch::core::InputError);
   // Every tensor starts at a multiple of its element size.
   const std::size_t data_start = 8 + header;
   CHECK(data_start % 8 == 0);
@@ -249,7 +249,7 @@ std::filesystem::path saved_file() {
 std::string load_error(const std::filesystem::path& path) {
   try {
     io::load_safetensors(path);
-  } catch (const seatorch::InputError& e) {
+  } catch (const seatorch::core::InputError& e) {
     return e.what();
   }
   return "";
@@ -341,7 +341,7 @@ TEST_CASE("names from the file are escaped and cut short in messages", "[io]") {
   try {
     io::parse_safetensors(file_of(header, std::vector<std::uint8_t>(8, 0)), "bad.safetensors");
     FAIL("no error");
-  } catch (const seatorch::InputError& e) {
+  } catch (const seatorch::core::InputError& e) {
     const std::string message = e.what();
     INFO(message);
     CHECK(message.find("'evil\\x0a\\x1b[31mxxx") != std::string::npos);

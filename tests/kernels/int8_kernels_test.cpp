@@ -2,8 +2,8 @@
 // on odd sizes, strides and the extreme values that make vpmaddubsw saturate when used naively.
 #include "seatorch/kernels/int8_kernels.hpp"
 
-#include "seatorch/error.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -42,7 +42,7 @@ void require_same_as_ref(const std::vector<std::uint8_t>& a, std::size_t lda, co
 }  // namespace
 
 TEST_CASE("int8 kernels equal the reference on random sizes and values", "[kernels][quant]") {
-  seatorch::Rng rng(41);
+  seatorch::core::Rng rng(41);
   for (int trial = 0; trial < 60; ++trial) {
     const std::size_t m = 1 + rng.below(9), n = 1 + rng.below(40), kk = 1 + rng.below(150);
     const std::size_t lda = kk + rng.below(5);
@@ -79,8 +79,8 @@ TEST_CASE("int8 kernel names and forced selection", "[kernels][quant]") {
   CHECK_THROWS_WITH(k::int8_kernel("sse9"), Catch::Contains("sse9") && Catch::Contains("ref"));
 }
 
-TEST_CASE("int8 requantize kernels equal quant::requantize on the whole int32 range", "[kernels][quant]") {
-  seatorch::Rng rng(43);
+TEST_CASE("int8 requantize kernels equal kernels::requantize on the whole int32 range", "[kernels][quant]") {
+  seatorch::core::Rng rng(43);
   // |acc| stays 255 below 2^31 so that z_y + srdhm(...) cannot overflow in the reference.
   constexpr std::int64_t kLimit = (std::int64_t{1} << 31) - 256;
   for (int trial = 0; trial < 200; ++trial) {
@@ -139,7 +139,7 @@ struct LayerCase {
   bool relu;
 };
 
-LayerCase random_layer(seatorch::Rng& rng, bool extremes) {
+LayerCase random_layer(seatorch::core::Rng& rng, bool extremes) {
   LayerCase c;
   c.m = 1 + rng.below(11);
   c.n = 1 + rng.below(150);  // past one 4 x 16 tile, with partial row blocks
@@ -175,7 +175,7 @@ std::vector<std::uint8_t> run_layer(const k::Int8Kernel& kernel, const LayerCase
 }  // namespace
 
 TEST_CASE("int8 fused layer kernels equal the reference gemm and requantize", "[kernels][quant]") {
-  seatorch::Rng rng(47);
+  seatorch::core::Rng rng(47);
   for (int trial = 0; trial < 40; ++trial) {
     const LayerCase c = random_layer(rng, trial % 2 == 1);
     // The specification spelled out: per image, the exact correction, gemm, requantize.

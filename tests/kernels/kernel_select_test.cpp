@@ -1,6 +1,6 @@
 // Choosing a matmul kernel by name: the names, the selection, and the error for a name
 // this CPU does not have.
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
@@ -39,11 +39,11 @@ TEST_CASE("an unknown kernel name is an InputError listing the available ones", 
     try {
       k::matmul_with(name, args);
       FAIL("no error");
-    } catch (const seatorch::InputError& e) {
+    } catch (const seatorch::core::InputError& e) {
       const std::string message = e.what();
       CHECK(message.find('\n') == std::string::npos);
       for (const std::string& available : k::kernel_names()) CHECK(message.find(available) != std::string::npos);
     }
-    CHECK_THROWS_AS(k::select_kernel(name), seatorch::InputError);
+    CHECK_THROWS_AS(k::select_kernel(name), seatorch::core::InputError);
   }
 }

@@ -4,7 +4,7 @@
 // Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/kernels/matmul.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -36,7 +36,7 @@ struct Problem {
   }
 };
 
-Problem make_problem(const Case& s, seatorch::Rng& rng) {
+Problem make_problem(const Case& s, seatorch::core::Rng& rng) {
   Problem p{s, (s.ta ? s.m : s.k) + s.pad, (s.tb ? s.k : s.n) + s.pad, s.n + s.pad, {}, {}, {}};
   p.a.resize((s.ta ? s.k : s.m) * p.lda);
   p.b.resize((s.tb ? s.n : s.k) * p.ldb);
@@ -85,7 +85,7 @@ void check_all_kernels(const Problem& p) {
 }
 
 // Every transpose form, accumulate on and off, for one shape.
-void check_all_forms(std::size_t m, std::size_t n, std::size_t depth, std::size_t pad, seatorch::Rng& rng) {
+void check_all_forms(std::size_t m, std::size_t n, std::size_t depth, std::size_t pad, seatorch::core::Rng& rng) {
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
       for (bool accumulate : {false, true}) {
@@ -110,22 +110,22 @@ TEST_CASE("matmul kernels: ref first and every kernel runs", "[kernels]") {
 }
 
 TEST_CASE("matmul kernels match ref for every m in 1..67", "[kernels]") {
-  seatorch::Rng rng(101);
+  seatorch::core::Rng rng(101);
   for (std::size_t d = 1; d <= kMaxEdge; ++d) check_all_forms(d, 33, 17, d % 3, rng);
 }
 
 TEST_CASE("matmul kernels match ref for every n in 1..67", "[kernels]") {
-  seatorch::Rng rng(102);
+  seatorch::core::Rng rng(102);
   for (std::size_t d = 1; d <= kMaxEdge; ++d) check_all_forms(29, d, 31, d % 3, rng);
 }
 
 TEST_CASE("matmul kernels match ref for every k in 1..67", "[kernels]") {
-  seatorch::Rng rng(103);
+  seatorch::core::Rng rng(103);
   for (std::size_t d = 1; d <= kMaxEdge; ++d) check_all_forms(23, 19, d, d % 3, rng);
 }
 
 TEST_CASE("matmul kernels match ref on random shapes up to 300", "[kernels]") {
-  seatorch::Rng rng(104);
+  seatorch::core::Rng rng(104);
   constexpr std::size_t kMaxVolume = 3'000'000;  // m*n*k: keeps the test fast under qemu
   for (int trial = 0; trial < 12;) {
     const Case s{1 + rng.below(300), 1 + rng.below(300), 1 + rng.below(300), rng.below(2) == 1,
@@ -137,7 +137,7 @@ TEST_CASE("matmul kernels match ref on random shapes up to 300", "[kernels]") {
 }
 
 TEST_CASE("matmul kernels match ref across every cache block boundary", "[kernels]") {
-  seatorch::Rng rng(105);
+  seatorch::core::Rng rng(105);
   // Wider than any NC (2048) and deeper than any KC (256); taller than any MC (144) and
   // deeper than two KC blocks; narrow (C at most 14 wide has its own path) and deeper than
   // two of the largest KC (512). Accumulation across depth blocks is what can go wrong here.
@@ -151,7 +151,7 @@ TEST_CASE("matmul kernels match ref across every cache block boundary", "[kernel
 }
 
 TEST_CASE("matmul kernels match ref on problems large enough to pack both operands", "[kernels]") {
-  seatorch::Rng rng(106);
+  seatorch::core::Rng rng(106);
   // Small problems read A and B in place; past m > 2 * MC (MC <= 144 in every kernel) with
   // C wider than four micro-tiles, the driver packs both. Odd sizes leave partial panels.
   check_all_forms(301, 141, 37, 2, rng);

@@ -1,7 +1,7 @@
 // matmul_ref against a double-precision oracle on all transpose forms, strides and k = 0.
 #include "seatorch/kernels/matmul.hpp"
 
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,7 +10,7 @@
 namespace k = seatorch::kernels;
 
 TEST_CASE("matmul_ref matches a double-precision oracle in every form", "[kernels]") {
-  seatorch::Rng rng(9);
+  seatorch::core::Rng rng(9);
   constexpr double kTolerance = 1e-5;
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {

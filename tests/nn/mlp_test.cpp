@@ -1,7 +1,7 @@
 // The tensor MLP: the scalar engine's initial weights for the same seed, PyTorch's
 // state-dict names and shapes (with and without dropout), state-dict round trips and the
 // errors a foreign checkpoint gets.
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/nn/mlp.hpp"
 #include "seatorch/scalar/mlp.hpp"
 #include "seatorch/tensor/ops.hpp"
@@ -15,7 +15,7 @@ using seatorch::nn::Mlp;
 
 TEST_CASE("the tensor MLP starts from the scalar engine's weights for the same seed", "[nn]") {
   const std::array<std::size_t, 4> sizes{5, 4, 3, 2};
-  seatorch::Rng scalar_rng(42), tensor_rng(42);
+  seatorch::core::Rng scalar_rng(42), tensor_rng(42);
   seatorch::scalar::ScalarGraph graph;
   const seatorch::scalar::Mlp reference(graph, sizes, seatorch::scalar::Activation::kRelu, scalar_rng);
   const Mlp model(sizes, 0.0, tensor_rng);
@@ -35,7 +35,7 @@ TEST_CASE("the tensor MLP starts from the scalar engine's weights for the same s
 
 TEST_CASE("parameters carry nn.Sequential names and PyTorch shapes", "[nn]") {
   const std::array<std::size_t, 4> sizes{784, 256, 128, 10};
-  seatorch::Rng rng(0);
+  seatorch::core::Rng rng(0);
   const Mlp plain(sizes, 0.0, rng);
   const Mlp with_dropout(sizes, 0.2, rng);
   // With or without dropout: the inference-time Sequential(Linear, ReLU, ..., Linear) names.
@@ -59,7 +59,7 @@ TEST_CASE("parameters carry nn.Sequential names and PyTorch shapes", "[nn]") {
 
 TEST_CASE("state dicts round-trip and foreign ones are rejected by name", "[nn]") {
   const std::array<std::size_t, 3> sizes{3, 4, 2};
-  seatorch::Rng a_rng(1), b_rng(2);
+  seatorch::core::Rng a_rng(1), b_rng(2);
   Mlp a(sizes, 0.0, a_rng);
   Mlp b(sizes, 0.0, b_rng);
   b.load_state_dict(a.state_dict());
@@ -75,13 +75,13 @@ TEST_CASE("state dicts round-trip and foreign ones are rejected by name", "[nn]"
   state = a.state_dict();
   state.push_back({"9.weight", {1}, {0.0f}});
   CHECK_THROWS_WITH(b.load_state_dict(state), Catch::Contains("unexpected tensor '9.weight'"));
-  CHECK_THROWS_AS(Mlp(std::array<std::size_t, 2>{3, 0}, 0.0, a_rng), seatorch::InputError);
-  CHECK_THROWS_AS(Mlp(sizes, 1.0, a_rng), seatorch::InputError);
+  CHECK_THROWS_AS(Mlp(std::array<std::size_t, 2>{3, 0}, 0.0, a_rng), seatorch::core::InputError);
+  CHECK_THROWS_AS(Mlp(sizes, 1.0, a_rng), seatorch::core::InputError);
 }
 
 TEST_CASE("dropout acts in training mode only", "[nn]") {
   const std::array<std::size_t, 3> sizes{4, 64, 2};
-  seatorch::Rng rng(3);
+  seatorch::core::Rng rng(3);
   Mlp model(sizes, 0.5, rng, 7);
   const auto x = seatorch::tensor::Tensor::full({1, 4}, 1.0f);
   model.set_training(false);

@@ -5,8 +5,8 @@
 #include "seatorch/npu/frame.hpp"
 #include "seatorch/npu/uart.hpp"
 
-#include "seatorch/error.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -27,7 +27,7 @@ std::uint32_t crc32_bitwise(const std::vector<std::uint8_t>& bytes) {
   return ~c;
 }
 
-std::vector<std::uint8_t> random_bytes(seatorch::Rng& rng, std::size_t n) {
+std::vector<std::uint8_t> random_bytes(seatorch::core::Rng& rng, std::size_t n) {
   std::vector<std::uint8_t> v(n);
   for (auto& b : v) b = static_cast<std::uint8_t>(rng.below(256));
   return v;
@@ -50,7 +50,7 @@ TEST_CASE("npu crc32 matches the check value and a bitwise reference", "[npu]") 
   const std::vector<std::uint8_t> digits(check.begin(), check.end());
   CHECK(npu::crc32(digits) == 0xCBF43926U);
   CHECK(npu::crc32({}) == 0U);
-  seatorch::Rng rng(1);
+  seatorch::core::Rng rng(1);
   for (int trial = 0; trial < 200; ++trial) {
     const std::vector<std::uint8_t> bytes = random_bytes(rng, rng.below(300));
     npu::Crc32 pieces;
@@ -79,7 +79,7 @@ TEST_CASE("npu frames encode as sync type seq length payload crc", "[npu]") {
 }
 
 TEST_CASE("npu frame decoder finds frames and reports CRC framing and length errors", "[npu]") {
-  seatorch::Rng rng(2);
+  seatorch::core::Rng rng(2);
   npu::FrameDecoder decoder(npu::kMaxPayload);
   for (int trial = 0; trial < 100; ++trial) {
     const npu::Frame frame{static_cast<std::uint8_t>(rng.below(256)), static_cast<std::uint8_t>(rng.below(256)),
@@ -167,17 +167,17 @@ TEST_CASE("npu response parsers check sizes", "[npu]") {
   CHECK_FALSE(nak->ack);
   CHECK(nak->error == npu::kErrNoImage);
   CHECK(npu::error_name(npu::kErrNoImage) == "E_NO_IMAGE");
-  CHECK_THROWS_AS(npu::parse_status(std::vector<std::uint8_t>(3)), seatorch::InputError);
+  CHECK_THROWS_AS(npu::parse_status(std::vector<std::uint8_t>(3)), seatorch::core::InputError);
   const std::vector<std::uint8_t> result{3, 0, 0x10, 0x27, 0, 0, 0x80, 0x7F};
   const npu::NpuResult r = npu::parse_result(result);
   CHECK(r.predicted == 3);
   CHECK(r.cycles == 10000);
   CHECK(r.logits == std::vector<std::int8_t>{-128, 127});
-  CHECK_THROWS_AS(npu::parse_result(std::span(result).first(6)), seatorch::InputError);
+  CHECK_THROWS_AS(npu::parse_result(std::span(result).first(6)), seatorch::core::InputError);
 }
 
 TEST_CASE("npu bit-level UART loops back at several clocks per bit", "[npu]") {
-  seatorch::Rng rng(3);
+  seatorch::core::Rng rng(3);
   for (const unsigned cpb : {4U, 5U, 7U, 16U, 33U, 100U}) {
     npu::UartLineTx tx(cpb);
     npu::UartLineRx rx(cpb);
@@ -198,7 +198,7 @@ TEST_CASE("npu bit-level UART loops back at several clocks per bit", "[npu]") {
       CHECK(got[i].framing_error == (i == bad));
     }
   }
-  CHECK_THROWS_AS(npu::UartLineTx(3), seatorch::InputError);
+  CHECK_THROWS_AS(npu::UartLineTx(3), seatorch::core::InputError);
 }
 
 TEST_CASE("npu bit-level UART reports a break as a framing error and recovers", "[npu]") {

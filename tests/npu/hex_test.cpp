@@ -2,7 +2,7 @@
 // one-line errors on malformed files.
 #include "seatorch/npu/hex.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "npu_test_models.hpp"
 
 #include <catch2/catch.hpp>
@@ -25,7 +25,7 @@ std::string read_text(const std::filesystem::path& path) {
 std::string parse_error(const std::string& text) {
   try {
     npu::parse_npu_hex(text, "m.hex");
-  } catch (const seatorch::InputError& e) {
+  } catch (const seatorch::core::InputError& e) {
     return e.what();
   }
   return "no error";
@@ -34,7 +34,7 @@ std::string parse_error(const std::string& text) {
 }  // namespace
 
 TEST_CASE("npu hex file and manifest round trip", "[npu]") {
-  seatorch::Rng rng(8);
+  seatorch::core::Rng rng(8);
   const npu::NpuImage image = npu::build_npu_image(npu::test::random_model(rng, {50, 20, 10}));
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_npu_hex_test";
   std::filesystem::remove_all(dir);
@@ -70,7 +70,7 @@ TEST_CASE("npu hex file and manifest round trip", "[npu]") {
 }
 
 TEST_CASE("npu hex reader rejects malformed files with the line number", "[npu]") {
-  seatorch::Rng rng(9);
+  seatorch::core::Rng rng(9);
   const std::string good = npu::npu_hex_text(npu::build_npu_image(npu::test::random_model(rng, {6, 4})));
   REQUIRE(parse_error(good) == "no error");
 

@@ -3,7 +3,7 @@
 // counts were derived by hand from the RTL, and every limit, named with its target.
 #include "seatorch/npu/image.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/crc32.hpp"
 #include "npu_test_models.hpp"
 
@@ -63,7 +63,7 @@ TEST_CASE("npu image lays out header descriptors rows and weights as specified",
 TEST_CASE("npu image decodes back to the model it was built from", "[npu]") {
   const npu::NpuTarget& target = NPU_TEST_EACH_TARGET();
   INFO("target " << target.name);
-  seatorch::Rng rng(4);
+  seatorch::core::Rng rng(4);
   for (const auto& sizes : {std::vector<std::size_t>{784, 64, 10}, std::vector<std::size_t>{30, 17, 33, 5}}) {
     const q::Int8Model model = npu::test::random_model(rng, sizes);
     const npu::NpuImage image = npu::build_npu_image(model, target);
@@ -129,18 +129,18 @@ TEST_CASE("npu timing formula on shapes derived by hand from the RTL", "[npu]") 
   CHECK(npu::npu_layer_cycles(layer(3, 1), ice) == 12 + 3 + 68);
 
   // A whole inference is the sum over the layers.
-  seatorch::Rng rng(5);
+  seatorch::core::Rng rng(5);
   const q::Int8Model model = npu::test::random_model(rng, {784, 128, 10});
   CHECK(npu::npu_inference_cycles(npu::build_npu_image(model, fast)) == (15 + 8 * 784 + 16) + (15 + 128 + 10));
   CHECK(npu::npu_inference_cycles(npu::build_npu_image(model, ice)) == 13100 + 820);
 }
 
 TEST_CASE("npu image builder names the limit a model breaks and the target", "[npu]") {
-  seatorch::Rng rng(6);
+  seatorch::core::Rng rng(6);
   auto message_of = [](const q::Int8Model& model, const npu::NpuTarget& target) -> std::string {
     try {
       npu::build_npu_image(model, target);
-    } catch (const seatorch::InputError& e) {
+    } catch (const seatorch::core::InputError& e) {
       return e.what();
     }
     return "no error";
@@ -201,7 +201,7 @@ TEST_CASE("npu targets are looked up by name", "[npu]") {
 }
 
 TEST_CASE("npu image from sections rejects a bad CRC and a bad header", "[npu]") {
-  seatorch::Rng rng(7);
+  seatorch::core::Rng rng(7);
   const npu::NpuImage image = npu::build_npu_image(npu::test::random_model(rng, {10, 6, 3}));
   CHECK_THROWS_WITH(npu::npu_image_from_sections(image.sections, image.crc ^ 1U, "x.hex"),
                     Catch::Contains("x.hex") && Catch::Contains("corrupted"));

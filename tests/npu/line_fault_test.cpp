@@ -2,7 +2,7 @@
 // for bit, and the random fault process is seeded and has the rates it is given.
 #include "seatorch/npu/line_fault.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/uart.hpp"
 
 #include <catch2/catch.hpp>
@@ -61,6 +61,6 @@ TEST_CASE("npu random line faults are seeded and refuse bad rates", "[npu]") {
   CHECK(std::abs(static_cast<double>(flips) - flip_mean) < 5 * std::sqrt(flip_mean));
   CHECK(npu::intact_probability(rates, 0) == 1.0);
   CHECK(npu::intact_probability({0.0, 0.5}, 2) == Approx(0.25));
-  CHECK_THROWS_AS(npu::random_line_faults({1.0, 0.0}, 1), seatorch::InputError);
-  CHECK_THROWS_AS(npu::random_line_faults({0.0, -0.1}, 1), seatorch::InputError);
+  CHECK_THROWS_AS(npu::random_line_faults({1.0, 0.0}, 1), seatorch::core::InputError);
+  CHECK_THROWS_AS(npu::random_line_faults({0.0, -0.1}, 1), seatorch::core::InputError);
 }

@@ -3,7 +3,7 @@
 // checking the manifest beside the file.
 #include "seatorch/npu/manifest.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "npu_test_models.hpp"
 
@@ -21,7 +21,7 @@ namespace {
 
 npu::NpuImage test_image(std::uint64_t seed, const std::vector<std::size_t>& sizes,
                          const npu::NpuTarget& target = npu::default_npu_target()) {
-  seatorch::Rng rng(seed);
+  seatorch::core::Rng rng(seed);
   return npu::build_npu_image(npu::test::random_model(rng, sizes), target);
 }
 
@@ -29,7 +29,7 @@ npu::NpuImage test_image(std::uint64_t seed, const std::vector<std::size_t>& siz
 std::string parse_error(const std::string& text) {
   try {
     npu::parse_npu_manifest(text, "m.manifest.json");
-  } catch (const seatorch::InputError& e) {
+  } catch (const seatorch::core::InputError& e) {
     return e.what();
   }
   return "accepted";
@@ -38,7 +38,7 @@ std::string parse_error(const std::string& text) {
 std::string check_error(const npu::NpuManifest& manifest, const npu::NpuImage& image) {
   try {
     npu::check_npu_manifest(manifest, image, "m.manifest.json", "m.hex");
-  } catch (const seatorch::InputError& e) {
+  } catch (const seatorch::core::InputError& e) {
     return e.what();
   }
   return "accepted";

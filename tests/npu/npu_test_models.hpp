@@ -7,9 +7,9 @@
 
 #include "seatorch/npu/target.hpp"
 
-#include "seatorch/quant/fixed_point.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
 #include "seatorch/quant/int8_model.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,12 +23,12 @@
 
 namespace seatorch::npu::test {
 
-inline std::int32_t uniform_int(Rng& rng, std::int32_t lo, std::int32_t hi) {
+inline std::int32_t uniform_int(core::Rng& rng, std::int32_t lo, std::int32_t hi) {
   return lo + static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(hi - lo + 1)));
 }
 
 // sizes = {in, hidden..., out}; hidden layers use ReLU, the last does not.
-inline quant::Int8Model random_model(Rng& rng, const std::vector<std::size_t>& sizes) {
+inline quant::Int8Model random_model(core::Rng& rng, const std::vector<std::size_t>& sizes) {
   quant::Int8Model model;
   std::int32_t input_zero_point = -128;  // the first layer sees p - 128 with zero-point -128
   for (std::size_t l = 0; l + 1 < sizes.size(); ++l) {
@@ -48,7 +48,7 @@ inline quant::Int8Model random_model(Rng& rng, const std::vector<std::size_t>& s
     for (std::size_t j = 0; j < layer.out; ++j) {
       layer.bias.push_back(uniform_int(rng, -20000, 20000));
       const double real = std::clamp(127.0 / (3.0 * typical) * rng.uniform(0.5, 2.0), 1.1e-4, 0.49);
-      const quant::QuantizedMultiplier m = quant::quantize_multiplier(real);
+      const kernels::QuantizedMultiplier m = kernels::quantize_multiplier(real);
       layer.multiplier.push_back(m.multiplier);
       layer.shift.push_back(m.shift);
     }
@@ -58,7 +58,7 @@ inline quant::Int8Model random_model(Rng& rng, const std::vector<std::size_t>& s
   return model;
 }
 
-inline std::vector<std::uint8_t> random_image(Rng& rng, std::size_t size) {
+inline std::vector<std::uint8_t> random_image(core::Rng& rng, std::size_t size) {
   std::vector<std::uint8_t> image(size);
   for (std::uint8_t& p : image) {
     const std::uint64_t kind = rng.below(10);

@@ -7,7 +7,7 @@
 // InputError in bounded time. No board is attached: the PTY is the serial port.
 #include "seatorch/npu/serial_link.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/pty.hpp"
 #include "seatorch/npu/pty_serve.hpp"
 #include "seatorch/npu/session.hpp"
@@ -113,7 +113,7 @@ class NoisyEnd {
  public:
   explicit NoisyEnd(bool nonstop) {
     thread_ = std::thread([this, nonstop] {
-      seatorch::Rng rng(31);
+      seatorch::core::Rng rng(31);
       std::uint8_t buffer[4096];
       while (!stop_) {
         pollfd p{pty_.fd(), POLLIN, 0};
@@ -143,7 +143,7 @@ class NoisyEnd {
 }  // namespace
 
 TEST_CASE("serial host loads a model into the NPU served on a PTY and agrees with the reference", "[npu][serial]") {
-  seatorch::Rng rng(41);
+  seatorch::core::Rng rng(41);
   const q::Int8Model model = npu::test::random_model(rng, {784, 24, 10});
   const npu::NpuImage image = npu::build_npu_image(model);
   ServedNpu server;
@@ -213,7 +213,7 @@ TEST_CASE("the PTY bridge ends after its idle time when no host comes", "[npu][s
 }
 
 TEST_CASE("serial host reports a server that goes away mid-run", "[npu][serial]") {
-  seatorch::Rng rng(42);
+  seatorch::core::Rng rng(42);
   const q::Int8Model model = npu::test::random_model(rng, {40, 12, 10});
   const npu::NpuImage image = npu::build_npu_image(model);
   ServedNpu server;
@@ -223,7 +223,7 @@ TEST_CASE("serial host reports a server that goes away mid-run", "[npu][serial]"
   CHECK(session.infer(pixels).logits == q::int8_forward_ref(model, pixels));
   server.stop();  // closes the PTY's master end under the host
   const auto start = Clock::now();
-  CHECK_THROWS_AS(session.infer(pixels), seatorch::InputError);
+  CHECK_THROWS_AS(session.infer(pixels), seatorch::core::InputError);
   CHECK_THROWS_WITH(session.infer(pixels), Catch::Contains("the port went away"));
   CHECK(seconds_since(start) < 5.0);
 }
@@ -244,7 +244,7 @@ TEST_CASE("serial host rejects noise from the other end in bounded time", "[npu]
     const NoisyEnd noisy(false);
     npu::NpuSession session(port(noisy.path(), 3000000, 0.2), 8);
     const auto start = Clock::now();
-    CHECK_THROWS_AS(session.status(), seatorch::InputError);
+    CHECK_THROWS_AS(session.status(), seatorch::core::InputError);
     CHECK(session.stats().bad_responses + session.stats().timeouts > 0);
     CHECK(seconds_since(start) < 15.0);
   }

@@ -25,7 +25,7 @@ TEST_CASE("npu rtl figures for 784-128-10 and 784-256-128-10", "[.][npu-bench]")
   for (const auto& [target_name, sizes] : runs) {
     const npu::NpuTarget& target = npu::npu_target(target_name);
     const double clock_hz = target.clock_mhz * 1e6;
-    seatorch::Rng rng(20);
+    seatorch::core::Rng rng(20);
     const q::Int8Model model = npu::test::random_model(rng, sizes);
     const npu::NpuImage image = npu::build_npu_image(model, target);
     npu::NpuSimOptions options;

@@ -6,7 +6,7 @@
 // on the default one.
 #include "seatorch/npu/session.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/npu/crc32.hpp"
 #include "seatorch/npu/rtl_pins.hpp"
 #include "seatorch/npu/sim_link.hpp"
@@ -65,7 +65,7 @@ void require_nak(const npu::Response& r, std::uint8_t error) {
 // Runs `images` random images through the NPU and the reference; every class and logit must
 // agree and the NPU must take exactly the documented cycles.
 void require_agreement(npu::NpuSession& session, const npu::NpuImage& image, const q::Int8Model& model,
-                       seatorch::Rng& rng, std::size_t images) {
+                       seatorch::core::Rng& rng, std::size_t images) {
   for (std::size_t n = 0; n < images; ++n) {
     const std::vector<std::uint8_t> pixels = npu::test::random_image(rng, model.inputs());
     const std::vector<std::int8_t> expected = q::int8_forward_ref(model, pixels);
@@ -100,7 +100,7 @@ std::vector<npu::Frame> load_frames(npu::NpuSession& s, const npu::NpuImage& ima
 }  // namespace
 
 TEST_CASE("npu rtl echoes frames at several clocks per bit", "[npu]") {
-  seatorch::Rng rng(10);
+  seatorch::core::Rng rng(10);
   for (const unsigned cpb : {4U, 5U, 7U, 16U, 33U}) {
     npu::NpuSimOptions options;
     options.clks_per_bit = cpb;
@@ -135,7 +135,7 @@ TEST_CASE("npu session writes an FST trace of every cycle", "[npu]") {
   std::filesystem::remove(path);
   npu::NpuSimOptions bad;
   bad.trace_path = "/nonexistent/dir/x.fst";
-  CHECK_THROWS_AS(npu::NpuSession(bad), seatorch::InputError);
+  CHECK_THROWS_AS(npu::NpuSession(bad), seatorch::core::InputError);
 }
 
 TEST_CASE("npu rtl reports its status and refuses inference before a valid image", "[npu]") {
@@ -206,7 +206,7 @@ TEST_CASE("npu rtl NAKs framing CRC length timeout and command errors", "[npu]")
 }
 
 TEST_CASE("npu rtl NAKs a corrupted chunk and keeps the stored image unchanged", "[npu]") {
-  seatorch::Rng rng(11);
+  seatorch::core::Rng rng(11);
   const q::Int8Model model = npu::test::random_model(rng, {64, 32, 10});
   const npu::NpuImage image = npu::build_npu_image(model);
   npu::NpuSession session;
@@ -260,7 +260,7 @@ TEST_CASE("npu rtl NAKs a corrupted chunk and keeps the stored image unchanged",
 TEST_CASE("npu rtl validates the image CRC and header at LOAD_END", "[npu]") {
   const npu::NpuTarget& target = NPU_TEST_EACH_TARGET();
   INFO("target " << target.name);
-  seatorch::Rng rng(12);
+  seatorch::core::Rng rng(12);
   const q::Int8Model model = npu::test::random_model(rng, {12, 6, 4});
   const npu::NpuImage image = npu::build_npu_image(model, target);
   npu::NpuSession session(on(target));
@@ -287,7 +287,7 @@ TEST_CASE("npu rtl validates the image CRC and header at LOAD_END", "[npu]") {
 }
 
 TEST_CASE("npu session resends after a corrupted request and lost bytes in both directions", "[npu]") {
-  seatorch::Rng rng(17);
+  seatorch::core::Rng rng(17);
   const q::Int8Model model = npu::test::random_model(rng, {64, 20, 10});
   const npu::NpuImage image = npu::build_npu_image(model);
   // Byte numbers pick the victims: byte 29 to the NPU (in the first chunk) gets data bit 3
@@ -324,7 +324,7 @@ TEST_CASE("npu session survives random bit errors and lost bytes on every frame 
   // Rates at which about one exchange in three is hit, with short chunks so that loads still
   // get through. Rounds of load, STATUS, ECHO and INFER go on until faults have hit the
   // request and the response of every command; each round checks what the NPU answers.
-  seatorch::Rng rng(23);
+  seatorch::core::Rng rng(23);
   const q::Int8Model model = npu::test::random_model(rng, {24, 12, 10});
   const npu::NpuImage image = npu::build_npu_image(model);
   const npu::LineFaultRates rates{2e-4, 2e-3};
@@ -394,7 +394,7 @@ TEST_CASE("npu rtl MAC array and requantization match the reference at the extre
   // both ends, with and without ReLU.
   const npu::NpuTarget& target = NPU_TEST_EACH_TARGET();
   INFO("target " << target.name);
-  seatorch::Rng rng(13);
+  seatorch::core::Rng rng(13);
   constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
   constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
   constexpr std::int32_t kMaxProducts = 40 * 255 * 255;  // |sum_i (x_i - z_x)(w_i - z_w)| over 40 inputs
@@ -453,7 +453,7 @@ TEST_CASE("npu rtl runs narrow, wide and deep models exactly as the reference, c
   // partial last groups, a single output, 5 layers.
   const npu::NpuTarget& target = NPU_TEST_EACH_TARGET();
   INFO("target " << target.name);
-  seatorch::Rng rng(14);
+  seatorch::core::Rng rng(14);
   npu::NpuSession session(on(target));
   for (const auto& sizes : {std::vector<std::size_t>{8, 40, 5, 3}, std::vector<std::size_t>{3, 17, 1},
                             std::vector<std::size_t>{20, 16, 16, 32, 7, 10}, std::vector<std::size_t>{500, 16, 9},
@@ -473,7 +473,7 @@ namespace {
 // requantizer-bound, 68 cycles per output; require_agreement has checked its cycles.)
 void check_end_to_end(const npu::NpuTarget& target, const std::vector<std::size_t>& sizes, std::uint64_t seed) {
   INFO("target " << target.name);
-  seatorch::Rng rng(seed);
+  seatorch::core::Rng rng(seed);
   const q::Int8Model model = npu::test::random_model(rng, sizes);
   const npu::NpuImage image = npu::build_npu_image(model, target);
   npu::NpuSession session(on(target));
@@ -505,7 +505,7 @@ TEST_CASE("npu gate-level netlist of the iCE40 build agrees with int8_forward_re
     return;
   }
   const npu::NpuTarget& target = npu::npu_target("icebreaker");
-  seatorch::Rng rng(21);
+  seatorch::core::Rng rng(21);
   const q::Int8Model model = npu::test::random_model(rng, {48, 12, 10});
   const npu::NpuImage image = npu::build_npu_image(model, target);
   npu::NpuSimOptions options = on(target);

@@ -6,11 +6,11 @@
 #include "seatorch/predict/predict_run.hpp"
 
 #include "../data/data_test_util.hpp"
-#include "../data/image_test_util.hpp"
-#include "seatorch/data/pnm.hpp"
+#include "../image/image_test_util.hpp"
+#include "seatorch/image/pnm.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/quant/evaluate.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/quantizer.hpp"
 
@@ -21,20 +21,20 @@
 namespace {
 
 namespace q = seatorch::quant;
-using seatorch::GrayImage;
+using seatorch::image::GrayImage;
 
 // The float model, its int8 version and its .hex, written into `dir`.
 struct Models {
-  q::FloatMlp float_model;
+  seatorch::model::FloatMlp float_model;
   q::Int8Model int8_model;
 };
 
 Models write_models(const seatorch::test::TempDir& dir) {
-  const seatorch::DataSplit data = seatorch::test::load_mnist_small();
+  const seatorch::data::DataSplit data = seatorch::test::load_mnist_small();
   Models m;
   m.float_model = seatorch::test::small_mnist_model(data);
-  q::save_float_checkpoint(dir / "model.safetensors", m.float_model, {{"dataset", "mnist"}});
-  seatorch::Dataset calibration = data.train;
+  seatorch::model::save_float_checkpoint(dir / "model.safetensors", m.float_model, {{"dataset", "mnist"}});
+  seatorch::data::Dataset calibration = data.train;
   calibration.x.resize(200 * 784);
   calibration.y.resize(200);
   m.int8_model = q::quantize_mlp(m.float_model, q::dataset_pixels(calibration), 200, {}).model;
@@ -67,12 +67,12 @@ TEST_CASE("run_predict classifies pictures of digits with the float and int8 mod
     INFO("digit " << i);
     CHECK(p.width == 28 * 4 + 40);
     CHECK(p.input.inverted);
-    // The prepared input is the original digit within a level (tests/data/digit_image_test.cpp),
+    // The prepared input is the original digit within a level (tests/image/digit_image_test.cpp),
     // so the class must be the one the model gives the original.
     std::vector<float> x(784);
     for (std::size_t k = 0; k < 784; ++k) x[k] = static_cast<float>(digits[i].pixels[k]) / 255.0f;
-    const std::vector<float> logits = q::float_forward(models.float_model, x, 1);
-    CHECK(p.predicted == q::argmax_float(logits));
+    const std::vector<float> logits = seatorch::model::float_forward(models.float_model, x, 1);
+    CHECK(p.predicted == seatorch::model::argmax_float(logits));
     REQUIRE(p.probabilities.size() == 10);
     CHECK(std::accumulate(p.probabilities.begin(), p.probabilities.end(), 0.0) == Approx(1.0));
     CHECK(p.probabilities[p.predicted] == *std::max_element(p.probabilities.begin(), p.probabilities.end()));
@@ -98,7 +98,7 @@ TEST_CASE("run_predict classifies pictures of digits with the float and int8 mod
   CHECK(n.npu_agrees());
   CHECK(n.to_json().at("npu_agrees") == true);
   // The saved input is the 28 x 28 the models saw.
-  const GrayImage seen = seatorch::parse_pnm(seatorch::test::read_file(dir / "seen.pgm"), "seen.pgm");
+  const GrayImage seen = seatorch::image::parse_pnm(seatorch::test::read_file(dir / "seen.pgm"), "seen.pgm");
   CHECK(seen.width == 28);
   CHECK(seen.pixels == p.input.pixels);
 }
@@ -120,10 +120,10 @@ TEST_CASE("run_predict reports a bad picture before a missing model and checks i
                                     "--save-input writes one picture's input: give exactly one --image \\(got 2\\)");
   // A picture that is fine, and a model that is not an image model.
   const GrayImage digit = seatorch::test::mnist_test_digits(1).front();
-  seatorch::test::write_file(dir / "d.pgm", seatorch::pgm_bytes(digit));
-  q::FloatMlp odd;
+  seatorch::test::write_file(dir / "d.pgm", seatorch::image::pgm_bytes(digit));
+  seatorch::model::FloatMlp odd;
   odd.layers.push_back({5, 2, std::vector<float>(10, 0.5f), {0.0f, 1.0f}, false});
-  q::save_float_checkpoint(dir / "odd.safetensors", odd);
+  seatorch::model::save_float_checkpoint(dir / "odd.safetensors", odd);
   options.images = {dir / "d.pgm"};
   options.save_input.clear();
   options.model = dir / "odd.safetensors";

@@ -2,7 +2,7 @@
 // a count made with the reference model, and the throughput report's shape.
 #include "seatorch/quant/evaluate.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/quant/quantizer.hpp"
 #include "random_models.hpp"
 
@@ -12,9 +12,9 @@ namespace q = seatorch::quant;
 
 namespace {
 
-seatorch::Dataset dataset_from(const std::vector<std::uint8_t>& pixels, std::size_t features, std::size_t classes,
-                               seatorch::Rng& rng) {
-  seatorch::Dataset d;
+seatorch::data::Dataset dataset_from(const std::vector<std::uint8_t>& pixels, std::size_t features, std::size_t classes,
+                               seatorch::core::Rng& rng) {
+  seatorch::data::Dataset d;
   d.features = features;
   d.classes = classes;
   for (std::uint8_t p : pixels) d.x.push_back(static_cast<float>(p) / 255.0f);
@@ -25,30 +25,30 @@ seatorch::Dataset dataset_from(const std::vector<std::uint8_t>& pixels, std::siz
 }  // namespace
 
 TEST_CASE("dataset_pixels recovers every byte exactly", "[quant]") {
-  seatorch::Rng rng(0);
+  seatorch::core::Rng rng(0);
   std::vector<std::uint8_t> all(256);
   for (std::size_t p = 0; p < 256; ++p) all[p] = static_cast<std::uint8_t>(p);
-  seatorch::Dataset d = dataset_from(all, 16, 2, rng);
+  seatorch::data::Dataset d = dataset_from(all, 16, 2, rng);
   CHECK(q::dataset_pixels(d) == all);
   d.x[3] = 1.5f;
   CHECK_THROWS_WITH(q::dataset_pixels(d), Catch::Contains("not a pixel"));
 }
 
 TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[quant]") {
-  seatorch::Rng rng(10);
-  const q::FloatMlp model = seatorch::test::random_float_mlp({24, 12, 5}, rng);
+  seatorch::core::Rng rng(10);
+  const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({24, 12, 5}, rng);
   const std::size_t n = 1500;  // more than one evaluation batch
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, 24, rng);
-  const seatorch::Dataset data = dataset_from(pixels, 24, 5, rng);
+  const seatorch::data::Dataset data = dataset_from(pixels, 24, 5, rng);
   const q::QuantizedMlp quantized = q::quantize_mlp(model, std::span(pixels).first(200 * 24), 200, {});
-  const seatorch::Evaluation e8 = q::evaluate_int8(q::Int8Engine(quantized.model), data);
-  const seatorch::Evaluation ef = q::evaluate_float(model, data);
+  const seatorch::model::Evaluation e8 = q::evaluate_int8(q::Int8Engine(quantized.model), data);
+  const seatorch::model::Evaluation ef = q::evaluate_float(model, data);
   std::size_t correct8 = 0, correctf = 0;
   for (std::size_t s = 0; s < n; ++s) {
     const auto image = std::span(pixels).subspan(s * 24, 24);
     correct8 += q::argmax_int8(q::int8_forward_ref(quantized.model, image)) == static_cast<std::size_t>(data.y[s]);
-    const std::vector<float> logits = q::float_forward(model, std::span(data.x).subspan(s * 24, 24), 1);
-    correctf += q::argmax_float(logits) == static_cast<std::size_t>(data.y[s]);
+    const std::vector<float> logits = seatorch::model::float_forward(model, std::span(data.x).subspan(s * 24, 24), 1);
+    correctf += seatorch::model::argmax_float(logits) == static_cast<std::size_t>(data.y[s]);
   }
   CHECK(e8.correct() == correct8);
   CHECK(ef.correct() == correctf);
@@ -60,14 +60,14 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
   CHECK(diagonal == e8.correct());
   CHECK(e8.accuracy() == Approx(static_cast<double>(correct8) / n));
 
-  seatorch::Dataset wrong = data;
+  seatorch::data::Dataset wrong = data;
   wrong.classes = 7;
   CHECK_THROWS_WITH(q::evaluate_float(model, wrong), Catch::Contains("7 classes"));
 }
 
 TEST_CASE("inference_paths run the float model and every int8 kernel on the same images", "[quant]") {
-  seatorch::Rng rng(11);
-  const q::FloatMlp model = seatorch::test::random_float_mlp({32, 16, 4}, rng);
+  seatorch::core::Rng rng(11);
+  const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({32, 16, 4}, rng);
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(64, 32, rng);
   const q::QuantizedMlp quantized = q::quantize_mlp(model, pixels, 64, {});
   const std::vector<q::InferencePath> paths = q::inference_paths(model, quantized.model, pixels, 64, 16);

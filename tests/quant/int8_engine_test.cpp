@@ -9,7 +9,7 @@
 namespace q = seatorch::quant;
 
 TEST_CASE("Int8Engine equals int8_forward_ref bit for bit on every kernel", "[quant]") {
-  seatorch::Rng rng(77);
+  seatorch::core::Rng rng(77);
   const std::vector<std::vector<std::size_t>> shapes{{784, 33, 10}, {37, 19, 5}, {5, 64, 17, 3}, {1, 1}};
   for (int trial = 0; trial < 8; ++trial) {
     const auto& sizes = shapes[static_cast<std::size_t>(trial) % shapes.size()];

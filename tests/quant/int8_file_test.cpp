@@ -2,9 +2,9 @@
 // files and broken invariants as clear errors.
 #include "seatorch/quant/int8_file.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/kernels/int8_kernels.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/quantizer.hpp"
 #include "random_models.hpp"
@@ -42,8 +42,8 @@ void require_same(const q::Int8Model& a, const q::Int8Model& b) {
 }
 
 q::QuantizedMlp quantized_model(q::Granularity g) {
-  seatorch::Rng rng(6);
-  const q::FloatMlp model = seatorch::test::random_float_mlp({20, 9, 4}, rng);
+  seatorch::core::Rng rng(6);
+  const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({20, 9, 4}, rng);
   q::QuantizeOptions options;
   options.granularity = g;
   return q::quantize_mlp(model, seatorch::test::random_pixels(50, 20, rng), 50, options);
@@ -67,8 +67,8 @@ TEST_CASE("int8 models save and load back identical", "[quant]") {
     CHECK(back.metadata.at("calibration") == "minmax");
     CHECK(back.metadata.at("dataset") == "mnist");
     const io::SafetensorsFile raw = io::load_safetensors(dir / "model.int8.safetensors");
-    CHECK(raw.tensors.at("layers.0.weight").dtype == seatorch::DType::kI8);
-    CHECK(raw.tensors.at("layers.1.bias").dtype == seatorch::DType::kI32);
+    CHECK(raw.tensors.at("layers.0.weight").dtype == seatorch::core::DType::kI8);
+    CHECK(raw.tensors.at("layers.1.bias").dtype == seatorch::core::DType::kI32);
     CHECK(raw.tensors.at("layers.1.multiplier").shape == std::vector<std::size_t>{4});
     CHECK(raw.tensors.at("layers.0.weight_scale").shape == std::vector<std::size_t>{g == q::Granularity::kTensor ? 1u : 9u});
     CHECK(raw.tensors.at("layers.0.output_zero_point").shape.empty());
@@ -85,8 +85,8 @@ TEST_CASE("wrong-kind and broken int8 files are clear errors", "[quant]") {
                       Catch::Contains("m.safetensors") && Catch::Contains(needle));
   };
   SECTION("a float checkpoint") {
-    seatorch::Rng rng(1);
-    file = q::float_checkpoint(seatorch::test::random_float_mlp({4, 3}, rng));
+    seatorch::core::Rng rng(1);
+    file = seatorch::model::float_checkpoint(seatorch::test::random_float_mlp({4, 3}, rng));
     require_error("is a float checkpoint");
   }
   SECTION("no format") {

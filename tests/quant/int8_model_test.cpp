@@ -2,8 +2,8 @@
 // the same equations, including the extremes of every range.
 #include "seatorch/quant/int8_model.hpp"
 
-#include "seatorch/quant/fixed_point.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,7 @@
 namespace q = seatorch::quant;
 
 TEST_CASE("int8_layer_ref computes the documented equations", "[quant]") {
-  seatorch::Rng rng(21);
+  seatorch::core::Rng rng(21);
   for (int trial = 0; trial < 50; ++trial) {
     q::Int8Layer layer;
     layer.in = 1 + rng.below(40);
@@ -22,7 +22,7 @@ TEST_CASE("int8_layer_ref computes the documented equations", "[quant]") {
     for (std::size_t i = 0; i < layer.in * layer.out; ++i) layer.weight.push_back(i8());
     for (std::size_t j = 0; j < layer.out; ++j) {
       layer.bias.push_back(static_cast<std::int32_t>(rng.below(200001)) - 100000);
-      const q::QuantizedMultiplier m = q::quantize_multiplier(rng.uniform(1e-4, 0.99));
+      const seatorch::kernels::QuantizedMultiplier m = seatorch::kernels::quantize_multiplier(rng.uniform(1e-4, 0.99));
       layer.multiplier.push_back(m.multiplier);
       layer.shift.push_back(m.shift);
     }

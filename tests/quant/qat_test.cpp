@@ -5,13 +5,13 @@
 
 #include "../data/data_test_util.hpp"
 #include "random_models.hpp"
-#include "seatorch/error.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/quantize_run.hpp"
 #include "seatorch/tensor/autograd.hpp"
-#include "seatorch/train/checkpoint.hpp"
+#include "seatorch/model/engine_weights.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include <catch2/catch.hpp>
@@ -22,16 +22,16 @@ namespace q = seatorch::quant;
 
 namespace {
 
-seatorch::nn::Mlp tensor_mlp_of(const q::FloatMlp& model) {
-  seatorch::Rng rng(0);
-  const std::vector<std::size_t> sizes = seatorch::layer_sizes(model);
+seatorch::nn::Mlp tensor_mlp_of(const seatorch::model::FloatMlp& model) {
+  seatorch::core::Rng rng(0);
+  const std::vector<std::size_t> sizes = seatorch::model::layer_sizes(model);
   seatorch::nn::Mlp mlp(sizes, 0.0, rng);
-  mlp.load_state_dict(seatorch::state_dict_of(model));
+  mlp.load_state_dict(seatorch::model::state_dict_of(model));
   return mlp;
 }
 
-seatorch::DataOptions mnist_small() {
-  seatorch::DataOptions data;
+seatorch::data::DataOptions mnist_small() {
+  seatorch::data::DataOptions data;
   data.name = "mnist";
   data.data_dir = seatorch::test::mnist_small_dir();
   return data;
@@ -40,8 +40,8 @@ seatorch::DataOptions mnist_small() {
 }  // namespace
 
 TEST_CASE("the fake-quantized forward reproduces the int8 model's logits", "[quant]") {
-  seatorch::Rng rng(31);
-  const q::FloatMlp model = seatorch::test::random_float_mlp({48, 40, 24, 10}, rng);
+  seatorch::core::Rng rng(31);
+  const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({48, 40, 24, 10}, rng);
   const std::size_t n = 200;
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, model.inputs(), rng);  // (n, 48)
   std::vector<float> x(pixels.size());  // (n, 48)
@@ -78,13 +78,13 @@ TEST_CASE("the fake-quantized forward reproduces the int8 model's logits", "[qua
 TEST_CASE("a short QAT run on the MNIST subset keeps PTQ's accuracy and is deterministic", "[quant]") {
   const seatorch::test::TempDir dir;
   // A small float model trained on the 2,000 subset images.
-  const seatorch::DataSplit data = seatorch::load_dataset(mnist_small());
-  seatorch::TensorTrainConfig config = seatorch::default_tensor_config("mnist");
+  const seatorch::data::DataSplit data = seatorch::data::load_dataset(mnist_small());
+  seatorch::train::TensorTrainConfig config = seatorch::train::default_tensor_config("mnist");
   config.hidden = {32};
   config.epochs = 10;
   config.evaluate_each_epoch = false;
-  const seatorch::TensorTrainOutput trained = seatorch::train_tensor(data, config);
-  q::save_float_checkpoint(dir / "model.safetensors", seatorch::float_mlp_of(trained.model), {{"dataset", "mnist"}});
+  const seatorch::train::TensorTrainOutput trained = seatorch::train::train_tensor(data, config);
+  seatorch::model::save_float_checkpoint(dir / "model.safetensors", seatorch::model::float_mlp_of(trained.model), {{"dataset", "mnist"}});
 
   for (const q::Granularity g : {q::Granularity::kTensor, q::Granularity::kChannel}) {
     q::QuantizeRunOptions options;
@@ -122,13 +122,13 @@ TEST_CASE("a short QAT run on the MNIST subset keeps PTQ's accuracy and is deter
 }
 
 TEST_CASE("QAT rejects zero epochs and a non-positive learning rate", "[quant]") {
-  seatorch::Rng rng(32);
-  const q::FloatMlp model = seatorch::test::random_float_mlp({784, 8, 10}, rng);
-  const seatorch::DataSplit data = seatorch::load_dataset(mnist_small());
+  seatorch::core::Rng rng(32);
+  const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({784, 8, 10}, rng);
+  const seatorch::data::DataSplit data = seatorch::data::load_dataset(mnist_small());
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(4, 784, rng);
   q::QatOptions options;
-  CHECK_THROWS_AS(q::quantization_aware_finetune(model, data, pixels, 4, {}, options), seatorch::InputError);
+  CHECK_THROWS_AS(q::quantization_aware_finetune(model, data, pixels, 4, {}, options), seatorch::core::InputError);
   options.epochs = 1;
   options.lr = 0.0;
-  CHECK_THROWS_AS(q::quantization_aware_finetune(model, data, pixels, 4, {}, options), seatorch::InputError);
+  CHECK_THROWS_AS(q::quantization_aware_finetune(model, data, pixels, 4, {}, options), seatorch::core::InputError);
 }

@@ -3,7 +3,7 @@
 // int8 outputs that stay close to float outputs for both granularities.
 #include "seatorch/quant/quantizer.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "random_models.hpp"
 
@@ -17,8 +17,8 @@ namespace q = seatorch::quant;
 namespace {
 
 // A one-weight model y = x (no ReLU) fed with bytes p: its calibration values are p / 255.
-q::FloatMlp identity_model() {
-  q::FloatMlp m;
+seatorch::model::FloatMlp identity_model() {
+  seatorch::model::FloatMlp m;
   m.layers.push_back({1, 1, {1.0f}, {0.0f}, false});
   return m;
 }
@@ -33,7 +33,7 @@ q::QuantizedMlp quantize_identity(const std::vector<std::uint8_t>& pixels, q::Ca
 }  // namespace
 
 TEST_CASE("affine quantization is within half a step inside its range and exact at zero", "[quant]") {
-  seatorch::Rng rng(8);
+  seatorch::core::Rng rng(8);
   for (int trial = 0; trial < 200; ++trial) {
     const double lo = -rng.uniform(0.0, 10.0), hi = rng.uniform(0.0, 10.0);
     const q::QuantParams a = trial % 2 ? q::affine_params(lo, hi) : q::symmetric_params(std::max(-lo, hi));
@@ -79,9 +79,9 @@ TEST_CASE("calibration methods choose the ranges worked out by hand", "[quant]")
 TEST_CASE("mse calibration picks the candidate range with the least quantization error", "[quant]") {
   // y = 0.7 x + 0.001 on a long-tailed pixel distribution; the oracle evaluates every
   // candidate range [0, t * max] by brute force with its own fake quantization.
-  q::FloatMlp model;
+  seatorch::model::FloatMlp model;
   model.layers.push_back({1, 1, {0.7f}, {0.001f}, false});
-  seatorch::Rng rng(19);
+  seatorch::core::Rng rng(19);
   std::vector<std::uint8_t> pixels(20000);
   for (auto& p : pixels) p = static_cast<std::uint8_t>(std::min(255.0, -12.0 * std::log(1.0 - rng.uniform())));
   std::vector<float> y(pixels.size());
@@ -109,8 +109,8 @@ TEST_CASE("mse calibration picks the candidate range with the least quantization
 }
 
 TEST_CASE("quantized parameters satisfy their defining equations", "[quant]") {
-  seatorch::Rng rng(12);
-  const q::FloatMlp model = seatorch::test::random_float_mlp({30, 16, 8, 4}, rng);
+  seatorch::core::Rng rng(12);
+  const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({30, 16, 8, 4}, rng);
   const std::size_t n = 200;
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, 30, rng);
   for (q::Granularity g : {q::Granularity::kTensor, q::Granularity::kChannel}) {
@@ -122,7 +122,7 @@ TEST_CASE("quantized parameters satisfy their defining equations", "[quant]") {
     CHECK(result.model.layers[0].input_scale == static_cast<double>(1.0f / 255.0f));
     for (std::size_t k = 0; k < result.model.layers.size(); ++k) {
       const q::Int8Layer& l = result.model.layers[k];
-      const q::DenseLayer& f = model.layers[k];
+      const seatorch::model::DenseLayer& f = model.layers[k];
       INFO("granularity " << q::granularity_name(g) << " layer " << k);
       CHECK(l.weight_scale.size() == (g == q::Granularity::kTensor ? 1 : l.out));
       if (g == q::Granularity::kChannel) CHECK(l.weight_zero_point == 0);
@@ -147,14 +147,14 @@ TEST_CASE("quantized parameters satisfy their defining equations", "[quant]") {
 }
 
 TEST_CASE("int8 outputs stay close to float outputs for both granularities and every calibration", "[quant]") {
-  seatorch::Rng rng(5);
-  const q::FloatMlp model = seatorch::test::random_float_mlp({64, 32, 16, 10}, rng);
+  seatorch::core::Rng rng(5);
+  const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({64, 32, 16, 10}, rng);
   const std::size_t n = 300;
   const std::vector<std::uint8_t> calib = seatorch::test::random_pixels(n, 64, rng);
   const std::vector<std::uint8_t> test = seatorch::test::random_pixels(n, 64, rng);
   std::vector<float> x(test.size());
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(test[i]) / 255.0f;
-  const std::vector<float> float_logits = q::float_forward(model, x, n);
+  const std::vector<float> float_logits = seatorch::model::float_forward(model, x, n);
   for (q::Granularity g : {q::Granularity::kTensor, q::Granularity::kChannel}) {
     for (q::CalibrationMethod m : {q::CalibrationMethod::kMinMax, q::CalibrationMethod::kPercentile, q::CalibrationMethod::kMse}) {
       q::QuantizeOptions options;
@@ -165,7 +165,7 @@ TEST_CASE("int8 outputs stay close to float outputs for both granularities and e
       const std::vector<std::int32_t> classes = engine.predict(test, n);
       std::size_t agree = 0;
       for (std::size_t s = 0; s < n; ++s) {
-        agree += static_cast<std::size_t>(classes[s]) == q::argmax_float(std::span(float_logits).subspan(s * 10, 10));
+        agree += static_cast<std::size_t>(classes[s]) == seatorch::model::argmax_float(std::span(float_logits).subspan(s * 10, 10));
       }
       INFO(q::granularity_name(g) << " " << q::calibration_method_name(m) << ": argmax agreement " << agree << "/" << n);
       CHECK(agree >= n * 9 / 10);
@@ -186,8 +186,8 @@ TEST_CASE("int8 outputs stay close to float outputs for both granularities and e
 }
 
 TEST_CASE("the quantizer rejects bad models and options", "[quant]") {
-  seatorch::Rng rng(2);
-  q::FloatMlp model = seatorch::test::random_float_mlp({8, 4, 3}, rng);
+  seatorch::core::Rng rng(2);
+  seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({8, 4, 3}, rng);
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(10, 8, rng);
   q::QuantizeOptions options;
   SECTION("NaN weight") {
@@ -203,10 +203,10 @@ TEST_CASE("the quantizer rejects bad models and options", "[quant]") {
     model.layers[1].weight.resize(15);
     CHECK_THROWS_WITH(q::quantize_mlp(model, pixels, 10, options), Catch::Contains("do not chain"));
   }
-  SECTION("no calibration images") { CHECK_THROWS_AS(q::quantize_mlp(model, {}, 0, options), seatorch::InputError); }
+  SECTION("no calibration images") { CHECK_THROWS_AS(q::quantize_mlp(model, {}, 0, options), seatorch::core::InputError); }
   SECTION("bad percentile") {
     options.percentile = 20;
-    CHECK_THROWS_AS(q::quantize_mlp(model, pixels, 10, options), seatorch::InputError);
+    CHECK_THROWS_AS(q::quantize_mlp(model, pixels, 10, options), seatorch::core::InputError);
   }
   SECTION("names") {
     CHECK(q::parse_granularity("channel") == q::Granularity::kChannel);
@@ -218,7 +218,7 @@ TEST_CASE("the quantizer rejects bad models and options", "[quant]") {
 
 TEST_CASE("degenerate layers still give representable multipliers", "[quant]") {
   // An all-zero layer and a dead ReLU layer: scales are lifted so every multiplier is valid.
-  q::FloatMlp model;
+  seatorch::model::FloatMlp model;
   model.layers.push_back({4, 3, std::vector<float>(12, 0.0f), {0.0f, 0.5f, -1.0f}, true});
   model.layers.push_back({3, 2, {1e-30f, 0, 0, 0, 0, 0}, {0.25f, -0.25f}, false});
   std::vector<std::uint8_t> pixels(40, 200);

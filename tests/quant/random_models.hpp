@@ -1,10 +1,10 @@
 // Seeded random models and data shared by the quantization tests.
 #pragma once
 
-#include "seatorch/quant/float_mlp.hpp"
-#include "seatorch/quant/fixed_point.hpp"
+#include "seatorch/model/float_mlp.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
 #include "seatorch/quant/int8_model.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -13,10 +13,10 @@
 namespace seatorch::test {
 
 // A ReLU MLP with PyTorch-like uniform(-1/sqrt(in), 1/sqrt(in)) weights and biases.
-inline quant::FloatMlp random_float_mlp(const std::vector<std::size_t>& sizes, Rng& rng) {
-  quant::FloatMlp model;
+inline model::FloatMlp random_float_mlp(const std::vector<std::size_t>& sizes, core::Rng& rng) {
+  model::FloatMlp model;
   for (std::size_t k = 0; k + 1 < sizes.size(); ++k) {
-    quant::DenseLayer layer;
+    model::DenseLayer layer;
     layer.in = sizes[k];
     layer.out = sizes[k + 1];
     const double bound = 1.0 / std::sqrt(static_cast<double>(layer.in));
@@ -29,7 +29,7 @@ inline quant::FloatMlp random_float_mlp(const std::vector<std::size_t>& sizes, R
 }
 
 // Image-like bytes: mostly 0 with bright strokes, like MNIST, including 255.
-inline std::vector<std::uint8_t> random_pixels(std::size_t n, std::size_t features, Rng& rng) {
+inline std::vector<std::uint8_t> random_pixels(std::size_t n, std::size_t features, core::Rng& rng) {
   std::vector<std::uint8_t> pixels(n * features);
   for (auto& p : pixels) {
     const std::uint64_t r = rng.below(10);
@@ -38,14 +38,14 @@ inline std::vector<std::uint8_t> random_pixels(std::size_t n, std::size_t featur
   return pixels;
 }
 
-inline std::int8_t random_i8(Rng& rng, bool extremes) {
+inline std::int8_t random_i8(core::Rng& rng, bool extremes) {
   if (extremes) return rng.below(2) ? std::int8_t{127} : std::int8_t{-128};
   return static_cast<std::int8_t>(static_cast<int>(rng.below(256)) - 128);
 }
 
 // A valid Int8Model with arbitrary parameters; `extremes` puts every int8 value and
 // zero-point at the ends of its range.
-inline quant::Int8Model random_int8_model(const std::vector<std::size_t>& sizes, Rng& rng, bool extremes) {
+inline quant::Int8Model random_int8_model(const std::vector<std::size_t>& sizes, core::Rng& rng, bool extremes) {
   quant::Int8Model model;
   std::int32_t z_in = -128;
   for (std::size_t k = 0; k + 1 < sizes.size(); ++k) {
@@ -57,7 +57,7 @@ inline quant::Int8Model random_int8_model(const std::vector<std::size_t>& sizes,
       l.bias.push_back(static_cast<std::int32_t>(rng.below(400001)) - 200000);
       // Scale ratios that keep outputs in range for these sizes, plus a few extreme ones.
       const double real = rng.below(8) == 0 ? rng.uniform(0.5, 0.98) : std::pow(2.0, -rng.uniform(8.0, 20.0));
-      const quant::QuantizedMultiplier m = quant::quantize_multiplier(real);
+      const kernels::QuantizedMultiplier m = kernels::quantize_multiplier(real);
       l.multiplier.push_back(m.multiplier);
       l.shift.push_back(m.shift);
     }

@@ -14,7 +14,7 @@ namespace st = seatorch::scalar;
 
 TEST_CASE("Mlp has PyTorch's parameter layout and init bounds", "[scalar]") {
   st::ScalarGraph g;
-  seatorch::Rng rng(7);
+  seatorch::core::Rng rng(7);
   const std::array<std::size_t, 3> sizes{5, 3, 2};
   const st::Mlp mlp(g, sizes, st::Activation::kRelu, rng);
   const std::vector<st::Value> params = mlp.parameters();
@@ -59,7 +59,7 @@ TEST_CASE("mse matches its definition", "[scalar]") {
 TEST_CASE("MLP loss gradients match finite differences for every parameter", "[scalar]") {
   for (st::Activation act : {st::Activation::kTanh, st::Activation::kRelu}) {
     st::ScalarGraph g;
-    seatorch::Rng rng(3);
+    seatorch::core::Rng rng(3);
     const std::array<std::size_t, 4> sizes{3, 4, 4, 3};
     const st::Mlp mlp(g, sizes, act, rng);
     const std::vector<st::Value> params = mlp.parameters();

@@ -2,7 +2,7 @@
 // graphs (no recursion in backward or in the graph's release) and its error messages.
 #include "gradcheck.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 using namespace seatorch::tensor;
 
@@ -36,7 +36,7 @@ TEST_CASE("NoGradGuard records nothing and restores the previous mode", "[tensor
     const Tensor y = w * 3.0f;
     CHECK(y.is_leaf());
     CHECK_FALSE(y.requires_grad());
-    CHECK_THROWS_AS(y.backward(), seatorch::InputError);
+    CHECK_THROWS_AS(y.backward(), seatorch::core::InputError);
   }
   CHECK(is_grad_enabled());
   const Tensor y = w * 3.0f;
@@ -64,6 +64,6 @@ TEST_CASE("backward explains what is wrong with its root", "[tensor]") {
   Tensor y = x * 2.0f;
   y.backward(Tensor::from({1.0f, 10.0f}, {2}));  // a vector-Jacobian product instead
   testing::check_values(x.grad(), {2.0f, 20.0f});
-  CHECK_THROWS_AS(y.set_requires_grad(true), seatorch::InputError);
-  CHECK_THROWS_AS(Tensor::zeros({2}, seatorch::DType::kI32).set_requires_grad(true), seatorch::InputError);
+  CHECK_THROWS_AS(y.set_requires_grad(true), seatorch::core::InputError);
+  CHECK_THROWS_AS(Tensor::zeros({2}, seatorch::core::DType::kI32).set_requires_grad(true), seatorch::core::InputError);
 }

@@ -2,12 +2,12 @@
 // reproducibility from the seed, and the gradient g * mask.
 #include "gradcheck.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 using namespace seatorch::tensor;
 
 TEST_CASE("dropout is the identity in evaluation and scales survivors in training", "[tensor]") {
-  seatorch::Rng rng(5);
+  seatorch::core::Rng rng(5);
   const Tensor x = Tensor::full({100, 100}, 2.0f);
   CHECK(dropout(x, 0.5, false, rng).impl() == x.impl());
   CHECK(dropout(x, 0.0, true, rng).impl() == x.impl());
@@ -23,12 +23,12 @@ TEST_CASE("dropout is the identity in evaluation and scales survivors in trainin
   // 10^4 Bernoulli(0.25) draws: the standard deviation of the count is ~43.
   CHECK(dropped > 2500 - 250);
   CHECK(dropped < 2500 + 250);
-  CHECK_THROWS_AS(dropout(x, 1.0, true, rng), seatorch::InputError);
-  CHECK_THROWS_AS(dropout(x, -0.1, true, rng), seatorch::InputError);
+  CHECK_THROWS_AS(dropout(x, 1.0, true, rng), seatorch::core::InputError);
+  CHECK_THROWS_AS(dropout(x, -0.1, true, rng), seatorch::core::InputError);
 }
 
 TEST_CASE("dropout masks repeat for a seed and its gradient is the mask", "[tensor]") {
-  seatorch::Rng a(9), b(9);
+  seatorch::core::Rng a(9), b(9);
   Tensor x = Tensor::full({8, 16}, 1.0f);
   x.set_requires_grad(true);
   const Tensor ya = dropout(x, 0.5, true, a);

@@ -2,7 +2,7 @@
 // broadcasting and with strided inputs) against finite differences.
 #include "gradcheck.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <cmath>
 
@@ -12,7 +12,7 @@ using testing::check_gradients;
 namespace {
 
 Tensor input(const Shape& shape, std::uint64_t seed, double lo = -1.0, double hi = 1.0) {
-  seatorch::Rng rng(seed);
+  seatorch::core::Rng rng(seed);
   return testing::random_tensor(shape, rng, lo, hi);
 }
 
@@ -37,8 +37,8 @@ TEST_CASE("binary ops broadcast like NumPy in their forward values", "[tensor]")
     }
   }
   testing::check_values(2.0f - Tensor::from({1.0f, 3.0f}, {2}), {1.0f, -1.0f});
-  CHECK_THROWS_AS(a + input({3}, 4), seatorch::InputError);
-  CHECK_THROWS_AS(a + Tensor::zeros({3, 4}, seatorch::DType::kI32), seatorch::InputError);
+  CHECK_THROWS_AS(a + input({3}, 4), seatorch::core::InputError);
+  CHECK_THROWS_AS(a + Tensor::zeros({3, 4}, seatorch::core::DType::kI32), seatorch::core::InputError);
 }
 
 TEST_CASE("unary ops match their definitions including sigmoid at large magnitudes", "[tensor]") {
@@ -71,7 +71,7 @@ TEST_CASE("add sub mul div gradients match finite differences with broadcasting"
 }
 
 TEST_CASE("unary gradients match finite differences on strided inputs", "[tensor]") {
-  seatorch::Rng rng(11);
+  seatorch::core::Rng rng(11);
   const Tensor away = testing::random_away_from_zero({4, 3}, rng);
   // Each op reads a transposed (strided) view of its input.
   auto through_transpose = [](Tensor (*op)(const Tensor&)) {

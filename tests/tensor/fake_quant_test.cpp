@@ -3,7 +3,7 @@
 // clipped straight-through estimator's definition.
 #include "gradcheck.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/quant/quantizer.hpp"
 
 #include <climits>
@@ -17,7 +17,7 @@ namespace {
 AffineGrid grid_of(const q::QuantParams& p) { return {p.scale, p.zero_point, p.qmin, p.qmax}; }
 
 // A random grid: asymmetric over a random range containing 0, or symmetric.
-q::QuantParams random_params(seatorch::Rng& rng) {
+q::QuantParams random_params(seatorch::core::Rng& rng) {
   const double lo = -rng.uniform(0.0, 2.0), hi = rng.uniform(0.1, 2.0);
   return rng.below(2) ? q::affine_params(lo, hi) : q::symmetric_params(hi);
 }
@@ -36,7 +36,7 @@ float expected_mask(const q::QuantParams& p, float x) {
 }
 
 // Values over twice the grid's range, so about half saturate, plus exact ties.
-std::vector<float> probe_values(const q::QuantParams& p, std::size_t n, seatorch::Rng& rng) {
+std::vector<float> probe_values(const q::QuantParams& p, std::size_t n, seatorch::core::Rng& rng) {
   const double lo = (p.qmin - p.zero_point) * p.scale, hi = (p.qmax - p.zero_point) * p.scale;
   std::vector<float> v(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -49,7 +49,7 @@ std::vector<float> probe_values(const q::QuantParams& p, std::size_t n, seatorch
 }  // namespace
 
 TEST_CASE("fake_quantize matches QuantParams quantize then dequantize", "[tensor][quant]") {
-  seatorch::Rng rng(21);
+  seatorch::core::Rng rng(21);
   for (int trial = 0; trial < 50; ++trial) {
     const q::QuantParams p = random_params(rng);
     const std::vector<float> x = probe_values(p, 512, rng);
@@ -66,7 +66,7 @@ TEST_CASE("fake_quantize matches QuantParams quantize then dequantize", "[tensor
 }
 
 TEST_CASE("fake_quantize_rows puts each row on its own grid and reads strided input", "[tensor][quant]") {
-  seatorch::Rng rng(22);
+  seatorch::core::Rng rng(22);
   const std::size_t rows = 7, cols = 33;
   std::vector<q::QuantParams> params;
   std::vector<AffineGrid> grids;
@@ -95,13 +95,13 @@ TEST_CASE("fake_quantize_rows puts each row on its own grid and reads strided in
       REQUIRE(y[i] == expected_value(p, x[i]));
     }
   }
-  CHECK_THROWS_AS(fake_quantize_rows(dense, std::span<const AffineGrid>(grids).first(3)), seatorch::InputError);
-  CHECK_THROWS_AS(fake_quantize(dense, AffineGrid{0.0, 0, -127, 127}), seatorch::InputError);
-  CHECK_THROWS_AS(fake_quantize(dense, AffineGrid{1.0, 200, -128, 127}), seatorch::InputError);
+  CHECK_THROWS_AS(fake_quantize_rows(dense, std::span<const AffineGrid>(grids).first(3)), seatorch::core::InputError);
+  CHECK_THROWS_AS(fake_quantize(dense, AffineGrid{0.0, 0, -127, 127}), seatorch::core::InputError);
+  CHECK_THROWS_AS(fake_quantize(dense, AffineGrid{1.0, 200, -128, 127}), seatorch::core::InputError);
 }
 
 TEST_CASE("fake_quantize backward is the clipped straight-through estimator", "[tensor][quant]") {
-  seatorch::Rng rng(23);
+  seatorch::core::Rng rng(23);
   const std::size_t rows = 5, cols = 40;
   std::vector<q::QuantParams> params;
   std::vector<AffineGrid> grids;

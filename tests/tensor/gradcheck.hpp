@@ -10,7 +10,7 @@
 // does too for the smooth ops at the test points (kinks of relu and max are kept > h away).
 #pragma once
 
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 #include "seatorch/tensor/ops.hpp"
 
 #include <catch2/catch.hpp>
@@ -26,14 +26,14 @@ inline constexpr double kFdTolerance = 2e-3;  // absolute, plus kFdRelative of t
 inline constexpr double kFdRelative = 1e-2;
 
 // A contiguous tensor of uniform values in [lo, hi).
-inline Tensor random_tensor(const Shape& shape, Rng& rng, double lo = -1.0, double hi = 1.0) {
+inline Tensor random_tensor(const Shape& shape, core::Rng& rng, double lo = -1.0, double hi = 1.0) {
   std::vector<float> values(shape.numel());
   for (float& v : values) v = static_cast<float>(rng.uniform(lo, hi));
   return Tensor::from<float>(values, shape);
 }
 
 // Uniform values whose magnitude is at least `gap`, so kinks at 0 stay away.
-inline Tensor random_away_from_zero(const Shape& shape, Rng& rng, double gap = 0.1) {
+inline Tensor random_away_from_zero(const Shape& shape, core::Rng& rng, double gap = 0.1) {
   std::vector<float> values(shape.numel());
   for (float& v : values) {
     const double u = rng.uniform(gap, 1.0);
@@ -47,7 +47,7 @@ using TensorFn = std::function<Tensor(const std::vector<Tensor>&)>;
 inline void check_gradients(const TensorFn& f, std::vector<Tensor> inputs) {
   for (Tensor& x : inputs) x.set_requires_grad(true);
   const Tensor out = f(inputs);
-  Rng rng(1234);
+  core::Rng rng(1234);
   const Tensor weights = random_tensor(out.shape(), rng);
   sum(out * weights).backward();
 

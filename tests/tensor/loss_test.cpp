@@ -3,7 +3,7 @@
 // against (softmax - onehot) / batch, and its input errors.
 #include "gradcheck.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <cmath>
 
@@ -50,7 +50,7 @@ TEST_CASE("cross_entropy equals mean logsumexp minus the label's logit even for 
 }
 
 TEST_CASE("cross_entropy gradients match finite differences on a strided input", "[tensor]") {
-  seatorch::Rng rng(3);
+  seatorch::core::Rng rng(3);
   const Tensor labels = Tensor::from<std::int32_t>(std::vector<std::int32_t>{0, 3, 3, 1, 2}, {5});
   testing::check_gradients([&](const auto& in) { return cross_entropy(transpose(in[0], 0, 1), labels) * 3.0f; },
                            {testing::random_tensor({4, 5}, rng, -2.0, 2.0)});
@@ -61,6 +61,6 @@ TEST_CASE("cross_entropy rejects mismatched shapes and labels out of range", "[t
   CHECK_THROWS_WITH(cross_entropy(logits, Tensor::from<std::int32_t>(std::vector<std::int32_t>{0, 3}, {2})),
                     Catch::Contains("label 3"));
   CHECK_THROWS_AS(cross_entropy(logits, Tensor::from<std::int32_t>(std::vector<std::int32_t>{0}, {1})),
-                  seatorch::InputError);
-  CHECK_THROWS_AS(cross_entropy(logits, Tensor::zeros({2})), seatorch::InputError);
+                  seatorch::core::InputError);
+  CHECK_THROWS_AS(cross_entropy(logits, Tensor::zeros({2})), seatorch::core::InputError);
 }

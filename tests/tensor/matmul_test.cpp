@@ -4,7 +4,7 @@
 // differences, including gradients that accumulate into a weight used twice.
 #include "gradcheck.hpp"
 
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 
 using namespace seatorch::tensor;
 using testing::check_gradients;
@@ -14,7 +14,7 @@ namespace {
 constexpr double kProductTolerance = 1e-5;
 
 Tensor input(const Shape& shape, std::uint64_t seed) {
-  seatorch::Rng rng(seed);
+  seatorch::core::Rng rng(seed);
   return testing::random_tensor(shape, rng);
 }
 
@@ -85,6 +85,6 @@ TEST_CASE("linear equals x W^T + b and its gradients match finite differences", 
   // The same weight twice: the second backward contribution accumulates into the first.
   check_gradients([](const auto& in) { return linear(tanh(linear(in[0], in[1], in[2])), in[1], in[2]); },
                   {input({2, 3}, 20), input({3, 3}, 21), input({3}, 22)});
-  CHECK_THROWS_AS(linear(x, input({5, 4}, 23)), seatorch::InputError);
-  CHECK_THROWS_AS(linear(x, w, input({4}, 24)), seatorch::InputError);
+  CHECK_THROWS_AS(linear(x, input({5, 4}, 23)), seatorch::core::InputError);
+  CHECK_THROWS_AS(linear(x, w, input({4}, 24)), seatorch::core::InputError);
 }

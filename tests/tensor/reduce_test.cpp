@@ -8,7 +8,7 @@ using testing::check_gradients;
 namespace {
 
 Tensor input(const Shape& shape, std::uint64_t seed) {
-  seatorch::Rng rng(seed);
+  seatorch::core::Rng rng(seed);
   return testing::random_tensor(shape, rng);
 }
 

@@ -1,6 +1,6 @@
 // Tensor storage and view semantics: dtypes, alignment, shared storage, strides, offsets,
 // broadcasting, and contiguous() copying only when the layout demands it.
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/tensor/ops.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 using namespace seatorch::tensor;
-using seatorch::DType;
+using seatorch::core::DType;
 
 namespace {
 
@@ -25,14 +25,14 @@ Tensor iota(const Shape& shape) {
 
 TEST_CASE("tensors of every dtype are made contiguous and 64-byte aligned", "[tensor]") {
   const Tensor f = Tensor::zeros({2, 3});
-  CHECK(f.dtype() == DType::kF32);
+  CHECK(f.dtype() == seatorch::core::DType::kF32);
   CHECK(f.strides() == Strides{3, 1});
   CHECK(f.is_contiguous());
   CHECK(f.values() == std::vector<float>(6, 0.0f));
-  for (DType dtype : {DType::kF32, DType::kI8, DType::kU8, DType::kI32}) {
+  for (seatorch::core::DType dtype : {seatorch::core::DType::kF32, seatorch::core::DType::kI8, seatorch::core::DType::kU8, seatorch::core::DType::kI32}) {
     const Tensor t = Tensor::empty({5, 7}, dtype);
-    INFO("dtype " << seatorch::dtype_name(dtype));
-    CHECK(t.storage()->bytes() == 35 * seatorch::dtype_size(dtype));
+    INFO("dtype " << seatorch::core::dtype_name(dtype));
+    CHECK(t.storage()->bytes() == 35 * seatorch::core::dtype_size(dtype));
     CHECK(reinterpret_cast<std::uintptr_t>(t.storage()->data()) % kStorageAlignment == 0);
   }
   const std::vector<std::int8_t> q{-128, -1, 0, 127};
@@ -42,7 +42,7 @@ TEST_CASE("tensors of every dtype are made contiguous and 64-byte aligned", "[te
   const std::vector<std::int32_t> labels{3, 1, 4};
   CHECK(Tensor::from<std::int32_t>(labels, {3}).values<std::int32_t>() == labels);
   CHECK_THROWS_AS(i8.data<float>(), std::logic_error);
-  CHECK_THROWS_AS(Tensor::from({1.0f, 2.0f}, {3}), seatorch::InputError);
+  CHECK_THROWS_AS(Tensor::from({1.0f, 2.0f}, {3}), seatorch::core::InputError);
   CHECK(Tensor::scalar(2.5f).rank() == 0);
   CHECK(Tensor::scalar(2.5f).item() == 2.5f);
 }
@@ -119,11 +119,11 @@ TEST_CASE("broadcasting follows NumPy's rules and names both shapes when it fail
   CHECK(broadcast_shapes({}, {2, 2}) == Shape{2, 2});
   CHECK_THROWS_WITH(broadcast_shapes({3, 2}, {3}), Catch::Contains("(3, 2)") && Catch::Contains("(3)"));
   CHECK(broadcast_strides({3, 1}, {1, 1}, {2, 3, 4}) == Strides{0, 1, 0});
-  CHECK_THROWS_AS(expand(Tensor::zeros({2}), {3}), seatorch::InputError);
-  CHECK_THROWS_AS(reshape(Tensor::zeros({2, 3}), {4}), seatorch::InputError);
-  CHECK_THROWS_AS(slice(Tensor::zeros({2, 3}), 1, 2, 4), seatorch::InputError);
-  CHECK_THROWS_AS(permute(Tensor::zeros({2, 3}), {0, 0}), seatorch::InputError);
-  CHECK_THROWS_AS(Tensor::zeros({1, 1, 1, 1, 1, 1, 1}), seatorch::InputError);
+  CHECK_THROWS_AS(expand(Tensor::zeros({2}), {3}), seatorch::core::InputError);
+  CHECK_THROWS_AS(reshape(Tensor::zeros({2, 3}), {4}), seatorch::core::InputError);
+  CHECK_THROWS_AS(slice(Tensor::zeros({2, 3}), 1, 2, 4), seatorch::core::InputError);
+  CHECK_THROWS_AS(permute(Tensor::zeros({2, 3}), {0, 0}), seatorch::core::InputError);
+  CHECK_THROWS_AS(Tensor::zeros({1, 1, 1, 1, 1, 1, 1}), seatorch::core::InputError);
 }
 
 TEST_CASE("elementwise ops read strided and broadcast operands without copying them", "[tensor]") {

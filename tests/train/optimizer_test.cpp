@@ -5,7 +5,7 @@
 //   opt = torch.optim.SGD([p], lr=0.1, momentum=0.9, dampening=0.1, weight_decay=0.01)
 //   for g in grads: p.grad = torch.tensor(g); opt.step()
 // Also: state round trips through named buffers, and learning-rate schedules.
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/train/lr_schedule.hpp"
 #include "seatorch/train/optimizer.hpp"
 
@@ -15,9 +15,9 @@
 #include <cmath>
 #include <numbers>
 
-using seatorch::Optimizer;
-using seatorch::OptimizerKind;
-using seatorch::OptimizerOptions;
+using seatorch::train::Optimizer;
+using seatorch::train::OptimizerKind;
+using seatorch::train::OptimizerOptions;
 using seatorch::tensor::Tensor;
 
 namespace {
@@ -104,10 +104,10 @@ TEST_CASE("optimizer state round-trips through named buffers and resumes exactly
     resumed.zero_grad();
     q.backward(Tensor::from<float>(kGrads[2], {3}));
     resumed.step(0.05);
-    INFO("optimizer " << seatorch::optimizer_name(kind));
+    INFO("optimizer " << seatorch::train::optimizer_name(kind));
     CHECK(q.values() == straight.values());
     CHECK_THROWS_AS(resumed.load_state({{"step", {1}, {1.0f}}, {"1.bias.exp_avg", {3}, {0, 0, 0}}}),
-                    seatorch::InputError);
+                    seatorch::core::InputError);
   }
 }
 
@@ -116,19 +116,19 @@ TEST_CASE("options PyTorch rejects are input errors", "[train]") {
   p.set_requires_grad(true);
   OptimizerOptions nesterov;
   nesterov.nesterov = true;
-  CHECK_THROWS_AS(Optimizer({{"p", p}}, nesterov), seatorch::InputError);
+  CHECK_THROWS_AS(Optimizer({{"p", p}}, nesterov), seatorch::core::InputError);
   OptimizerOptions betas;
   betas.kind = OptimizerKind::kAdam;
   betas.beta1 = 1.0;
-  CHECK_THROWS_AS(Optimizer({{"p", p}}, betas), seatorch::InputError);
-  CHECK(seatorch::parse_optimizer("adamw") == OptimizerKind::kAdamW);
-  CHECK_THROWS_AS(seatorch::parse_optimizer("rmsprop"), seatorch::InputError);
+  CHECK_THROWS_AS(Optimizer({{"p", p}}, betas), seatorch::core::InputError);
+  CHECK(seatorch::train::parse_optimizer("adamw") == OptimizerKind::kAdamW);
+  CHECK_THROWS_AS(seatorch::train::parse_optimizer("rmsprop"), seatorch::core::InputError);
 }
 
 TEST_CASE("learning-rate schedules follow their closed forms", "[train]") {
-  using seatorch::LrSchedule;
-  using seatorch::ScheduleKind;
-  using seatorch::scheduled_lr;
+  using seatorch::train::LrSchedule;
+  using seatorch::train::ScheduleKind;
+  using seatorch::train::scheduled_lr;
   const LrSchedule constant{ScheduleKind::kConstant};
   CHECK(scheduled_lr(constant, 0.1, 57, 10, 100) == 0.1);
   const LrSchedule step{ScheduleKind::kStep, 2, 0.5};  // halve every 2 epochs of 10 steps
@@ -141,6 +141,6 @@ TEST_CASE("learning-rate schedules follow their closed forms", "[train]") {
   CHECK(scheduled_lr(cosine, 0.1, 50, 10, 100) == Approx(0.05));
   CHECK(scheduled_lr(cosine, 0.1, 25, 10, 100) == Approx(0.05 * (1 + std::cos(std::numbers::pi / 4))));
   CHECK(scheduled_lr(cosine, 0.1, 100, 10, 100) == Approx(0.0).margin(1e-12));
-  CHECK(seatorch::parse_schedule("cosine") == ScheduleKind::kCosine);
-  CHECK_THROWS_AS(seatorch::parse_schedule("linear"), seatorch::InputError);
+  CHECK(seatorch::train::parse_schedule("cosine") == ScheduleKind::kCosine);
+  CHECK_THROWS_AS(seatorch::train::parse_schedule("linear"), seatorch::core::InputError);
 }

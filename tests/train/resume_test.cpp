@@ -5,7 +5,7 @@
 // run_training writes only the resume file when stopped and removes it when complete.
 // The oracle everywhere is the same run never interrupted.
 #include "seatorch/data/registry.hpp"
-#include "seatorch/error.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
@@ -26,15 +26,15 @@ namespace {
 // moons (180 training samples after the validation cut): 4 steps per epoch, the last one
 // short, with every source of state a resume must restore: AdamW moments, dropout, the
 // cosine schedule, the shuffle.
-TensorTrainConfig recipe() {
-  TensorTrainConfig c;
+train::TensorTrainConfig recipe() {
+  train::TensorTrainConfig c;
   c.hidden = {8, 8};
   c.epochs = 3;
   c.batch = 48;
-  c.optimizer = OptimizerKind::kAdamW;
+  c.optimizer = train::OptimizerKind::kAdamW;
   c.weight_decay = 0.01;
   c.lr = 0.01;
-  c.schedule = {ScheduleKind::kCosine};
+  c.schedule = {train::ScheduleKind::kCosine};
   c.dropout = 0.3;
   c.validation = 0.1;
   c.seed = 4;
@@ -54,7 +54,7 @@ std::function<bool()> stop_every(std::size_t every) {
 }
 
 // The run continued from a stopped one.
-TensorTrainConfig resumed(TensorTrainConfig config, const TensorTrainOutput& stopped) {
+train::TensorTrainConfig resumed(train::TensorTrainConfig config, const train::TensorTrainOutput& stopped) {
   config.initial_parameters = stopped.model.state_dict();
   config.initial_optimizer_state = stopped.optimizer_state;
   config.start = stopped.result.position;
@@ -70,43 +70,43 @@ std::vector<char> file_bytes(const std::filesystem::path& path) {
 }
 
 // A resume state from a real stopped run (after 6 steps: mid-epoch 2).
-ResumeState stopped_state(const DataSplit& data) {
-  TensorTrainCallbacks callbacks;
+train::ResumeState stopped_state(const data::DataSplit& data) {
+  train::TensorTrainCallbacks callbacks;
   callbacks.should_stop = stop_every(6);
-  const TensorTrainOutput out = train_tensor(data, recipe(), callbacks);
+  const train::TensorTrainOutput out = train::train_tensor(data, recipe(), callbacks);
   REQUIRE(out.result.stopped);
-  ResumeState state;
+  train::ResumeState state;
   state.options.data.name = "moons";
   state.options.tensor = recipe();
   state.options.out = kScratch / "model.safetensors";
   state.position = out.result.position;
-  for (const TensorEpochReport& r : out.result.history) {
+  for (const train::TensorEpochReport& r : out.result.history) {
     state.history.push_back({r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds});
   }
   state.model = out.model.state_dict();
   state.optimizer = out.optimizer_state;
-  state.train_data = fingerprint(data.train);
+  state.train_data = train::fingerprint(data.train);
   return state;
 }
 
 }  // namespace
 
 TEST_CASE("a run stopped after any step and resumed ends bit-identical to the uninterrupted run", "[train]") {
-  const DataSplit data = load_dataset("moons");
-  const TensorTrainOutput straight = train_tensor(data, recipe());
+  const data::DataSplit data = data::load_dataset("moons");
+  const train::TensorTrainOutput straight = train::train_tensor(data, recipe());
   REQUIRE(straight.result.steps == 12);
 
   for (std::size_t every : {1, 2, 3, 5}) {
     INFO("stopping at every " << every << "th should_stop call");
-    TensorTrainConfig config = recipe();
-    TensorTrainCallbacks callbacks;
+    train::TensorTrainConfig config = recipe();
+    train::TensorTrainCallbacks callbacks;
     callbacks.should_stop = stop_every(every);
-    std::vector<TensorEpochReport> history;
+    std::vector<train::TensorEpochReport> history;
     std::size_t stops = 0;
     bool mid_epoch = false;
     bool at_boundary = false;
     for (;;) {
-      TensorTrainOutput out = train_tensor(data, config, callbacks);
+      train::TensorTrainOutput out = train::train_tensor(data, config, callbacks);
       history.insert(history.end(), out.result.history.begin(), out.result.history.end());
       if (!out.result.stopped) {
         CHECK(flat_weights(out.model.state_dict()) == flat_weights(straight.model.state_dict()));
@@ -115,7 +115,7 @@ TEST_CASE("a run stopped after any step and resumed ends bit-identical to the un
         break;
       }
       ++stops;
-      const TrainPosition& p = out.result.position;
+      const train::TrainPosition& p = out.result.position;
       CHECK(p.step_in_epoch < 4);
       CHECK(p.epoch == history.size());  // every finished epoch was reported before the stop
       (p.step_in_epoch == 0 ? at_boundary : mid_epoch) = true;
@@ -139,25 +139,25 @@ TEST_CASE("a run stopped after any step and resumed ends bit-identical to the un
 }
 
 TEST_CASE("the trainer refuses resume positions that cannot be", "[train]") {
-  const DataSplit data = load_dataset("moons");
-  TensorTrainConfig config = recipe();
+  const data::DataSplit data = data::load_dataset("moons");
+  train::TensorTrainConfig config = recipe();
   config.start.step_in_epoch = 4;  // an epoch has 4 steps: 0..3
-  CHECK_THROWS_WITH(train_tensor(data, config), Catch::Contains("an epoch has only 4 steps"));
+  CHECK_THROWS_WITH(train::train_tensor(data, config), Catch::Contains("an epoch has only 4 steps"));
   config.start = {3, 0, 0.0, 0, 0, 0.0};
-  CHECK_THROWS_WITH(train_tensor(data, config), Catch::Contains("nothing is left to train"));
+  CHECK_THROWS_WITH(train::train_tensor(data, config), Catch::Contains("nothing is left to train"));
   config.start = {1, 2, 0.0, 0, 0, 0.0};
   config.max_steps = 6;
-  CHECK_THROWS_WITH(train_tensor(data, config), Catch::Contains("--max-steps 6 was already reached"));
+  CHECK_THROWS_WITH(train::train_tensor(data, config), Catch::Contains("--max-steps 6 was already reached"));
 }
 
 TEST_CASE("a resume file keeps every field and resuming from it completes the run exactly", "[train]") {
-  const DataSplit data = load_dataset("moons");
-  const ResumeState state = stopped_state(data);
+  const data::DataSplit data = data::load_dataset("moons");
+  const train::ResumeState state = stopped_state(data);
   const auto path = kScratch / "resume.safetensors";
-  save_resume_state(path, state);
-  const ResumeState back = load_resume_state(path);
+  train::save_resume_state(path, state);
+  const train::ResumeState back = train::load_resume_state(path);
 
-  CHECK(train_config_json(back.options.tensor) == train_config_json(state.options.tensor));
+  CHECK(train::train_config_json(back.options.tensor) == train::train_config_json(state.options.tensor));
   CHECK(back.options.data.name == "moons");
   CHECK(back.options.out == state.options.out);
   CHECK(back.position.epoch == state.position.epoch);
@@ -168,7 +168,7 @@ TEST_CASE("a resume file keeps every field and resuming from it completes the ru
   CHECK(back.train_data == state.train_data);
   REQUIRE(back.history.size() == state.history.size());
   for (std::size_t e = 0; e < back.history.size(); ++e) {
-    CHECK(train_epoch_json(back.history[e]) == train_epoch_json(state.history[e]));
+    CHECK(train::train_epoch_json(back.history[e]) == train::train_epoch_json(state.history[e]));
   }
   CHECK(flat_weights(back.model) == flat_weights(state.model));
   REQUIRE(back.optimizer.size() == state.optimizer.size());
@@ -178,23 +178,23 @@ TEST_CASE("a resume file keeps every field and resuming from it completes the ru
     CHECK(read->data == b.data);
   }
 
-  TensorTrainConfig config = back.options.tensor;
+  train::TensorTrainConfig config = back.options.tensor;
   config.initial_parameters = back.model;
   config.initial_optimizer_state = back.optimizer;
   config.start = back.position;
-  CHECK(flat_weights(train_tensor(data, config).model.state_dict()) ==
-        flat_weights(train_tensor(data, recipe()).model.state_dict()));
+  CHECK(flat_weights(train::train_tensor(data, config).model.state_dict()) ==
+        flat_weights(train::train_tensor(data, recipe()).model.state_dict()));
   std::filesystem::remove_all(kScratch);
 }
 
 TEST_CASE("resuming with other settings or other data is refused naming each difference", "[train]") {
-  const DataSplit data = load_dataset("moons");
-  const ResumeState state = stopped_state(data);
-  TrainRunOptions same = state.options;
-  CHECK_NOTHROW(check_resume_matches(state, same, "r.safetensors"));
-  CHECK_NOTHROW(check_resume_data(state, fingerprint(data.train), "r.safetensors"));
+  const data::DataSplit data = data::load_dataset("moons");
+  const train::ResumeState state = stopped_state(data);
+  train::TrainRunOptions same = state.options;
+  CHECK_NOTHROW(train::check_resume_matches(state, same, "r.safetensors"));
+  CHECK_NOTHROW(train::check_resume_data(state, train::fingerprint(data.train), "r.safetensors"));
 
-  TrainRunOptions other = state.options;
+  train::TrainRunOptions other = state.options;
   other.tensor.lr = 0.5;
   other.tensor.epochs = 7;
   other.tensor.seed = 9;
@@ -203,9 +203,9 @@ TEST_CASE("resuming with other settings or other data is refused naming each dif
   other.data.data_dir = "/elsewhere";  // where the files are is not a setting
   other.out = "elsewhere/model.safetensors";
   try {
-    check_resume_matches(state, other, "r.safetensors");
+    train::check_resume_matches(state, other, "r.safetensors");
     FAIL("no error");
-  } catch (const InputError& e) {
+  } catch (const core::InputError& e) {
     const std::string message = e.what();
     INFO(message);
     CHECK_THAT(message, Catch::StartsWith("r.safetensors: cannot resume: "));
@@ -217,21 +217,21 @@ TEST_CASE("resuming with other settings or other data is refused naming each dif
     CHECK(message.find("--data-dir") == std::string::npos);
     CHECK(message.find("--hidden") == std::string::npos);
   }
-  const DataSplit xor_data = load_dataset("xor");
-  CHECK_THROWS_WITH(check_resume_data(state, fingerprint(xor_data.train), "r.safetensors"),
+  const data::DataSplit xor_data = data::load_dataset("xor");
+  CHECK_THROWS_WITH(train::check_resume_data(state, train::fingerprint(xor_data.train), "r.safetensors"),
                     Catch::Contains("the training data differs from the interrupted run's (200 samples of 2 features"));
 }
 
 TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
-  const DataSplit data = load_dataset("moons");
-  const io::SafetensorsFile good = resume_file(stopped_state(data));
-  CHECK_NOTHROW(resume_state_from_file(good, "r"));
+  const data::DataSplit data = data::load_dataset("moons");
+  const io::SafetensorsFile good = train::resume_file(stopped_state(data));
+  CHECK_NOTHROW(train::resume_state_from_file(good, "r"));
 
   const auto require_invalid = [](const io::SafetensorsFile& file, const std::string& needle) {
     try {
-      resume_state_from_file(file, "r.safetensors");
+      train::resume_state_from_file(file, "r.safetensors");
       FAIL("no error for a file that should mention: " << needle);
-    } catch (const InputError& e) {
+    } catch (const core::InputError& e) {
       const std::string message = e.what();
       INFO("message: " << message);
       CHECK_THAT(message, Catch::StartsWith("r.safetensors"));
@@ -303,16 +303,16 @@ TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
 
 TEST_CASE("run_training writes only a resume file when stopped and removes it once complete", "[train]") {
   std::filesystem::remove_all(kScratch);
-  TrainRunOptions options;
+  train::TrainRunOptions options;
   options.data.name = "moons";
   options.tensor = recipe();
   options.out = kScratch / "straight" / "model.safetensors";
-  run_training(options);
+  train::run_training(options);
 
   options.out = kScratch / "stopped" / "model.safetensors";
-  TrainRunCallbacks stop;
+  train::TrainRunCallbacks stop;
   stop.should_stop = stop_every(7);
-  const TrainRunSummary interrupted = run_training(options, stop);
+  const train::TrainRunSummary interrupted = train::run_training(options, stop);
   CHECK(interrupted.interrupted);
   const auto resume_path = kScratch / "stopped" / "resume.safetensors";
   REQUIRE(interrupted.written == std::vector<std::filesystem::path>{resume_path});
@@ -320,9 +320,9 @@ TEST_CASE("run_training writes only a resume file when stopped and removes it on
 
   options.resume = resume_path;
   options.tensor.lr = 0.02;
-  CHECK_THROWS_WITH(run_training(options), Catch::Contains("--lr 0.02 (the run used 0.01)"));
+  CHECK_THROWS_WITH(train::run_training(options), Catch::Contains("--lr 0.02 (the run used 0.01)"));
   options.tensor.lr = 0.01;
-  const TrainRunSummary finished = run_training(options);
+  const train::TrainRunSummary finished = train::run_training(options);
   CHECK_FALSE(finished.interrupted);
   CHECK(finished.history.size() == 3);  // the interrupted run's epochs come from the resume file
   CHECK_FALSE(std::filesystem::exists(resume_path));

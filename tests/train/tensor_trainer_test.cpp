@@ -3,8 +3,8 @@
 // determinism, moons and XOR to high accuracy, limit/validation/max_steps bookkeeping,
 // the callbacks, the training-forward hook, and evaluation's confusion matrix.
 #include "seatorch/data/registry.hpp"
-#include "seatorch/error.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/error.hpp"
+#include "seatorch/core/rng.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/train/evaluate.hpp"
 #include "seatorch/train/scalar_trainer.hpp"
@@ -23,12 +23,12 @@ namespace {
 constexpr double kEngineTolerance = 1e-4;
 
 // n samples of `features` Gaussian values around one of `classes` random centres.
-DataSplit blobs(std::size_t n, std::size_t features, std::size_t classes, std::uint64_t seed) {
-  Rng rng(seed);
+data::DataSplit blobs(std::size_t n, std::size_t features, std::size_t classes, std::uint64_t seed) {
+  core::Rng rng(seed);
   std::vector<float> centres(classes * features);  // (classes, features)
   for (float& c : centres) c = static_cast<float>(rng.normal());
   auto make = [&](std::size_t count) {
-    Dataset d;
+    data::Dataset d;
     d.features = features;
     d.classes = classes;
     for (std::size_t i = 0; i < count; ++i) {
@@ -40,9 +40,9 @@ DataSplit blobs(std::size_t n, std::size_t features, std::size_t classes, std::u
     }
     return d;
   };
-  Dataset train = make(n);
-  Dataset test = make(n);
-  return DataSplit{"blobs", std::move(train), std::move(test)};
+  data::Dataset train = make(n);
+  data::Dataset test = make(n);
+  return data::DataSplit{"blobs", std::move(train), std::move(test)};
 }
 
 std::vector<float> flat_weights(const nn::Mlp& model) {
@@ -54,18 +54,18 @@ std::vector<float> flat_weights(const nn::Mlp& model) {
 }  // namespace
 
 TEST_CASE("tensor and scalar engines train the same model to the same weights", "[train]") {
-  const DataSplit data = blobs(64, 12, 3, 7);
+  const data::DataSplit data = blobs(64, 12, 3, 7);
   const std::vector<std::size_t> hidden{10, 6};
 
   // The tensor engine's seeded initial weights, given to both engines explicitly.
-  Rng rng(3);
+  core::Rng rng(3);
   const std::vector<std::size_t> sizes{12, 10, 6, 3};
   const nn::Mlp initial(sizes, 0.0, rng);
   const nn::StateDict start = initial.state_dict();
   std::vector<double> start_flat;
   for (float v : flat_weights(initial)) start_flat.push_back(v);
 
-  ScalarTrainConfig scalar_config;
+  train::ScalarTrainConfig scalar_config;
   scalar_config.hidden = hidden;
   scalar_config.activation = scalar::Activation::kRelu;
   scalar_config.epochs = 3;
@@ -73,19 +73,19 @@ TEST_CASE("tensor and scalar engines train the same model to the same weights", 
   scalar_config.lr = 0.2;
   scalar_config.shuffle = false;
   scalar_config.initial_parameters = start_flat;
-  const ScalarTrainResult scalar_result = train_scalar(data, scalar_config);
+  const train::ScalarTrainResult scalar_result = train::train_scalar(data, scalar_config);
 
-  TensorTrainConfig tensor_config;
+  train::TensorTrainConfig tensor_config;
   tensor_config.hidden = hidden;
   tensor_config.epochs = 3;
   tensor_config.batch = 16;
-  tensor_config.optimizer = OptimizerKind::kSgd;
+  tensor_config.optimizer = train::OptimizerKind::kSgd;
   tensor_config.momentum = 0.0;
   tensor_config.lr = 0.2;
-  tensor_config.schedule = {ScheduleKind::kConstant};
+  tensor_config.schedule = {train::ScheduleKind::kConstant};
   tensor_config.shuffle = false;
   tensor_config.initial_parameters = start;
-  const TensorTrainOutput tensor_out = train_tensor(data, tensor_config);
+  const train::TensorTrainOutput tensor_out = train::train_tensor(data, tensor_config);
 
   const std::vector<float> trained = flat_weights(tensor_out.model);
   REQUIRE(trained.size() == scalar_result.weights.size());
@@ -101,28 +101,28 @@ TEST_CASE("tensor and scalar engines train the same model to the same weights", 
 }
 
 TEST_CASE("the same seed and configuration give bit-identical weights", "[train]") {
-  const DataSplit data = blobs(200, 8, 4, 11);
-  TensorTrainConfig config;
+  const data::DataSplit data = blobs(200, 8, 4, 11);
+  train::TensorTrainConfig config;
   config.hidden = {16, 16};
   config.epochs = 3;
   config.batch = 32;
   config.dropout = 0.2;
-  config.optimizer = OptimizerKind::kAdamW;
+  config.optimizer = train::OptimizerKind::kAdamW;
   config.weight_decay = 0.01;
   config.lr = 0.01;
   config.seed = 5;
-  const TensorTrainOutput a = train_tensor(data, config);
-  const TensorTrainOutput b = train_tensor(data, config);
+  const train::TensorTrainOutput a = train::train_tensor(data, config);
+  const train::TensorTrainOutput b = train::train_tensor(data, config);
   CHECK(flat_weights(a.model) == flat_weights(b.model));
   CHECK(a.result.history.back().loss == b.result.history.back().loss);
   config.seed = 6;
-  const TensorTrainOutput c = train_tensor(data, config);
+  const train::TensorTrainOutput c = train::train_tensor(data, config);
   CHECK(flat_weights(a.model) != flat_weights(c.model));
 }
 
 TEST_CASE("a run resumed from an epoch checkpoint ends with the uninterrupted run's weights", "[train]") {
-  const DataSplit data = blobs(120, 8, 3, 17);
-  TensorTrainConfig config;
+  const data::DataSplit data = blobs(120, 8, 3, 17);
+  train::TensorTrainConfig config;
   config.hidden = {12, 12};
   config.epochs = 4;
   config.batch = 32;
@@ -130,19 +130,19 @@ TEST_CASE("a run resumed from an epoch checkpoint ends with the uninterrupted ru
   config.lr = 0.01;
   config.seed = 2;
   nn::StateDict saved_model, saved_optimizer;
-  TensorTrainCallbacks callbacks;
-  callbacks.on_checkpoint = [&](const TensorEpochReport& r, const TensorTrainState& state) {
+  train::TensorTrainCallbacks callbacks;
+  callbacks.on_checkpoint = [&](const train::TensorEpochReport& r, const train::TensorTrainState& state) {
     if (r.epoch != 2) return;
     saved_model = state.model.state_dict();
     saved_optimizer = state.optimizer.state();
   };
-  const TensorTrainOutput straight = train_tensor(data, config, callbacks);
+  const train::TensorTrainOutput straight = train::train_tensor(data, config, callbacks);
   REQUIRE_FALSE(saved_model.empty());
 
   config.start.epoch = 2;
   config.initial_parameters = saved_model;
   config.initial_optimizer_state = saved_optimizer;
-  const TensorTrainOutput resumed = train_tensor(data, config);
+  const train::TensorTrainOutput resumed = train::train_tensor(data, config);
   CHECK(flat_weights(resumed.model) == flat_weights(straight.model));
   CHECK(resumed.result.steps == straight.result.steps);
   REQUIRE(resumed.result.history.size() == 2);
@@ -150,26 +150,26 @@ TEST_CASE("a run resumed from an epoch checkpoint ends with the uninterrupted ru
   CHECK(resumed.result.history[1].loss == straight.result.history[3].loss);
 
   config.start.epoch = 4;
-  CHECK_THROWS_AS(train_tensor(data, config), InputError);
+  CHECK_THROWS_AS(train::train_tensor(data, config), core::InputError);
 }
 
 TEST_CASE("moons and XOR reach high accuracy with their default recipes", "[train]") {
-  const TensorTrainOutput moons = train_tensor(load_dataset("moons"), default_tensor_config("moons"));
+  const train::TensorTrainOutput moons = train::train_tensor(data::load_dataset("moons"), train::default_tensor_config("moons"));
   INFO("moons: train " << moons.result.train_accuracy << ", test " << moons.result.test_accuracy);
   CHECK(moons.result.train_accuracy >= 0.97);
   CHECK(moons.result.test_accuracy >= 0.95);
   for (std::uint64_t seed : {0, 1, 2, 3, 4}) {
-    TensorTrainConfig config = default_tensor_config("xor");
+    train::TensorTrainConfig config = train::default_tensor_config("xor");
     config.seed = seed;
-    const TensorTrainOutput xor_out = train_tensor(load_dataset("xor"), config);
+    const train::TensorTrainOutput xor_out = train::train_tensor(data::load_dataset("xor"), config);
     INFO("xor seed " << seed << ": loss " << xor_out.result.final_loss);
     CHECK(xor_out.result.train_accuracy == 1.0);
   }
 }
 
 TEST_CASE("limit validation split max_steps and callbacks are honoured", "[train]") {
-  const DataSplit data = blobs(150, 6, 3, 13);
-  TensorTrainConfig config;
+  const data::DataSplit data = blobs(150, 6, 3, 13);
+  train::TensorTrainConfig config;
   config.hidden = {8};
   config.epochs = 4;
   config.batch = 16;
@@ -178,14 +178,14 @@ TEST_CASE("limit validation split max_steps and callbacks are honoured", "[train
   config.max_steps = 12;  // 80 training samples = 5 steps per epoch: stops in epoch 3
   std::vector<std::size_t> steps;
   std::vector<std::size_t> epochs;
-  TensorTrainCallbacks callbacks;
-  callbacks.on_step = [&](const TensorStepReport& r) {
+  train::TensorTrainCallbacks callbacks;
+  callbacks.on_step = [&](const train::TensorStepReport& r) {
     steps.push_back(r.step);
     CHECK(r.steps_per_epoch == 5);
     CHECK(r.lr > 0.0);
   };
-  callbacks.on_epoch = [&](const TensorEpochReport& r) { epochs.push_back(r.epoch); };
-  const TensorTrainOutput out = train_tensor(data, config, callbacks);
+  callbacks.on_epoch = [&](const train::TensorEpochReport& r) { epochs.push_back(r.epoch); };
+  const train::TensorTrainOutput out = train::train_tensor(data, config, callbacks);
   CHECK(out.result.train_size == 80);
   CHECK(out.result.validation_size == 20);
   CHECK(out.result.steps == 12);
@@ -202,58 +202,58 @@ TEST_CASE("limit validation split max_steps and callbacks are honoured", "[train
   CHECK(seatorch::nn::find_buffer(out.optimizer_state, "step")->data[0] == 12.0f);
 
   config.validation = 1.0;
-  CHECK_THROWS_AS(train_tensor(data, config), InputError);
+  CHECK_THROWS_AS(train::train_tensor(data, config), core::InputError);
   config.validation = 0.0;
   config.epochs = 0;
-  CHECK_THROWS_AS(train_tensor(data, config), InputError);
+  CHECK_THROWS_AS(train::train_tensor(data, config), core::InputError);
 }
 
 TEST_CASE("evaluate counts a confusion matrix of a known model", "[train]") {
   // One Linear with identity weights: the prediction is the index of the larger feature.
-  Rng rng(0);
+  core::Rng rng(0);
   nn::Mlp model(std::vector<std::size_t>{2, 2}, 0.0, rng);
   model.load_state_dict({{"0.weight", {2, 2}, {1, 0, 0, 1}}, {"0.bias", {2}, {0, 0}}});
-  Dataset d;
+  data::Dataset d;
   d.features = 2;
   d.classes = 2;
   d.x = {1, 0, 0, 1, 1, 0, 0, 1, 2, 1};  // predictions 0, 1, 0, 1, 0
   d.y = {0, 1, 1, 0, 0};
-  const Evaluation e = evaluate(model, d);
+  const model::Evaluation e = train::evaluate(model, d);
   CHECK(e.samples() == 5);
   CHECK(e.correct() == 3);
   CHECK(e.accuracy() == Approx(0.6));
   CHECK(e.confusion() == std::vector<std::size_t>{2, 1, 1, 1});  // [true][predicted]
   CHECK(e.per_class_accuracy() == std::vector<double>{2.0 / 3.0, 0.5});
-  CHECK(evaluate(model, d, 1, 3).samples() == 2);
+  CHECK(train::evaluate(model, d, 1, 3).samples() == 2);
   CHECK(model.training());  // restored after evaluating
   d.y[4] = 2;  // a label outside the classes
-  CHECK_THROWS_AS(evaluate(model, d), InputError);
+  CHECK_THROWS_AS(train::evaluate(model, d), core::InputError);
   d.y[4] = 0;
   d.features = 3;
-  CHECK_THROWS_AS(evaluate(model, d), InputError);
+  CHECK_THROWS_AS(train::evaluate(model, d), core::InputError);
 }
 
 TEST_CASE("train_forward replaces the forward pass of the training steps only", "[train]") {
-  const DataSplit data = blobs(200, 8, 4, 12);
-  TensorTrainConfig config;
+  const data::DataSplit data = blobs(200, 8, 4, 12);
+  train::TensorTrainConfig config;
   config.hidden = {16};
   config.epochs = 2;
   config.batch = 32;
   config.lr = 0.01;
-  const TensorTrainOutput plain = train_tensor(data, config);
+  const train::TensorTrainOutput plain = train::train_tensor(data, config);
   // The model's own forward through the hook: the same run, bit for bit.
   std::size_t calls = 0;
   config.train_forward = [&](nn::Mlp& model, const tensor::Tensor& x) {
     ++calls;
     return model.forward(x);
   };
-  const TensorTrainOutput hooked = train_tensor(data, config);
+  const train::TensorTrainOutput hooked = train::train_tensor(data, config);
   CHECK(calls == 2 * 7);  // 2 epochs of ceil(200 / 32) steps; evaluations do not call it
   CHECK(flat_weights(hooked.model) == flat_weights(plain.model));
   // A forward whose logits do not depend on the weights: no gradient, so Adam never moves them.
   config.train_forward = [](nn::Mlp& model, const tensor::Tensor& x) { return model.forward(x) * 0.0f; };
-  const TensorTrainOutput frozen = train_tensor(data, config);
-  Rng init(config.seed);  // the trainer's initial weights come first from Rng(seed)
+  const train::TensorTrainOutput frozen = train::train_tensor(data, config);
+  core::Rng init(config.seed);  // the trainer's initial weights come first from Rng(seed)
   const std::vector<std::size_t> sizes{8, 16, 4};
   CHECK(flat_weights(frozen.model) == flat_weights(nn::Mlp(sizes, 0.0, init)));
 }

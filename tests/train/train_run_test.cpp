@@ -3,7 +3,7 @@
 #include "seatorch/train/train_run.hpp"
 
 #include "seatorch/io/safetensors.hpp"
-#include "seatorch/quant/float_checkpoint.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,11 +13,11 @@
 
 namespace {
 
-seatorch::TrainRunOptions subset_options() {
-  seatorch::TrainRunOptions options;
+seatorch::train::TrainRunOptions subset_options() {
+  seatorch::train::TrainRunOptions options;
   options.data.name = "mnist";
   options.data.data_dir = std::filesystem::path(SEATORCH_SOURCE_DIR) / "data" / "mnist-small";
-  options.tensor = seatorch::default_train_config("mnist", seatorch::Engine::kTensor);
+  options.tensor = seatorch::train::default_train_config("mnist", seatorch::train::Engine::kTensor);
   // The full-MNIST recipe with more steps per epoch and a higher rate for 2,000 images.
   options.tensor.epochs = 10;
   options.tensor.batch = 32;
@@ -30,16 +30,16 @@ seatorch::TrainRunOptions subset_options() {
 TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train]") {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_train_run_test";
   std::filesystem::remove_all(dir);
-  seatorch::TrainRunOptions options = subset_options();
+  seatorch::train::TrainRunOptions options = subset_options();
   options.out = dir / "model.safetensors";
-  const seatorch::TrainRunSummary summary = seatorch::run_training(options);
+  const seatorch::train::TrainRunSummary summary = seatorch::train::run_training(options);
   INFO("test accuracy " << summary.test_accuracy << ", train accuracy " << summary.train_accuracy);
   CHECK(summary.test_accuracy >= 0.90);
   CHECK(summary.architecture == "784-256-128-10");
   CHECK(summary.history.size() == 10);
 
   // The checkpoint holds the model that was evaluated, under PyTorch's names.
-  const seatorch::quant::FloatMlp model = seatorch::quant::load_float_checkpoint(options.out);
+  const seatorch::model::FloatMlp model = seatorch::model::load_float_checkpoint(options.out);
   CHECK(model.architecture() == "784-256-128-10");
   const seatorch::io::SafetensorsFile file = seatorch::io::load_safetensors(options.out);
   CHECK(file.tensors.count("0.weight") == 1);
@@ -64,13 +64,13 @@ TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train
 TEST_CASE("the same seed and flags give a bit-identical checkpoint", "[train]") {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_train_run_determinism";
   std::filesystem::remove_all(dir);
-  seatorch::TrainRunOptions options = subset_options();
+  seatorch::train::TrainRunOptions options = subset_options();
   options.tensor.epochs = 1;
   options.tensor.limit = 500;
   options.out = dir / "a.safetensors";
-  seatorch::run_training(options);
+  seatorch::train::run_training(options);
   options.out = dir / "b.safetensors";
-  seatorch::run_training(options);
+  seatorch::train::run_training(options);
   const auto a = seatorch::io::load_safetensors(dir / "a.safetensors");
   const auto b = seatorch::io::load_safetensors(dir / "b.safetensors");
   for (const auto& [name, tensor] : a.tensors) {

@@ -33,7 +33,7 @@ struct TrainBenchReport {
   std::size_t epochs = 0;
   std::size_t train_size = 0;
   double seconds_per_epoch = 0.0;           // tensor engine, training only
-  PhaseSeconds phases_per_epoch;            // its breakdown
+  train::PhaseSeconds phases_per_epoch;            // its breakdown
   double tensor_us_per_sample = 0.0;
   double test_accuracy = 0.0;               // after the run, as a sanity check
   std::size_t scalar_samples = 0;

@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <string_view>
 
-namespace seatorch {
+namespace seatorch::data {
 
 // Limits, so that a hostile file cannot ask for unbounded memory or time.
 inline constexpr std::size_t kCsvMaxLineBytes = std::size_t{1} << 20;  // 1 MiB per line
@@ -30,4 +30,4 @@ Dataset parse_csv(std::string_view text, std::string_view name, std::string_view
 // Reads and parses the CSV file at `path` (at most kMaxDataFileBytes, raw or gzip).
 Dataset read_csv(const std::filesystem::path& path, std::string_view label_col);
 
-}  // namespace seatorch
+}  // namespace seatorch::data

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::data {
 
 // The most bytes a data file may hold, on disk and after decompression: 1 GiB.
 inline constexpr std::size_t kMaxDataFileBytes = std::size_t{1} << 30;
@@ -37,7 +37,4 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::
 std::vector<std::uint8_t> read_data_file(const std::filesystem::path& path,
                                          std::size_t max_bytes = kMaxDataFileBytes);
 
-// A byte count in words for messages (defined with the file reader it formats for).
-using io::describe_bytes;
-
-}  // namespace seatorch
+}  // namespace seatorch::data

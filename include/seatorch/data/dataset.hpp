@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::data {
 
 struct Dataset {
   std::size_t features = 0;      // values per sample
@@ -32,4 +32,4 @@ struct DataSplit {
   Dataset test;
 };
 
-}  // namespace seatorch
+}  // namespace seatorch::data

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::data {
 
 // Limits on what a header may claim (MNIST has 60,000 items of 28x28).
 inline constexpr std::size_t kIdxMaxItems = 10'000'000;
@@ -49,4 +49,4 @@ IdxArray read_idx(const std::filesystem::path& path, IdxKind kind);
 Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesystem::path& labels,
                          std::size_t classes);
 
-}  // namespace seatorch
+}  // namespace seatorch::data

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::data {
 
 struct DataOptions {
   std::string name = "xor";        // one of dataset_names()
@@ -64,4 +64,4 @@ struct IdxFiles {
 // listing the directories tried and saying how to get the files, when none holds all four.
 IdxFiles find_idx_files(const DataOptions& options);
 
-}  // namespace seatorch
+}  // namespace seatorch::data

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace seatorch {
+namespace seatorch::data {
 
 // The first `n` samples; all of them when n >= data.size(). Throws InputError for n == 0.
 Dataset take_first(Dataset data, std::size_t n);
@@ -27,4 +27,4 @@ struct HeadTail {
 // Both parts keep `features` and `classes`.
 HeadTail split_tail(Dataset data, double fraction, std::string_view what);
 
-}  // namespace seatorch
+}  // namespace seatorch::data

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace seatorch {
+namespace seatorch::data {
 
 // The four XOR points {0,1}^2 with label a XOR b; the test part is the same four points.
 DataSplit make_xor();
@@ -17,4 +17,4 @@ DataSplit make_xor();
 DataSplit make_moons(std::size_t train_size, std::size_t test_size, double noise,
                      std::uint64_t seed);
 
-}  // namespace seatorch
+}  // namespace seatorch::data

@@ -23,7 +23,7 @@
 // them is an error naming the dtype), memory mapping, and any meaning of the tensors.
 #pragma once
 
-#include "seatorch/dtype.hpp"
+#include "seatorch/core/dtype.hpp"
 
 #include <bit>
 #include <cstddef>
@@ -41,15 +41,18 @@ namespace seatorch::io {
 
 // One stored tensor, independent of any tensor engine.
 struct RawTensor {
-  DType dtype = DType::kF32;
+  core::DType dtype = core::DType::kF32;
   std::vector<std::size_t> shape;   // empty = a scalar (one element)
   std::vector<std::uint8_t> bytes;  // (numel() * dtype_size(dtype)), little-endian, row-major
 
   [[nodiscard]] std::size_t numel() const;
 };
 
+// The "__metadata__" object: string keys to string values.
+using Metadata = std::map<std::string, std::string>;
+
 struct SafetensorsFile {
-  std::map<std::string, std::string> metadata;  // the "__metadata__" object
+  Metadata metadata;
   std::map<std::string, RawTensor> tensors;     // by name
 };
 
@@ -59,7 +62,7 @@ inline constexpr std::size_t kMaxSafetensorsFileBytes = std::size_t{1} << 30;
 inline constexpr std::string_view kDataChecksumKey = "data_crc32";
 
 // The parsed dtype of a safetensors dtype string; nullopt for any string seatorch does not use.
-std::optional<DType> parse_dtype(std::string_view name);
+std::optional<core::DType> parse_dtype(std::string_view name);
 
 // Typed views: make_tensor copies values in, tensor_values copies them out and throws
 // InputError (naming `what`, e.g. "model.safetensors: tensor 0.weight") when the dtype differs.
@@ -92,16 +95,16 @@ static_assert(std::endian::native == std::endian::little,
 
 template <typename T>
 RawTensor make_tensor(std::vector<std::size_t> shape, std::span<const T> values) {
-  RawTensor t{DTypeOf<T>::value, std::move(shape), std::vector<std::uint8_t>(values.size_bytes())};
+  RawTensor t{core::DTypeOf<T>::value, std::move(shape), std::vector<std::uint8_t>(values.size_bytes())};
   if (!values.empty()) std::memcpy(t.bytes.data(), values.data(), values.size_bytes());
   return t;
 }
 
-[[noreturn]] void throw_dtype_mismatch(const RawTensor& tensor, DType expected, std::string_view what);
+[[noreturn]] void throw_dtype_mismatch(const RawTensor& tensor, core::DType expected, std::string_view what);
 
 template <typename T>
 std::vector<T> tensor_values(const RawTensor& tensor, std::string_view what) {
-  if (tensor.dtype != DTypeOf<T>::value) throw_dtype_mismatch(tensor, DTypeOf<T>::value, what);
+  if (tensor.dtype != core::DTypeOf<T>::value) throw_dtype_mismatch(tensor, core::DTypeOf<T>::value, what);
   std::vector<T> values(tensor.bytes.size() / sizeof(T));
   if (!values.empty()) std::memcpy(values.data(), tensor.bytes.data(), values.size() * sizeof(T));
   return values;

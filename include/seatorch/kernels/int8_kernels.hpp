@@ -7,7 +7,7 @@
 //   weights. A and C are row-major with row strides lda/ldc and any m, n, k; kernels read
 //   exactly k bytes of each A row and write exactly n values of each C row.
 // requantize:  one image's accumulators acc_j = row_constant_j + dots_j - correction to
-//   int8 outputs y_j = quant::requantize(acc_j, multiplier_j, shift_j, z_y, relu) and to
+//   int8 outputs y_j = requantize(acc_j, multiplier_j, shift_j, z_y, relu) and to
 //   the next layer's u_j = y_j + 128, bit for bit. acc_j must fit int32 (the int8 model's
 //   validation guarantees it); its terms may wrap.
 // layer:       both for a whole batch, fused: gemm of the inputs u (m, k) with the packed
@@ -85,7 +85,7 @@ struct Int8Kernel {
 };
 
 // The specification: pack_b is the identity, gemm the plain triple loop in int32,
-// requantize calls quant::requantize() on each value, layer is those two image by image.
+// requantize calls requantize() on each value, layer is those two image by image.
 const Int8Kernel& int8_kernel_ref();
 
 // The kernels this CPU can run, fastest first; "ref" is always last.

@@ -7,7 +7,7 @@
 // same seed. Deliberately not here: other initializations (not needed for the MLP).
 #pragma once
 
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
 #include <cstddef>
@@ -16,7 +16,7 @@ namespace seatorch::nn {
 
 class Linear {
  public:
-  Linear(std::size_t in, std::size_t out, Rng& rng);
+  Linear(std::size_t in, std::size_t out, core::Rng& rng);
 
   // x (batch, in) -> (batch, out)
   [[nodiscard]] tensor::Tensor forward(const tensor::Tensor& x) const;

@@ -13,7 +13,7 @@
 
 #include "seatorch/nn/linear.hpp"
 #include "seatorch/nn/state_dict.hpp"
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
 #include <cstddef>
@@ -28,7 +28,7 @@ class Mlp {
  public:
   // sizes = {inputs, hidden..., outputs} (at least two, all positive; InputError otherwise);
   // dropout in [0, 1) after every hidden ReLU, 0 for none.
-  Mlp(std::span<const std::size_t> sizes, double dropout, Rng& init_rng, std::uint64_t dropout_seed = 0);
+  Mlp(std::span<const std::size_t> sizes, double dropout, core::Rng& init_rng, std::uint64_t dropout_seed = 0);
 
   Mlp(Mlp&&) = default;
   Mlp& operator=(Mlp&&) = default;
@@ -66,7 +66,7 @@ class Mlp {
   std::vector<Linear> layers_;
   double dropout_;
   bool training_ = true;
-  Rng dropout_rng_;
+  core::Rng dropout_rng_;
 };
 
 }  // namespace seatorch::nn

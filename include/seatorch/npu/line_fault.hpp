@@ -11,7 +11,7 @@
 // fault injected is one the protocol must detect.
 #pragma once
 
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 
 #include <cstddef>
 #include <cstdint>

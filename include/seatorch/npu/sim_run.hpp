@@ -30,7 +30,7 @@ struct SimRunOptions {
   std::filesystem::path hex = "seatorch-out/model.hex";
   std::string target;            // the NPU target; empty: the one the manifest names, else default
   bool netlist = false;          // the target's gate-level FPGA netlist instead of its RTL
-  DataOptions data;              // the test images (name defaults to mnist)
+  data::DataOptions data;              // the test images (name defaults to mnist)
   std::size_t images = 0;        // the first N test images; 0: all
   unsigned clks_per_bit = kMinClksPerBit;
   double clock_mhz = 0.0;        // for the equivalent wall times; 0: the target's clock

@@ -9,7 +9,7 @@
 // first and fast. Deliberately not here: printing and argument parsing.
 #pragma once
 
-#include "seatorch/data/digit_image.hpp"
+#include "seatorch/image/digit_image.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -43,7 +43,7 @@ struct ImagePrediction {
   std::filesystem::path image;
   std::size_t width = 0;                    // of the picture
   std::size_t height = 0;
-  DigitInput input;                         // what the model saw, and how it was made
+  image::DigitInput input;                         // what the model saw, and how it was made
   std::size_t predicted = 0;
   std::vector<double> probabilities;        // float model: softmax of its logits (outputs)
   std::vector<std::int8_t> int8_logits;     // int8 model: the reference's logits (outputs)

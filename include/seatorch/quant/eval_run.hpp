@@ -20,7 +20,7 @@ namespace seatorch::quant {
 
 struct EvalRunOptions {
   std::filesystem::path model = "seatorch-out/model.safetensors";
-  DataOptions data;                       // data.name empty: the data set recorded in the model
+  data::DataOptions data;                       // data.name empty: the data set recorded in the model
   std::string kernel = "auto";            // int8 models: the int8 kernel to run
   std::optional<std::size_t> dump_image;  // int8 models: dump this test image's layers
 };

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "seatorch/data/dataset.hpp"
-#include "seatorch/evaluation.hpp"
-#include "seatorch/quant/float_mlp.hpp"
+#include "seatorch/model/evaluation.hpp"
+#include "seatorch/model/float_mlp.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 
 #include <cstddef>
@@ -21,12 +21,12 @@
 namespace seatorch::quant {
 
 // The features as bytes, (size(), features); InputError when a feature is not in [0, 1].
-std::vector<std::uint8_t> dataset_pixels(const Dataset& data);
+std::vector<std::uint8_t> dataset_pixels(const data::Dataset& data);
 
 // Both throw InputError when the model's inputs or outputs do not match the data set's
 // features or classes.
-Evaluation evaluate_float(const FloatMlp& model, const Dataset& data);
-Evaluation evaluate_int8(const Int8Engine& engine, const Dataset& data);
+model::Evaluation evaluate_float(const model::FloatMlp& model, const data::Dataset& data);
+model::Evaluation evaluate_int8(const Int8Engine& engine, const data::Dataset& data);
 
 // Images per second of one inference path on the same images.
 struct Throughput {
@@ -46,7 +46,7 @@ struct InferencePath {
 // running over the same `n` images (n, inputs) in batches of `batch`; the float path first.
 // The float path gets the images as pixel / 255 floats, converted here once, outside any
 // pass. The passes read `model` and `pixels` in place: both must outlive them.
-std::vector<InferencePath> inference_paths(const FloatMlp& model, const Int8Model& int8_model,
+std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const Int8Model& int8_model,
                                            std::span<const std::uint8_t> pixels, std::size_t n,
                                            std::size_t batch = 256);
 

@@ -6,7 +6,7 @@
 //   acc_j = bias_j + sum_i (x_i - z_x)(w_ji - z_w)
 //         = c_j + sum_i u_i w_ji - z_w * sum_i x_i,
 //   c_j   = bias_j - (128 + z_x) * sum_i w_ji + in * z_x * z_w        (precomputed per row)
-// and acc_j goes through the kernel's requantize, which equals quant::requantize() bit for
+// and acc_j goes through the kernel's requantize, which equals kernels::requantize() bit for
 // bit; the kernel's `layer` does all of it per chunk of images, computing sum_i x_i itself. The identity is exact in integers, and validate_int8_model() guarantees that acc_j
 // fits int32 (|z_w * sum x| <= 128 * 128 * in fits too).
 // Deliberately not here: choosing the numbers (quant/quantizer.hpp) and threads.

@@ -11,7 +11,7 @@
 //   layers.k.weight_zero_point  I32 []          z_w (0 when per-channel)
 //   layers.k.output_zero_point  I32 []          z_y
 //   layers.k.relu               U8  []          1 when the output is clamped at z_y
-// Metadata: "format": "seatorch-int8", "format_version": "1", "architecture", "input"
+// Metadata: "format": "seatorch-int8" (model/model_file.hpp tells the kinds apart), "format_version": "1", "architecture", "input"
 // (the pixel encoding), plus the quantizer's keys (granularity, calibration, ...) and the
 // caller's (dataset, source model, ...). The arithmetic is in quant/int8_model.hpp.
 // Scales are float32 in the file; the quantizer rounds them to float32 before deriving the
@@ -29,12 +29,8 @@
 
 namespace seatorch::quant {
 
-inline constexpr std::string_view kInt8Format = "seatorch-int8";
 inline constexpr std::string_view kInt8FormatVersion = "1";
 inline constexpr std::string_view kInt8InputEncoding = "u8 pixel p, first layer sees p - 128 (scale 1/255, zero-point -128)";
-
-// True when the file says it is an int8 model (metadata "format" = "seatorch-int8").
-bool is_int8_model_file(const io::SafetensorsFile& file);
 
 // Throws InputError (naming `source`) unless every invariant the integer inference relies
 // on holds: shapes chain, multipliers in [2^30, 2^31), shifts in [0, 31], zero-points in

@@ -21,7 +21,7 @@
 
 #include "seatorch/data/dataset.hpp"
 #include "seatorch/nn/mlp.hpp"
-#include "seatorch/quant/float_mlp.hpp"
+#include "seatorch/model/float_mlp.hpp"
 #include "seatorch/quant/quantizer.hpp"
 #include "seatorch/tensor/fake_quant.hpp"
 
@@ -40,7 +40,7 @@ struct QatOptions {
 };
 
 struct QatResult {
-  FloatMlp model;               // the fine-tuned float weights: what quantize_mlp exports
+  model::FloatMlp model;               // the fine-tuned float weights: what quantize_mlp exports
   std::size_t steps = 0;
   double final_loss = 0.0;      // the last epoch's mean training loss (fake-quantized forward)
   double float_accuracy = 0.0;  // of the fine-tuned float weights on data.test
@@ -59,7 +59,7 @@ tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x,
 // weight grids follow `quantize` (granularity, calibration method) on the n images
 // `calibration_pixels` (n, inputs), as quantize_mlp does at export. Throws InputError when
 // the model does not fit the data or the options cannot work.
-QatResult quantization_aware_finetune(const FloatMlp& model, const DataSplit& data,
+QatResult quantization_aware_finetune(const model::FloatMlp& model, const data::DataSplit& data,
                                       std::span<const std::uint8_t> calibration_pixels, std::size_t n,
                                       const QuantizeOptions& quantize, const QatOptions& options);
 

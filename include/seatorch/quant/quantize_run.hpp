@@ -21,7 +21,7 @@ namespace seatorch::quant {
 struct QuantizeRunOptions {
   std::filesystem::path model = "seatorch-out/model.safetensors";
   std::filesystem::path out = "seatorch-out/model.int8.safetensors";
-  DataOptions data;            // data.name empty: the data set recorded in the checkpoint
+  data::DataOptions data;            // data.name empty: the data set recorded in the checkpoint
   QuantizeOptions quantize;
   std::size_t calibration_images = 500;
   QatOptions qat;              // qat.epochs 0: plain post-training quantization
@@ -48,8 +48,5 @@ struct QuantizeRunSummary {
 };
 
 QuantizeRunSummary run_quantize(const QuantizeRunOptions& options);
-
-// The data set a model file was trained on (its "dataset" metadata), or "" when absent.
-std::string recorded_dataset(const std::filesystem::path& model_file);
 
 }  // namespace seatorch::quant

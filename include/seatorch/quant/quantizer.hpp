@@ -13,7 +13,7 @@
 // files (quant/int8_file.hpp) and quantization-aware training (quant/qat.hpp).
 #pragma once
 
-#include "seatorch/quant/float_mlp.hpp"
+#include "seatorch/model/float_mlp.hpp"
 #include "seatorch/quant/int8_model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -96,12 +96,12 @@ struct QuantizedMlp {
 };
 
 // Quantizes `model` (validated first) using `n` calibration images of bytes, (n, inputs).
-QuantizedMlp quantize_mlp(const FloatMlp& model, std::span<const std::uint8_t> calibration_pixels, std::size_t n,
+QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uint8_t> calibration_pixels, std::size_t n,
                           const QuantizeOptions& options);
 
 // Fills each report's max_abs_error and sqnr_db by running both models on `n` images
 // (n, inputs): the float model on p / 255, the int8 model on the bytes.
-void measure_errors(const FloatMlp& model, QuantizedMlp& quantized, std::span<const std::uint8_t> pixels, std::size_t n);
+void measure_errors(const model::FloatMlp& model, QuantizedMlp& quantized, std::span<const std::uint8_t> pixels, std::size_t n);
 
 // The reports as JSON (one object per layer; an infinite SQNR is written as null).
 nlohmann::json layer_reports_json(const std::vector<LayerReport>& layers);

@@ -10,7 +10,7 @@
 // last layer is linear (it produces logits or regression outputs).
 #pragma once
 
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 #include "seatorch/scalar/value.hpp"
 
 #include <cstddef>
@@ -42,7 +42,7 @@ class Neuron {
 class Layer {
  public:
   Layer(ScalarGraph& graph, std::size_t fan_in, std::size_t fan_out, Activation activation,
-        Rng& rng);
+        core::Rng& rng);
 
   [[nodiscard]] std::vector<Value> operator()(std::span<const Value> x) const;
 
@@ -53,7 +53,7 @@ class Mlp {
  public:
   // sizes = {inputs, hidden..., outputs}
   Mlp(ScalarGraph& graph, std::span<const std::size_t> sizes, Activation hidden_activation,
-      Rng& rng);
+      core::Rng& rng);
 
   [[nodiscard]] std::vector<Value> operator()(std::span<const Value> x) const;
 

@@ -6,12 +6,12 @@
 // mul's: g * mask. Kernel: handles any strides (it is elementwise mul).
 #pragma once
 
-#include "seatorch/rng.hpp"
+#include "seatorch/core/rng.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
 namespace seatorch::tensor {
 
 // p in [0, 1) (InputError otherwise). With training false or p == 0, returns x itself.
-Tensor dropout(const Tensor& x, double p, bool training, Rng& rng);
+Tensor dropout(const Tensor& x, double p, bool training, core::Rng& rng);
 
 }  // namespace seatorch::tensor

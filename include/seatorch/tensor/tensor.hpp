@@ -12,7 +12,7 @@
 // matmul.hpp, loss.hpp, dropout.hpp) and the backward engine (autograd.hpp).
 #pragma once
 
-#include "seatorch/dtype.hpp"
+#include "seatorch/core/dtype.hpp"
 #include "seatorch/tensor/shape.hpp"
 #include "seatorch/tensor/storage.hpp"
 
@@ -35,8 +35,8 @@ class Tensor {
 
   // ---- making tensors (all contiguous, none requiring grad) -------------------------
   // Uninitialized memory: for outputs that the caller overwrites completely.
-  static Tensor empty(const Shape& shape, DType dtype = DType::kF32);
-  static Tensor zeros(const Shape& shape, DType dtype = DType::kF32);
+  static Tensor empty(const Shape& shape, core::DType dtype = core::DType::kF32);
+  static Tensor zeros(const Shape& shape, core::DType dtype = core::DType::kF32);
   static Tensor full(const Shape& shape, float value);
   static Tensor scalar(float value);  // rank 0
   // Copies `values` (shape.numel() of them, row-major) into a new tensor of T's dtype.
@@ -52,7 +52,7 @@ class Tensor {
 
   // ---- geometry ----------------------------------------------------------------------
   [[nodiscard]] bool defined() const { return impl_ != nullptr; }
-  [[nodiscard]] DType dtype() const;
+  [[nodiscard]] core::DType dtype() const;
   [[nodiscard]] const Shape& shape() const;
   [[nodiscard]] const Strides& strides() const;
   [[nodiscard]] std::size_t offset() const;  // in elements, from the start of the storage
@@ -102,7 +102,7 @@ class Tensor {
   [[nodiscard]] long use_count() const { return impl_.use_count(); }
 
  private:
-  void expect_dtype(DType dtype) const;  // throws std::logic_error on a mismatch
+  void expect_dtype(core::DType dtype) const;  // throws std::logic_error on a mismatch
 
   std::shared_ptr<TensorImpl> impl_;
 };
@@ -114,7 +114,7 @@ struct TensorImpl {
   std::size_t offset = 0;        // elements from the start of storage
   Shape shape;
   Strides strides;               // elements
-  DType dtype = DType::kF32;
+  core::DType dtype = core::DType::kF32;
   bool requires_grad = false;
   std::unique_ptr<Node> grad_fn; // the op that made this tensor; null for leaves
   Tensor grad;                   // (shape) contiguous F32; leaves accumulate, interiors are scratch
@@ -129,7 +129,7 @@ struct TensorImpl {
 
 template <typename T>
 T* Tensor::data() const {
-  expect_dtype(DTypeOf<T>::value);
+  expect_dtype(core::DTypeOf<T>::value);
   return reinterpret_cast<T*>(impl_->storage->data()) + impl_->offset;
 }
 

@@ -6,17 +6,17 @@
 #pragma once
 
 #include "seatorch/data/dataset.hpp"
-#include "seatorch/evaluation.hpp"
+#include "seatorch/model/evaluation.hpp"
 #include "seatorch/nn/mlp.hpp"
 
 #include <cstddef>
 #include <limits>
 
-namespace seatorch {
+namespace seatorch::train {
 
 // Samples [begin, end) of `data` (clamped to its size). Throws InputError when the model's
 // input or output size does not match the data set.
-Evaluation evaluate(nn::Mlp& model, const Dataset& data, std::size_t begin = 0,
+model::Evaluation evaluate(nn::Mlp& model, const data::Dataset& data, std::size_t begin = 0,
                     std::size_t end = std::numeric_limits<std::size_t>::max());
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace seatorch {
+namespace seatorch::train {
 
 enum class ScheduleKind { kConstant, kStep, kCosine };
 
@@ -30,4 +30,4 @@ struct LrSchedule {
 double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step,
                     std::size_t steps_per_epoch, std::size_t total_steps);
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::train {
 
 enum class OptimizerKind { kSgd, kAdam, kAdamW };
 
@@ -78,4 +78,4 @@ class Optimizer {
   std::uint64_t steps_ = 0;
 };
 
-}  // namespace seatorch
+}  // namespace seatorch::train

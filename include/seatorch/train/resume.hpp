@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::train {
 
 inline constexpr std::string_view kResumeFormat = "seatorch-resume";
 inline constexpr std::string_view kResumeFormatVersion = "1";
@@ -44,7 +44,7 @@ struct DataFingerprint {
   std::uint32_t crc32 = 0;  // of the features' float bytes, then the labels' int32 bytes
   bool operator==(const DataFingerprint&) const = default;
 };
-DataFingerprint fingerprint(const Dataset& train);
+DataFingerprint fingerprint(const data::Dataset& train);
 
 struct ResumeState {
   TrainRunOptions options;          // data, engine (tensor), recipe and --out; init and resume unset
@@ -83,4 +83,4 @@ TensorTrainConfig train_config_from_json(const nlohmann::json& json, std::string
 nlohmann::json train_epoch_json(const TrainEpoch& epoch);
 TrainEpoch train_epoch_from_json(const nlohmann::json& json, std::string_view source);
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::train {
 
 struct ScalarTrainConfig {
   std::vector<std::size_t> hidden;  // hidden-layer widths
@@ -54,10 +54,10 @@ struct ScalarTrainResult {
 using EpochCallback = std::function<void(const EpochReport&)>;
 
 // Throws InputError when the configuration cannot work with the data (e.g. zero epochs).
-ScalarTrainResult train_scalar(const DataSplit& data, const ScalarTrainConfig& config,
+ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainConfig& config,
                                const EpochCallback& on_epoch = {});
 
 // Fraction of `data` that `model` classifies correctly (argmax of its outputs).
-double scalar_accuracy(const scalar::Mlp& model, scalar::ScalarGraph& graph, const Dataset& data);
+double scalar_accuracy(const scalar::Mlp& model, scalar::ScalarGraph& graph, const data::Dataset& data);
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::train {
 
 // Where a run stands: `epoch` epochs finished, then `step_in_epoch` steps of the next one,
 // with that epoch's running sums so that its report comes out as if never interrupted.
@@ -149,7 +149,7 @@ struct TensorTrainOutput {
 };
 
 // Throws InputError when the configuration cannot work with the data.
-TensorTrainOutput train_tensor(const DataSplit& data, const TensorTrainConfig& config,
+TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainConfig& config,
                                const TensorTrainCallbacks& callbacks = {});
 
-}  // namespace seatorch
+}  // namespace seatorch::train

@@ -24,14 +24,14 @@
 #include <string_view>
 #include <vector>
 
-namespace seatorch {
+namespace seatorch::train {
 
 enum class Engine { kTensor, kScalar };
 Engine parse_engine(std::string_view name);
 std::string_view engine_name(Engine engine);
 
 struct TrainRunOptions {
-  DataOptions data;
+  data::DataOptions data;
   Engine engine = Engine::kTensor;
   TensorTrainConfig tensor;  // the recipe for either engine (the scalar engine uses hidden,
                              // epochs, batch, lr, seed, limit and shuffle; SGD only)
@@ -94,4 +94,4 @@ TensorTrainConfig default_train_config(std::string_view dataset, Engine engine);
 
 TrainRunSummary run_training(const TrainRunOptions& options, const TrainRunCallbacks& callbacks = {});
 
-}  // namespace seatorch
+}  // namespace seatorch::train

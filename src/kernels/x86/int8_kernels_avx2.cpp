@@ -60,7 +60,7 @@ void layer_avx2(const Int8LayerArgs& args) { layer_fused<Avx2>(args); }
 namespace seatorch::kernels::x86 {
 namespace {
 
-// quant::requantize() on 8 lanes; see requantize_avx512 for the srdhm identity.
+// requantize() on 8 lanes; see requantize_avx512 for the srdhm identity.
 void requantize8(const std::int32_t* row_constant, const std::int32_t* dots, const std::int32_t* multiplier,
                  const std::int32_t* shift, const Int8RequantizeArgs& r, std::int8_t* y, std::uint8_t* u) {
   auto load = [](const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };

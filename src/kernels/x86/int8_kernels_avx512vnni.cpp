@@ -14,7 +14,7 @@ namespace {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-// quant::requantize() on 16 lanes. srdhm(a, M) = floor((a * M + 2^30) / 2^31) for M > 0 (the
+// requantize() on 16 lanes. srdhm(a, M) = floor((a * M + 2^30) / 2^31) for M > 0 (the
 // truncating division of the scalar code with its sign-dependent nudge comes to exactly
 // this), and only the low 32 bits of that shift are kept, so a logical 64-bit shift does.
 // Inlined into the fused layer's epilogue, so its constants are set up once per tile row.

@@ -1,0 +1,48 @@
+// The float MLP that the quantizer consumes: dense layers with an optional ReLU, stored as
+// plain arrays, independent of the tensor engine (which converts its Linear layers to this
+// and back through the checkpoint, quant/float_checkpoint.hpp).
+//
+// The forward pass is the float reference that calibration and the float-vs-int8
+// comparison use; its products go through the one matmul entry point (kernels/matmul.hpp).
+// Deliberately not here: training, other activations (the integer model has ReLU or
+// nothing), and any notion of tensors or autograd.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace seatorch::model {
+
+struct DenseLayer {
+  std::size_t in = 0;
+  std::size_t out = 0;
+  std::vector<float> weight;  // (out, in) row-major, as PyTorch's nn.Linear
+  std::vector<float> bias;    // (out)
+  bool relu = false;          // y = max(0, W x + b) when set
+};
+
+struct FloatMlp {
+  std::vector<DenseLayer> layers;
+
+  [[nodiscard]] std::size_t inputs() const { return layers.empty() ? 0 : layers.front().in; }
+  [[nodiscard]] std::size_t outputs() const { return layers.empty() ? 0 : layers.back().out; }
+  // "784-256-128-10"
+  [[nodiscard]] std::string architecture() const;
+};
+
+// Throws InputError (naming `source`) when the model is empty, a layer's arrays do not have
+// its (out, in) sizes, consecutive layers do not chain, or a value is NaN or infinite.
+void validate_float_mlp(const FloatMlp& model, std::string_view source);
+
+// x (n, inputs) -> (n, outputs). When `layer_outputs` is given, it receives every layer's
+// output (n, layers[k].out), after the ReLU where there is one.
+std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x, std::size_t n,
+                                 std::vector<std::vector<float>>* layer_outputs = nullptr);
+
+// Index of the largest value; the lowest index wins a tie, as argmax_int8.
+std::size_t argmax_float(std::span<const float> logits);
+
+}  // namespace seatorch::model

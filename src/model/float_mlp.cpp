@@ -1,0 +1,84 @@
+// The float reference forward pass: matmul through kernels::matmul, then bias and ReLU.
+#include "seatorch/model/float_mlp.hpp"
+
+#include "seatorch/core/error.hpp"
+#include "seatorch/kernels/matmul.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cassert>
+#include <cmath>
+
+namespace seatorch::model {
+namespace {
+
+void check_finite(std::span<const float> values, std::string_view source, std::size_t layer, std::string_view what) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i])) {
+      throw core::input_error("{}: tensor {} has a non-finite value ({}) at index {}; the model diverged in training, "
+                        "retrain it (e.g. with a lower learning rate)", source, checkpoint_tensor_name(layer, what), values[i], i);
+    }
+  }
+}
+
+}  // namespace
+
+std::string FloatMlp::architecture() const {
+  std::vector<std::size_t> sizes{inputs()};
+  for (const DenseLayer& layer : layers) sizes.push_back(layer.out);
+  return fmt::format("{}", fmt::join(sizes, "-"));
+}
+
+void validate_float_mlp(const FloatMlp& model, std::string_view source) {
+  if (model.layers.empty()) throw core::input_error("{}: the model has no layers", source);
+  for (std::size_t k = 0; k < model.layers.size(); ++k) {
+    const DenseLayer& layer = model.layers[k];
+    if (layer.in == 0 || layer.out == 0) throw core::input_error("{}: layer {} has an empty shape ({}, {})", source, k, layer.out, layer.in);
+    if (layer.weight.size() != layer.in * layer.out || layer.bias.size() != layer.out) {
+      throw core::input_error("{}: layer {} has {} weights and {} biases, expected {} x {} and {}", source, k,
+                        layer.weight.size(), layer.bias.size(), layer.out, layer.in, layer.out);
+    }
+    if (k > 0 && model.layers[k - 1].out != layer.in) {
+      throw core::input_error("{}: {} takes {} inputs but {} produces {}; the layers do not chain", source,
+                        checkpoint_tensor_name(k, "weight"), layer.in, checkpoint_tensor_name(k - 1, "weight"),
+                        model.layers[k - 1].out);
+    }
+    check_finite(layer.weight, source, k, "weight");
+    check_finite(layer.bias, source, k, "bias");
+  }
+}
+
+std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x, std::size_t n,
+                                 std::vector<std::vector<float>>* layer_outputs) {
+  assert(x.size() == n * model.inputs());
+  if (layer_outputs) layer_outputs->clear();
+  std::vector<float> input(x.begin(), x.end());
+  for (const DenseLayer& layer : model.layers) {
+    std::vector<float> y(n * layer.out);  // (n, out)
+    // y = x W^T: x (n, in), W stored (out, in) = W^T transposed.
+    kernels::matmul({{n, layer.out, layer.in}, input.data(), layer.in, kernels::Transpose::kNo, layer.weight.data(),
+                     layer.in, kernels::Transpose::kYes, y.data(), layer.out, false});
+    for (std::size_t s = 0; s < n; ++s) {
+      float* row = y.data() + s * layer.out;
+      for (std::size_t j = 0; j < layer.out; ++j) {
+        row[j] += layer.bias[j];
+        if (layer.relu && row[j] < 0.0f) row[j] = 0.0f;
+      }
+    }
+    if (layer_outputs) layer_outputs->push_back(y);
+    input = std::move(y);
+  }
+  return input;
+}
+
+std::size_t argmax_float(std::span<const float> logits) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < logits.size(); ++i) {
+    if (logits[i] > logits[best]) best = i;
+  }
+  return best;
+}
+
+}  // namespace seatorch::model
