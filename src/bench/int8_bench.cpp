@@ -22,7 +22,7 @@ Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
   data_options.test_only = true;  // only the test images are used
   data_options.name = model::dataset_for(int8.metadata, options.int8_model.string(), data_options.name);
   const data::DataSplit data = data::load_dataset(data_options);
-  const std::vector<std::uint8_t> pixels = quant::dataset_pixels(data.test);
+  const std::span<const std::uint8_t> pixels = data::image_pixels(data.test, "the int8 model");
   const std::size_t n = std::min(options.images, data.test.size());
 
   Int8BenchReport report;

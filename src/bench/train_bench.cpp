@@ -50,16 +50,13 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   const train::PhaseSeconds& p = tensor.result.phases;
   report.phases_per_epoch = {p.data / epochs, p.forward / epochs, p.backward / epochs, p.optimizer / epochs};
   report.tensor_us_per_sample = tensor.result.us_per_sample;
-  report.test_accuracy = tensor.result.test_accuracy;
+  report.test_accuracy = tensor.result.test.accuracy();
 
   // The scalar engine on the first samples only: the same architecture, batch and rate
   // (its SGD has no momentum; the cost per sample is the graph, not the update).
   const std::size_t n = std::min(options.scalar_samples, data.train.size());
   const data::Dataset& full = data.train;
-  data::DataSplit subset{data.name,
-                   data::Dataset{full.features, full.classes, {full.x.begin(), full.x.begin() + static_cast<std::ptrdiff_t>(n * full.features)},
-                           {full.y.begin(), full.y.begin() + static_cast<std::ptrdiff_t>(n)}},
-                   data::Dataset{full.features, full.classes, {}, {}}};
+  data::DataSplit subset{data.name, full.slice(0, n), full.slice(0, 0)};
   train::ScalarTrainConfig scalar;
   scalar.hidden = options.hidden;
   scalar.activation = scalar::Activation::kRelu;

@@ -65,8 +65,11 @@ train::TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
       throw core::input_error("--resume: {} does not exist; an interrupted `seatorch train` writes it beside its --out",
                         path.string());
     }
-    train::TrainRunOptions options = train::load_resume_state(path).options;
+    // Read once: its options are the defaults here, and run_training checks the rest of it.
+    auto state = std::make_shared<const train::ResumeState>(train::load_resume_state(path));
+    train::TrainRunOptions options = state->options;
     options.resume = path;
+    options.resume_state = std::move(state);
     return options;
   }
   train::TrainRunOptions options;
@@ -147,12 +150,13 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
 
   if (signals) callbacks.should_stop = [] { return StopSignals::received() != 0; };
   const train::TrainRunSummary summary = train::run_training(options, callbacks);
-  if (summary.interrupted) {
+  const train::TrainResult& r = summary.training;
+  if (summary.interrupted()) {
     if (bar) bar->finish();
     const int signal = StopSignals::received();
-    const train::TrainPosition& p = summary.position;
+    const train::TrainPosition& p = r.position;
     spdlog::warn("interrupted by {} after {} steps (epoch {}, step {} of it done); wrote {}; continue with "
-                 "`seatorch train --resume {}`", StopSignals::name(signal), summary.steps, p.epoch + 1,
+                 "`seatorch train --resume {}`", StopSignals::name(signal), r.steps, p.epoch + 1,
                  p.step_in_epoch, summary.written.front().string(), summary.written.front().string());
     return 128 + signal;
   }
@@ -160,8 +164,8 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
     spdlog::warn("{} arrived after the last step: the run completed", StopSignals::name(StopSignals::received()));
   }
   spdlog::info("{} {}: test accuracy {:.4f}, train accuracy {:.4f}, {} steps, {:.2f} s of training ({:.1f} us/sample)",
-               summary.architecture, train::engine_name(summary.engine), summary.test_accuracy, summary.train_accuracy,
-               summary.steps, summary.train_seconds, summary.us_per_sample);
+               summary.model.architecture(), train::engine_name(summary.engine), r.test.accuracy(), r.train_accuracy,
+               r.steps, r.seconds, r.us_per_sample);
   for (const auto& path : summary.written) spdlog::info("wrote {}", path.string());
   if (flags.json) print_json(summary.to_json());
   return 0;

@@ -84,7 +84,7 @@ IdxArray read_idx(const std::filesystem::path& path, IdxKind kind) {
 
 Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesystem::path& labels,
                          std::size_t classes) {
-  const IdxArray image_array = read_idx(images, IdxKind::kImages);
+  IdxArray image_array = read_idx(images, IdxKind::kImages);
   const IdxArray label_array = read_idx(labels, IdxKind::kLabels);
   if (image_array.items != label_array.items) {
     throw core::input_error("{} holds {} images but {} holds {} labels; the two files must belong together",
@@ -102,10 +102,7 @@ Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesys
     }
     data.y[i] = label;
   }
-  data.x.resize(image_array.values.size());
-  for (std::size_t i = 0; i < image_array.values.size(); ++i) {
-    data.x[i] = static_cast<float>(image_array.values[i]) / 255.0f;
-  }
+  data.pixels = std::move(image_array.values);
   return data;
 }
 

@@ -4,20 +4,13 @@
 #include "seatorch/core/error.hpp"
 
 #include <cmath>
-#include <iterator>
 
 namespace seatorch::data {
 
 Dataset take_first(Dataset data, std::size_t n) {
-  if (n == 0) throw core::input_error("--limit 0 selects no samples; give a positive count");
-  if (n < data.size()) {
-    data.x.resize(n * data.features);
-    data.y.resize(n);
-    // A small limit of a large set: give the rest back (the copy is of the small part).
-    data.x.shrink_to_fit();
-    data.y.shrink_to_fit();
-  }
-  return data;
+  if (n == 0) throw core::option_error("sample limit", "a limit of 0 samples selects none; give a positive count");
+  if (n >= data.size()) return data;
+  return data.slice(0, n);  // a small limit of a large set keeps only the small part
 }
 
 HeadTail split_tail(Dataset data, double fraction, std::string_view what) {
@@ -32,17 +25,7 @@ HeadTail split_tail(Dataset data, double fraction, std::string_view what) {
                       fraction, n);
   }
   const std::size_t head_size = n - tail_size;
-  HeadTail parts;
-  parts.tail.features = parts.head.features = data.features;
-  parts.tail.classes = parts.head.classes = data.classes;
-  const auto x_cut = data.x.begin() + static_cast<std::ptrdiff_t>(head_size * data.features);
-  const auto y_cut = data.y.begin() + static_cast<std::ptrdiff_t>(head_size);
-  parts.tail.x.assign(x_cut, data.x.end());
-  parts.tail.y.assign(y_cut, data.y.end());
-  data.x.erase(x_cut, data.x.end());
-  data.y.erase(y_cut, data.y.end());
-  parts.head = std::move(data);
-  return parts;
+  return HeadTail{data.slice(0, head_size), data.slice(head_size, tail_size)};
 }
 
 }  // namespace seatorch::data

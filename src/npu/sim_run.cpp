@@ -178,10 +178,8 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
                       data.name, data.test.features);
   }
   const std::size_t n = options.images == 0 ? data.test.size() : std::min(options.images, data.test.size());
-  data::Dataset test = data.test;
-  test.x.resize(n * test.features);
-  test.y.resize(n);
-  const std::vector<std::uint8_t> pixels = quant::dataset_pixels(test);
+  const data::Dataset test = data.test.slice(0, n);
+  const std::span<const std::uint8_t> pixels = data::image_pixels(test, "the Mini NPU");  // (n, features)
 
   const unsigned max_attempts = attempts_for(options.faults, image, options.hex.string());
   if (on_port) {
@@ -223,7 +221,7 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   s.load_bytes = session.stats().load_bytes;
   s.load_cycles = session.stats().load_cycles;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto image_pixels = std::span<const std::uint8_t>(pixels).subspan(i * test.features, test.features);
+    const auto image_pixels = pixels.subspan(i * test.features, test.features);
     const NpuInference answer = session.infer(image_pixels);
     const std::vector<std::int8_t> expected = quant::int8_forward_ref(reference, image_pixels);
     const bool same_class = answer.predicted == quant::argmax_int8(expected);

@@ -16,8 +16,7 @@ nlohmann::json dump_layers(const Int8Model& model, const data::Dataset& test, st
   if (index >= test.size()) {
     throw core::input_error("--dump-layers {}: the test set has {} images (0..{})", index, test.size(), test.size() - 1);
   }
-  data::Dataset one{test.features, test.classes, {test.sample(index).begin(), test.sample(index).end()}, {test.y[index]}};
-  const std::vector<std::uint8_t> pixels = dataset_pixels(one);
+  const auto pixels = data::image_pixels(test, "the int8 model").subspan(index * test.features, test.features);
   std::vector<Int8LayerTrace> trace;
   const std::vector<std::int8_t> logits = int8_forward_ref(model, pixels, &trace);
   nlohmann::json layers = nlohmann::json::array();
@@ -27,7 +26,7 @@ nlohmann::json dump_layers(const Int8Model& model, const data::Dataset& test, st
   return {{"image", index},
           {"label", test.y[index]},
           {"predicted", argmax_int8(logits)},
-          {"pixels", pixels},
+          {"pixels", std::vector<std::uint8_t>(pixels.begin(), pixels.end())},
           {"layers", layers}};
 }
 
@@ -70,7 +69,7 @@ EvalRunSummary run_eval(const EvalRunOptions& options) {
     const model::FloatMlp model = model::float_mlp_from_checkpoint(file, source);
     summary.kind = "float";
     summary.architecture = model.architecture();
-    evaluation = evaluate_float(model, data.test);
+    evaluation = model::evaluate_float(model, data.test);
   }
   summary.samples = evaluation.samples();
   summary.accuracy = evaluation.accuracy();

@@ -82,7 +82,7 @@ QatResult quantization_aware_finetune(const model::FloatMlp& model, const data::
     return fake_quant_forward(m, x, quantize.granularity, grids);
   };
   train::TensorTrainCallbacks callbacks;
-  callbacks.on_checkpoint = [&](const train::TensorEpochReport& report, const train::TensorTrainState& state) {
+  callbacks.on_checkpoint = [&](const train::TrainEpoch& report, const train::TensorTrainState& state) {
     spdlog::info("QAT epoch {}/{}: loss {:.4f}, train accuracy {:.4f} (fake-quantized), {:.1f} s", report.epoch,
                  options.epochs, report.loss, report.train_accuracy, report.seconds);
     if (report.epoch < options.epochs) grids = calibrated_grids(model::float_mlp_of(state.model), calibration_pixels, n, quantize);
@@ -93,7 +93,7 @@ QatResult quantization_aware_finetune(const model::FloatMlp& model, const data::
   result.model = model::float_mlp_of(trained.model);
   result.steps = trained.result.steps;
   result.final_loss = trained.result.final_loss;
-  result.float_accuracy = trained.result.test_accuracy;
+  result.float_accuracy = trained.result.test.accuracy();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

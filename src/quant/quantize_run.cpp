@@ -44,9 +44,8 @@ QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
   if (options.calibration_images == 0) throw core::input_error("--calib must be at least 1");
   const data::DataSplit data = data::load_dataset(data_options);
 
-  const std::vector<std::uint8_t> train_pixels = dataset_pixels(data.train);
   const std::size_t n_calib = std::min(options.calibration_images, data.train.size());
-  const auto calibration_pixels = std::span<const std::uint8_t>(train_pixels).first(n_calib * data.train.features);
+  const auto calibration_pixels = data::image_pixels(data.train, "the int8 model").first(n_calib * data.train.features);
 
   QuantizeRunSummary summary;
   model::FloatMlp exported = model;  // the float weights that are quantized: fine-tuned ones after QAT
@@ -65,9 +64,8 @@ QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
                granularity_name(options.quantize.granularity), calibration_method_name(options.quantize.calibration));
   QuantizedMlp quantized = quantize_mlp(exported, calibration_pixels, n_calib, options.quantize);
 
-  const std::vector<std::uint8_t> test_pixels = dataset_pixels(data.test);
-  measure_errors(exported, quantized, test_pixels, data.test.size());
-  const model::Evaluation float_eval = evaluate_float(model, data.test);
+  measure_errors(exported, quantized, data::image_pixels(data.test, "the int8 model"), data.test.size());
+  const model::Evaluation float_eval = model::evaluate_float(model, data.test);
   const Int8Engine engine(quantized.model);
   const model::Evaluation int8_eval = evaluate_int8(engine, data.test);
 

@@ -5,7 +5,6 @@
 #include "seatorch/data/dataset.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <span>
 
@@ -22,8 +21,7 @@ inline Batch gather_batch(const data::Dataset& data, std::span<const std::size_t
   float* x = b.x.data<float>();
   std::int32_t* y = b.y.data<std::int32_t>();
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    const std::span<const float> sample = data.sample(rows[r]);
-    std::copy(sample.begin(), sample.end(), x + r * data.features);
+    data.copy_features(rows[r], std::span<float>(x + r * data.features, data.features));
     y[r] = data.y[rows[r]];
   }
   return b;

@@ -37,62 +37,12 @@ nlohmann::json flag_values(const TensorTrainConfig& config) {
 }
 
 [[noreturn]] void bad(std::string_view source, const std::string& problem) {
-  throw core::input_error("{}: not a valid resume file: {}; start the run again without --resume", source, problem);
+  throw core::input_error("{}: not a valid resume file: {}; start the run again from the beginning", source, problem);
 }
 
-// Typed access to JSON read from the file; every miss names the field.
-class Fields {
- public:
-  Fields(const nlohmann::json& json, std::string_view source, std::string where)
-      : json_(json), source_(source), where_(std::move(where)) {
-    if (!json_.is_object()) bad(source_, where_ + " is not a JSON object");
-  }
-
-  const nlohmann::json& get(const char* key) const {
-    const auto it = json_.find(key);
-    if (it == json_.end()) bad(source_, fmt::format("{} has no '{}'", where_, key));
-    return *it;
-  }
-  std::uint64_t count(const char* key) const {
-    const nlohmann::json& v = get(key);
-    if (!v.is_number_unsigned()) bad(source_, fmt::format("{}.{} is not a non-negative integer", where_, key));
-    return v.get<std::uint64_t>();
-  }
-  double number(const char* key) const {
-    const nlohmann::json& v = get(key);
-    if (!v.is_number() || !std::isfinite(v.get<double>())) bad(source_, fmt::format("{}.{} is not a number", where_, key));
-    return v.get<double>();
-  }
-  std::optional<double> optional_number(const char* key) const {
-    if (get(key).is_null()) return std::nullopt;
-    return number(key);
-  }
-  bool boolean(const char* key) const {
-    const nlohmann::json& v = get(key);
-    if (!v.is_boolean()) bad(source_, fmt::format("{}.{} is not true or false", where_, key));
-    return v.get<bool>();
-  }
-  std::string string(const char* key) const {
-    const nlohmann::json& v = get(key);
-    if (!v.is_string()) bad(source_, fmt::format("{}.{} is not a string", where_, key));
-    return v.get<std::string>();
-  }
-
- private:
-  const nlohmann::json& json_;
-  std::string_view source_;
-  std::string where_;
-};
-
-// Runs `parse` and turns the library's InputError (an unknown optimizer name, ...) into a
-// resume-file error.
-template <typename F>
-auto reading(std::string_view source, const std::string& what, F parse) {
-  try {
-    return parse();
-  } catch (const core::InputError& e) {
-    bad(source, fmt::format("{}: {}", what, e.what()));
-  }
+// The resume file's error for a problem in its JSON metadata.
+core::JsonFields::Fail fails_for(std::string_view source) {
+  return [source](const std::string& problem) { bad(source, problem); };
 }
 
 const std::string& metadata(const io::SafetensorsFile& file, std::string_view key, std::string_view source) {
@@ -111,14 +61,13 @@ nlohmann::json metadata_json(const io::SafetensorsFile& file, std::string_view k
 
 io::RawTensor raw_of(const nn::NamedBuffer& b) { return io::make_tensor<float>(b.shape, b.data); }
 
-nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
-
 std::size_t to_size(std::uint64_t v) { return static_cast<std::size_t>(v); }
 
 }  // namespace
 
 DataFingerprint fingerprint(const data::Dataset& train) {
-  const auto x = std::as_bytes(std::span(train.x));
+  // The features in their stored encoding: pixel bytes, or the floats of real-valued data.
+  const auto x = train.is_image() ? std::as_bytes(std::span(train.pixels)) : std::as_bytes(std::span(train.x));
   const auto y = std::as_bytes(std::span(train.y));
   std::uint32_t crc = io::crc32({reinterpret_cast<const std::uint8_t*>(x.data()), x.size()});
   crc = io::crc32({reinterpret_cast<const std::uint8_t*>(y.data()), y.size()}, crc);
@@ -127,74 +76,6 @@ DataFingerprint fingerprint(const data::Dataset& train) {
 
 std::filesystem::path default_resume_path(const std::filesystem::path& out) {
   return out.parent_path() / "resume.safetensors";
-}
-
-nlohmann::json train_config_json(const TensorTrainConfig& c) {
-  return {{"hidden", c.hidden},
-          {"epochs", c.epochs},
-          {"batch", c.batch},
-          {"optimizer", optimizer_name(c.optimizer)},
-          {"lr", c.lr},
-          {"momentum", c.momentum},
-          {"nesterov", c.nesterov},
-          {"weight_decay", c.weight_decay},
-          {"schedule", schedule_name(c.schedule.kind)},
-          {"step_size", c.schedule.step_size},
-          {"gamma", c.schedule.gamma},
-          {"dropout", c.dropout},
-          {"seed", c.seed},
-          {"limit", c.limit},
-          {"validation", c.validation},
-          {"max_steps", c.max_steps},
-          {"shuffle", c.shuffle}};
-}
-
-TensorTrainConfig train_config_from_json(const nlohmann::json& json, std::string_view source) {
-  const Fields f(json, source, "config");
-  TensorTrainConfig c;
-  const nlohmann::json& hidden = f.get("hidden");
-  if (!hidden.is_array()) bad(source, "config.hidden is not an array");
-  c.hidden.clear();
-  for (const nlohmann::json& width : hidden) {
-    if (!width.is_number_unsigned()) bad(source, "config.hidden holds a value that is not a non-negative integer");
-    c.hidden.push_back(to_size(width.get<std::uint64_t>()));
-  }
-  c.epochs = to_size(f.count("epochs"));
-  c.batch = to_size(f.count("batch"));
-  const std::string optimizer = f.string("optimizer");
-  c.optimizer = reading(source, "config.optimizer", [&] { return parse_optimizer(optimizer); });
-  c.lr = f.number("lr");
-  c.momentum = f.number("momentum");
-  c.nesterov = f.boolean("nesterov");
-  c.weight_decay = f.number("weight_decay");
-  const std::string schedule = f.string("schedule");
-  c.schedule.kind = reading(source, "config.schedule", [&] { return parse_schedule(schedule); });
-  c.schedule.step_size = to_size(f.count("step_size"));
-  c.schedule.gamma = f.number("gamma");
-  c.dropout = f.number("dropout");
-  c.seed = f.count("seed");
-  c.limit = to_size(f.count("limit"));
-  c.validation = f.number("validation");
-  c.max_steps = to_size(f.count("max_steps"));
-  c.shuffle = f.boolean("shuffle");
-  return c;
-}
-
-nlohmann::json train_epoch_json(const TrainEpoch& e) {
-  return {{"epoch", e.epoch},
-          {"loss", e.loss},
-          {"train_accuracy", e.train_accuracy},
-          {"test_accuracy", optional_json(e.test_accuracy)},
-          {"validation_accuracy", optional_json(e.validation_accuracy)},
-          {"lr", optional_json(e.lr)},
-          {"seconds", e.seconds}};
-}
-
-TrainEpoch train_epoch_from_json(const nlohmann::json& json, std::string_view source) {
-  const Fields f(json, source, "a history entry");
-  return {to_size(f.count("epoch")),       f.number("loss"), f.number("train_accuracy"),
-          f.optional_number("test_accuracy"), f.optional_number("validation_accuracy"), f.optional_number("lr"),
-          f.number("seconds")};
 }
 
 io::SafetensorsFile resume_file(const ResumeState& state) {
@@ -245,17 +126,17 @@ ResumeState resume_state_from_file(const io::SafetensorsFile& file, std::string_
   ResumeState state;
   TrainRunOptions& o = state.options;
   const nlohmann::json data_json = metadata_json(file, "data", source);
-  const Fields data(data_json, source, "data");
+  const core::JsonFields data(data_json, "data", fails_for(source));
   o.data.name = data.string("name");
   o.data.data_dir = data.string("data_dir");
   o.data.csv_path = data.string("csv");
   o.data.label_col = data.string("label_col");
   o.engine = Engine::kTensor;
-  o.tensor = train_config_from_json(metadata_json(file, "config", source), source);
+  o.tensor = train_config_from_json(metadata_json(file, "config", source), fails_for(source));
   o.out = metadata(file, "out", source);
 
   const nlohmann::json position_json = metadata_json(file, "position", source);
-  const Fields position(position_json, source, "position");
+  const core::JsonFields position(position_json, "position", fails_for(source));
   TrainPosition& p = state.position;
   p.epoch = to_size(position.count("epoch"));
   p.step_in_epoch = to_size(position.count("step_in_epoch"));
@@ -267,13 +148,13 @@ ResumeState resume_state_from_file(const io::SafetensorsFile& file, std::string_
 
   const nlohmann::json history = metadata_json(file, "history", source);
   if (!history.is_array()) bad(source, "metadata 'history' is not a JSON array");
-  for (const nlohmann::json& e : history) state.history.push_back(train_epoch_from_json(e, source));
+  for (const nlohmann::json& e : history) state.history.push_back(train_epoch_from_json(e, fails_for(source)));
   if (state.history.size() != p.epoch) {
     bad(source, fmt::format("the history has {} epochs, the position {}", state.history.size(), p.epoch));
   }
 
   const nlohmann::json train_json = metadata_json(file, "train_data", source);
-  const Fields train(train_json, source, "train_data");
+  const core::JsonFields train(train_json, "train_data", fails_for(source));
   state.train_data.samples = to_size(train.count("samples"));
   state.train_data.features = to_size(train.count("features"));
   const std::uint64_t crc = train.count("crc32");

@@ -3,6 +3,8 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/model/engine_weights.hpp"
+#include "seatorch/model/evaluate.hpp"
 #include "seatorch/scalar/loss.hpp"
 
 #include <spdlog/spdlog.h>
@@ -20,7 +22,10 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::vector<scalar::Value> input_leaves(scalar::ScalarGraph& graph, std::span<const float> x) {
+// Sample i's features as leaves of the graph.
+std::vector<scalar::Value> input_leaves(scalar::ScalarGraph& graph, const data::Dataset& data, std::size_t i) {
+  std::vector<float> x(data.features);  // (features)
+  data.copy_features(i, x);
   std::vector<scalar::Value> leaves;
   leaves.reserve(x.size());
   for (float v : x) leaves.push_back(graph.leaf(v));
@@ -58,17 +63,6 @@ ScalarTrainConfig default_scalar_config(std::string_view dataset) {
     config.lr = 0.1;
   }
   return config;
-}
-
-double scalar_accuracy(const scalar::Mlp& model, scalar::ScalarGraph& graph, const data::Dataset& data) {
-  const std::size_t mark = graph.size();
-  std::size_t correct = 0;
-  for (std::size_t i = 0; i < data.size(); ++i) {
-    const std::vector<scalar::Value> outputs = model(input_leaves(graph, data.sample(i)));
-    if (static_cast<std::int32_t>(argmax(outputs)) == data.y[i]) ++correct;
-    graph.truncate(mark);
-  }
-  return data.size() == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.size());
 }
 
 ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainConfig& config,
@@ -114,7 +108,7 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
       graph.zero_grad();
       for (std::size_t j = begin; j < end; ++j) {
         const std::size_t i = order[j];
-        const std::vector<scalar::Value> logits = model(input_leaves(graph, train.sample(i)));
+        const std::vector<scalar::Value> logits = model(input_leaves(graph, train, i));
         const scalar::Value loss = scalar::cross_entropy(logits, static_cast<std::size_t>(train.y[i]));
         loss_sum += loss.data();
         if (static_cast<std::int32_t>(argmax(logits)) == train.y[i]) ++correct;
@@ -128,14 +122,26 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
     const double epoch_seconds = seconds_since(start);
     result.seconds += epoch_seconds;
     const auto n = static_cast<double>(train.size());
-    const EpochReport report{epoch, loss_sum / n, static_cast<double>(correct) / n, epoch_seconds};
+    TrainEpoch report;
+    report.epoch = epoch;
+    report.loss = loss_sum / n;
+    report.train_accuracy = static_cast<double>(correct) / n;
+    report.lr = config.lr;
+    report.seconds = epoch_seconds;
+    report.steps = (train.size() + batch - 1) / batch;
     result.history.push_back(report);
     if (on_epoch) on_epoch(report);
   }
   result.final_loss = result.history.back().loss;
   for (const scalar::Value& p : params) result.weights.push_back(p.data());
-  result.train_accuracy = scalar_accuracy(model, graph, train);
-  result.test_accuracy = scalar_accuracy(model, graph, data.test);
+  // The final weights through the one float evaluator: the scalar graph would take seconds
+  // per thousand samples for the same figures.
+  result.train_size = train.size();
+  result.samples = train.size() * config.epochs;
+  result.us_per_sample = result.seconds / static_cast<double>(result.samples) * 1e6;
+  const model::FloatMlp trained = model::float_mlp_of_scalar(sizes, result.weights);
+  result.train_accuracy = model::evaluate_float(trained, train).accuracy();
+  result.test = model::evaluate_float(trained, data.test);
   spdlog::debug("scalar engine: {} nodes in {:.3f} s of training", result.nodes, result.seconds);
   return result;
 }

@@ -5,9 +5,10 @@
 #include "batching.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/model/engine_weights.hpp"
+#include "seatorch/model/evaluate.hpp"
 #include "seatorch/tensor/loss.hpp"
 #include "seatorch/tensor/reduce.hpp"
-#include "seatorch/train/evaluate.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +26,13 @@ constexpr std::uint64_t kDropoutStream = 0x64726f706f7574ULL;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The live model through the one float evaluator (model/evaluate.hpp): no autograd graph,
+// no dropout, whatever mode the model is in.
+model::Evaluation evaluate(const nn::Mlp& model, const data::Dataset& data, std::size_t first = 0,
+                           std::size_t count = model::kAllSamples) {
+  return model::evaluate_float(model::float_mlp_of(model), data, first, count);
 }
 
 struct Split {
@@ -150,11 +158,12 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
     throw core::input_error("cannot resume at step {}: --max-steps {} was already reached",
                       step + config.start.step_in_epoch, config.max_steps);
   }
+  std::optional<model::Evaluation> last_test;  // the latest epoch's, when evaluated each epoch
   for (std::size_t epoch = config.start.epoch + 1; epoch <= config.epochs && step < total_steps; ++epoch) {
     const auto start = Clock::now();
     if (config.shuffle) rng.shuffle(std::span<std::size_t>(order));
     model.set_training(true);
-    TensorEpochReport report;
+    TrainEpoch report;
     report.epoch = epoch;
     double loss_sum = 0.0;
     std::size_t seen = 0;
@@ -188,8 +197,9 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
       optimizer.zero_grad();
       loss.backward();
       lap(result.phases.backward);
-      report.lr = scheduled_lr(config.schedule, config.lr, step, steps_per_epoch, total_steps);
-      optimizer.step(report.lr);
+      const double lr = scheduled_lr(config.schedule, config.lr, step, steps_per_epoch, total_steps);
+      report.lr = lr;
+      optimizer.step(lr);
       lap(result.phases.optimizer);
       ++step;
       ++report.steps;
@@ -198,7 +208,7 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
       seen += rows.size();
       correct += count_correct(logits, b.y);
       if (callbacks.on_step) {
-        callbacks.on_step({step, epoch, report.steps, steps_per_epoch, batch_loss, report.lr});
+        callbacks.on_step({step, epoch, report.steps, steps_per_epoch, batch_loss, lr});
       }
       const bool epoch_ends = begin + batch >= split.train || step >= total_steps;
       if (!epoch_ends && stop_requested()) {
@@ -217,10 +227,9 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
     report.train_accuracy = static_cast<double>(correct) / static_cast<double>(seen);
     if (config.evaluate_each_epoch) {
       const auto eval_start = Clock::now();
-      report.test_accuracy = evaluate(model, data.test).accuracy();
-      if (split.validation > 0) {
-        report.validation_accuracy = evaluate(model, train, split.train, split.train + split.validation).accuracy();
-      }
+      last_test = evaluate(model, data.test);
+      report.test_accuracy = last_test->accuracy();
+      if (split.validation > 0) report.validation_accuracy = evaluate(model, train, split.train, split.validation).accuracy();
       report.eval_seconds = seconds_since(eval_start);
     }
     result.history.push_back(report);
@@ -241,9 +250,12 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
     return TensorTrainOutput{std::move(model), std::move(result), std::move(optimizer_state)};
   }
   result.train_accuracy = evaluate(model, train, 0, split.train).accuracy();
-  result.test_accuracy = evaluate(model, data.test).accuracy();
+  // The last epoch's evaluation is of these final weights: the test set is evaluated once.
+  result.test = last_test ? *std::move(last_test) : evaluate(model, data.test);
   if (split.validation > 0) {
-    result.validation_accuracy = evaluate(model, train, split.train, split.train + split.validation).accuracy();
+    result.validation_accuracy = result.history.empty() || !result.history.back().validation_accuracy
+                                     ? evaluate(model, train, split.train, split.validation).accuracy()
+                                     : *result.history.back().validation_accuracy;
   }
   nn::StateDict optimizer_state = optimizer.state();
   return TensorTrainOutput{std::move(model), std::move(result), std::move(optimizer_state)};

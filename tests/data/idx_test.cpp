@@ -99,17 +99,21 @@ TEST_CASE("raw and re-gzipped copies of the subset read the same", "[data]") {
   }
 }
 
-TEST_CASE("load_idx_dataset scales pixels to [0 1] and keeps the labels", "[data]") {
+TEST_CASE("load_idx_dataset keeps the pixel bytes, gives them to float models as p / 255, and keeps the labels", "[data]") {
   const auto dir = seatorch::test::mnist_small_dir();
   const seatorch::data::Dataset data = seatorch::data::load_idx_dataset(dir / kTest.images, dir / kTest.labels, 10);
   const seatorch::data::IdxArray pixels = seatorch::data::read_idx(dir / kTest.images, IdxKind::kImages);
   REQUIRE(data.size() == 1000);
   CHECK(data.features == 784);
   CHECK(data.classes == 10);
-  REQUIRE(data.x.size() == pixels.values.size());
-  for (std::size_t i = 0; i < data.x.size(); ++i) {
-    if (data.x[i] != static_cast<float>(pixels.values[i]) / 255.0f) {
-      FAIL("pixel " << i << ": " << data.x[i] << " vs " << int(pixels.values[i]) << " / 255");
+  CHECK(data.is_image());
+  CHECK(data.x.empty());
+  CHECK(data.pixels == pixels.values);
+  const std::vector<float> features = data.features_of(0, data.size());
+  REQUIRE(features.size() == pixels.values.size());
+  for (std::size_t i = 0; i < features.size(); ++i) {
+    if (features[i] != static_cast<float>(pixels.values[i]) / 255.0f) {
+      FAIL("pixel " << i << ": " << features[i] << " vs " << int(pixels.values[i]) << " / 255");
     }
   }
   CHECK(data.y[0] == 7);
@@ -129,7 +133,7 @@ TEST_CASE("load_idx_dataset refuses mismatched counts and out-of-range labels", 
                     Contains("labels3") && Contains("label 10 of item 0"));
   const seatorch::data::Dataset ok = seatorch::data::load_idx_dataset(dir / "images", dir / "labels3", 11);
   CHECK(ok.features == 4);
-  CHECK(ok.x[0] == 9.0f / 255.0f);
+  CHECK(ok.pixels[0] == 9);
 }
 
 TEST_CASE("malformed IDX files are one clean InputError naming the file", "[data]") {

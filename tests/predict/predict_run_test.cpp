@@ -34,10 +34,7 @@ Models write_models(const seatorch::test::TempDir& dir) {
   Models m;
   m.float_model = seatorch::test::small_mnist_model(data);
   seatorch::model::save_float_checkpoint(dir / "model.safetensors", m.float_model, {{"dataset", "mnist"}});
-  seatorch::data::Dataset calibration = data.train;
-  calibration.x.resize(200 * 784);
-  calibration.y.resize(200);
-  m.int8_model = q::quantize_mlp(m.float_model, q::dataset_pixels(calibration), 200, {}).model;
+  m.int8_model = q::quantize_mlp(m.float_model, std::span(data.train.pixels).first(200 * 784), 200, {}).model;
   q::save_int8_model(dir / "model.int8.safetensors", m.int8_model, {{"dataset", "mnist"}});
   seatorch::npu::write_npu_hex(dir / "model.hex", seatorch::npu::build_npu_image(m.int8_model));
   return m;

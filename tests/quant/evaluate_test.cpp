@@ -17,22 +17,12 @@ seatorch::data::Dataset dataset_from(const std::vector<std::uint8_t>& pixels, st
   seatorch::data::Dataset d;
   d.features = features;
   d.classes = classes;
-  for (std::uint8_t p : pixels) d.x.push_back(static_cast<float>(p) / 255.0f);
+  d.pixels = pixels;
   for (std::size_t s = 0; s < pixels.size() / features; ++s) d.y.push_back(static_cast<std::int32_t>(rng.below(classes)));
   return d;
 }
 
 }  // namespace
-
-TEST_CASE("dataset_pixels recovers every byte exactly", "[quant]") {
-  seatorch::core::Rng rng(0);
-  std::vector<std::uint8_t> all(256);
-  for (std::size_t p = 0; p < 256; ++p) all[p] = static_cast<std::uint8_t>(p);
-  seatorch::data::Dataset d = dataset_from(all, 16, 2, rng);
-  CHECK(q::dataset_pixels(d) == all);
-  d.x[3] = 1.5f;
-  CHECK_THROWS_WITH(q::dataset_pixels(d), Catch::Contains("not a pixel"));
-}
 
 TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[quant]") {
   seatorch::core::Rng rng(10);
@@ -42,12 +32,14 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
   const seatorch::data::Dataset data = dataset_from(pixels, 24, 5, rng);
   const q::QuantizedMlp quantized = q::quantize_mlp(model, std::span(pixels).first(200 * 24), 200, {});
   const seatorch::model::Evaluation e8 = q::evaluate_int8(q::Int8Engine(quantized.model), data);
-  const seatorch::model::Evaluation ef = q::evaluate_float(model, data);
+  const seatorch::model::Evaluation ef = seatorch::model::evaluate_float(model, data);
   std::size_t correct8 = 0, correctf = 0;
   for (std::size_t s = 0; s < n; ++s) {
     const auto image = std::span(pixels).subspan(s * 24, 24);
     correct8 += q::argmax_int8(q::int8_forward_ref(quantized.model, image)) == static_cast<std::size_t>(data.y[s]);
-    const std::vector<float> logits = seatorch::model::float_forward(model, std::span(data.x).subspan(s * 24, 24), 1);
+    std::vector<float> x(24);  // the float model's view of the image: p / 255
+    for (std::size_t i = 0; i < 24; ++i) x[i] = static_cast<float>(image[i]) / 255.0f;
+    const std::vector<float> logits = seatorch::model::float_forward(model, x, 1);
     correctf += seatorch::model::argmax_float(logits) == static_cast<std::size_t>(data.y[s]);
   }
   CHECK(e8.correct() == correct8);
@@ -62,7 +54,7 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
 
   seatorch::data::Dataset wrong = data;
   wrong.classes = 7;
-  CHECK_THROWS_WITH(q::evaluate_float(model, wrong), Catch::Contains("7 classes"));
+  CHECK_THROWS_WITH(seatorch::model::evaluate_float(model, wrong), Catch::Contains("7 classes"));
 }
 
 TEST_CASE("inference_paths run the float model and every int8 kernel on the same images", "[quant]") {

@@ -109,7 +109,7 @@ TEST_CASE("a short QAT run on the MNIST subset keeps PTQ's accuracy and is deter
     REQUIRE(qat.qat_float_accuracy.has_value());
     // The reported float accuracy is the checkpoint's, not the fine-tuned weights'.
     CHECK(qat.float_accuracy == ptq.float_accuracy);
-    CHECK(qat.float_accuracy == Approx(trained.result.test_accuracy));
+    CHECK(qat.float_accuracy == Approx(trained.result.test.accuracy()));
     // 1,000 test images: at most 5 more mistakes than PTQ (fine-tuning noise).
     CHECK(qat.int8_accuracy >= ptq.int8_accuracy - 0.005);
     CHECK(seatorch::test::read_file(dir / "qat.int8.safetensors") ==

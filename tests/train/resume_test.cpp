@@ -80,7 +80,7 @@ train::ResumeState stopped_state(const data::DataSplit& data) {
   state.options.tensor = recipe();
   state.options.out = kScratch / "model.safetensors";
   state.position = out.result.position;
-  for (const train::TensorEpochReport& r : out.result.history) {
+  for (const train::TrainEpoch& r : out.result.history) {
     state.history.push_back({r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds});
   }
   state.model = out.model.state_dict();
@@ -101,7 +101,7 @@ TEST_CASE("a run stopped after any step and resumed ends bit-identical to the un
     train::TensorTrainConfig config = recipe();
     train::TensorTrainCallbacks callbacks;
     callbacks.should_stop = stop_every(every);
-    std::vector<train::TensorEpochReport> history;
+    std::vector<train::TrainEpoch> history;
     std::size_t stops = 0;
     bool mid_epoch = false;
     bool at_boundary = false;
@@ -111,7 +111,7 @@ TEST_CASE("a run stopped after any step and resumed ends bit-identical to the un
       if (!out.result.stopped) {
         CHECK(flat_weights(out.model.state_dict()) == flat_weights(straight.model.state_dict()));
         CHECK(out.result.steps == straight.result.steps);
-        CHECK(out.result.test_accuracy == straight.result.test_accuracy);
+        CHECK(out.result.test.accuracy() == straight.result.test.accuracy());
         break;
       }
       ++stops;
@@ -313,7 +313,7 @@ TEST_CASE("run_training writes only a resume file when stopped and removes it on
   train::TrainRunCallbacks stop;
   stop.should_stop = stop_every(7);
   const train::TrainRunSummary interrupted = train::run_training(options, stop);
-  CHECK(interrupted.interrupted);
+  CHECK(interrupted.interrupted());
   const auto resume_path = kScratch / "stopped" / "resume.safetensors";
   REQUIRE(interrupted.written == std::vector<std::filesystem::path>{resume_path});
   CHECK_FALSE(std::filesystem::exists(options.out));
@@ -323,8 +323,8 @@ TEST_CASE("run_training writes only a resume file when stopped and removes it on
   CHECK_THROWS_WITH(train::run_training(options), Catch::Contains("--lr 0.02 (the run used 0.01)"));
   options.tensor.lr = 0.01;
   const train::TrainRunSummary finished = train::run_training(options);
-  CHECK_FALSE(finished.interrupted);
-  CHECK(finished.history.size() == 3);  // the interrupted run's epochs come from the resume file
+  CHECK_FALSE(finished.interrupted());
+  CHECK(finished.training.history.size() == 3);  // the interrupted run's epochs come from the resume file
   CHECK_FALSE(std::filesystem::exists(resume_path));
   CHECK(file_bytes(options.out) == file_bytes(kScratch / "straight" / "model.safetensors"));
   std::filesystem::remove_all(kScratch);

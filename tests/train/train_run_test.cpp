@@ -33,10 +33,10 @@ TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train
   seatorch::train::TrainRunOptions options = subset_options();
   options.out = dir / "model.safetensors";
   const seatorch::train::TrainRunSummary summary = seatorch::train::run_training(options);
-  INFO("test accuracy " << summary.test_accuracy << ", train accuracy " << summary.train_accuracy);
-  CHECK(summary.test_accuracy >= 0.90);
-  CHECK(summary.architecture == "784-256-128-10");
-  CHECK(summary.history.size() == 10);
+  INFO("test accuracy " << summary.training.test.accuracy() << ", train accuracy " << summary.training.train_accuracy);
+  CHECK(summary.training.test.accuracy() >= 0.90);
+  CHECK(summary.model.architecture() == "784-256-128-10");
+  CHECK(summary.training.history.size() == 10);
 
   // The checkpoint holds the model that was evaluated, under PyTorch's names.
   const seatorch::model::FloatMlp model = seatorch::model::load_float_checkpoint(options.out);
@@ -50,7 +50,7 @@ TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train
   std::ifstream metrics_file(dir / "metrics.json");
   const nlohmann::json metrics = nlohmann::json::parse(metrics_file);
   CHECK(metrics.at("history").size() == 10);
-  CHECK(metrics.at("test_accuracy").get<double>() == summary.test_accuracy);
+  CHECK(metrics.at("test_accuracy").get<double>() == summary.training.test.accuracy());
   for (const char* svg : {"loss.svg", "accuracy.svg", "confusion.svg"}) {
     std::ifstream in(dir / svg);
     std::string head(14, '\0');

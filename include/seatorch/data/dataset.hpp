@@ -1,29 +1,54 @@
 // An in-memory labelled data set: the one shape every loader produces and every engine
-// consumes. Features are float32, row-major; labels are class indices.
+// consumes. Labels are class indices; features come in one of two encodings:
+//   - image data sets (IDX: MNIST, Fashion-MNIST) keep the file's pixel bytes, 0..255;
+//   - real-valued data sets (the toy generators, CSV) keep float32 values.
+// Bytes are what the int8 model and the Mini NPU read, and a quarter of the memory (MNIST's
+// 60,000 x 784 images are 47 MB as bytes, 188 MB as floats). A float model sees a pixel p
+// as pixel_value(p) = p / 255, derived where it is needed (features_of) and nowhere else.
 //
-// Deliberately plain: no lazy loading, no augmentation. MNIST's 60,000 x 784 floats are
-// 188 MB, which fits every machine seatorch targets.
+// Deliberately plain: no lazy loading, no augmentation, no normalisation beyond p / 255.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace seatorch::data {
 
+// The float a model sees for pixel byte p: the one place the / 255 is written.
+constexpr float pixel_value(std::uint8_t p) { return static_cast<float>(p) / 255.0f; }
+
+// pixel_value of each byte: out[i] = pixels[i] / 255. The spans have the same size.
+void pixel_values(std::span<const std::uint8_t> pixels, std::span<float> out);
+
 struct Dataset {
-  std::size_t features = 0;      // values per sample
-  std::size_t classes = 0;       // labels are in [0, classes)
-  std::vector<float> x;          // (size(), features)
-  std::vector<std::int32_t> y;   // (size())
+  std::size_t features = 0;            // values per sample
+  std::size_t classes = 0;             // labels are in [0, classes)
+  std::vector<std::uint8_t> pixels;    // (size(), features) for image data; empty otherwise
+  std::vector<float> x;                // (size(), features) for real-valued data; empty for image data
+  std::vector<std::int32_t> y;         // (size())
 
   [[nodiscard]] std::size_t size() const { return y.size(); }
-  [[nodiscard]] std::span<const float> sample(std::size_t i) const {
-    return std::span<const float>(x).subspan(i * features, features);
-  }
+  // True when the features are pixel bytes (an image data set).
+  [[nodiscard]] bool is_image() const { return !pixels.empty(); }
+
+  // Sample i's features as floats, (features): pixel_value of its bytes, or its values.
+  void copy_features(std::size_t i, std::span<float> out) const;
+  // Samples [first, first + count) as floats, (count, features).
+  [[nodiscard]] std::vector<float> features_of(std::size_t first, std::size_t count) const;
+  // Sample i's pixel bytes, (features); empty for real-valued data.
+  [[nodiscard]] std::span<const std::uint8_t> pixels_of(std::size_t i) const;
+
+  // Samples [first, first + count) as a data set of their own, in the same encoding.
+  [[nodiscard]] Dataset slice(std::size_t first, std::size_t count) const;
 };
+
+// The pixel bytes of an image data set, (size(), features); throws InputError naming `user`
+// ("the int8 model", "the Mini NPU") when the data set has real-valued features instead.
+std::span<const std::uint8_t> image_pixels(const Dataset& data, std::string_view user);
 
 // A named data set with its training and test parts.
 struct DataSplit {

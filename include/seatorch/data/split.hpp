@@ -1,10 +1,9 @@
-// Deterministic ways to cut a Dataset: its first N samples (`--limit N`) and a head/tail
+// Deterministic ways to cut a Dataset: its first N samples (a sample limit) and a head/tail
 // split by fraction (a validation part off the training set, the test part of a CSV file).
 //
 // Both keep the files' order and draw no random numbers, so that the same flags always
 // select the same samples; shuffling for training is the trainer's business. A data set
-// sorted by class should be shuffled before it is split this way. Both take the data set
-// by value: pass it with std::move to cut it without copying.
+// sorted by class should be shuffled before it is split this way.
 #pragma once
 
 #include "seatorch/data/dataset.hpp"
@@ -14,7 +13,8 @@
 
 namespace seatorch::data {
 
-// The first `n` samples; all of them when n >= data.size(). Throws InputError for n == 0.
+// The first `n` samples; all of them when n >= data.size(). Throws OptionError ("sample
+// limit") for n == 0.
 Dataset take_first(Dataset data, std::size_t n);
 
 struct HeadTail {
@@ -23,7 +23,7 @@ struct HeadTail {
 };
 
 // Splits off the last `fraction` of the samples. `what` names the split for messages (e.g.
-// "--val-split"). Throws InputError unless 0 < fraction < 1 and both parts are non-empty.
+// "the validation fraction"). Throws InputError unless 0 < fraction < 1 and both parts are non-empty.
 // Both parts keep `features` and `classes`.
 HeadTail split_tail(Dataset data, double fraction, std::string_view what);
 

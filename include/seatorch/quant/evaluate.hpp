@@ -1,13 +1,11 @@
-// Accuracy, confusion matrix and throughput of the float and the int8 models on a Dataset.
-//
-// A Dataset's features are pixel / 255 floats; the int8 model needs the bytes back, which
-// dataset_pixels() recovers exactly with lround(x * 255) (and rejects features that are not
-// in [0, 1]). The float model runs on the features as they are.
+// The int8 model's accuracy and confusion matrix on an image data set (its pixel bytes, as
+// the Mini NPU sees them), and the float and int8 inference paths `seatorch bench int8`
+// times. The float evaluator is model/evaluate.hpp; both share its tally.
 // Deliberately not here: loading data or models, and printing (the CLI does that).
 #pragma once
 
 #include "seatorch/data/dataset.hpp"
-#include "seatorch/model/evaluation.hpp"
+#include "seatorch/model/evaluate.hpp"
 #include "seatorch/model/float_mlp.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 
@@ -20,12 +18,7 @@
 
 namespace seatorch::quant {
 
-// The features as bytes, (size(), features); InputError when a feature is not in [0, 1].
-std::vector<std::uint8_t> dataset_pixels(const data::Dataset& data);
-
-// Both throw InputError when the model's inputs or outputs do not match the data set's
-// features or classes.
-model::Evaluation evaluate_float(const model::FloatMlp& model, const data::Dataset& data);
+// Throws InputError when the model does not fit the data set or the data set is not images.
 model::Evaluation evaluate_int8(const Int8Engine& engine, const data::Dataset& data);
 
 // Images per second of one inference path on the same images.

@@ -6,7 +6,7 @@
 // Metadata (JSON values are compact JSON text):
 //   "format": "seatorch-resume", "format_version": "1",
 //   "data":     {"name", "data_dir", "csv", "label_col"}  where the training data came from
-//   "config":   the recipe (train_config_json), the seed included
+//   "config":   the recipe (train_recipe.hpp), the seed included
 //   "position": {"epoch", "step_in_epoch", "loss_sum", "samples", "correct", "seconds"}
 //   "history":  the finished epochs' records, as in metrics.json
 //   "train_data": {"samples", "features", "crc32"}  the training set's fingerprint
@@ -22,6 +22,7 @@
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/nn/state_dict.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
+#include "seatorch/train/train_recipe.hpp"
 #include "seatorch/train/train_run.hpp"
 
 #include <nlohmann/json.hpp>
@@ -41,7 +42,7 @@ inline constexpr std::string_view kResumeFormatVersion = "1";
 struct DataFingerprint {
   std::size_t samples = 0;
   std::size_t features = 0;
-  std::uint32_t crc32 = 0;  // of the features' float bytes, then the labels' int32 bytes
+  std::uint32_t crc32 = 0;  // of the features as stored (pixel bytes or floats), then the labels' int32 bytes
   bool operator==(const DataFingerprint&) const = default;
 };
 DataFingerprint fingerprint(const data::Dataset& train);
@@ -73,14 +74,5 @@ ResumeState load_resume_state(const std::filesystem::path& path);
 void check_resume_matches(const ResumeState& saved, const TrainRunOptions& requested, std::string_view source);
 // Throws InputError unless `actual` is the fingerprint of the data the run trained on.
 void check_resume_data(const ResumeState& saved, const DataFingerprint& actual, std::string_view source);
-
-// The recipe as JSON (the resume file's "config" and metrics.json's), and back; the reader
-// throws InputError naming `source` for a missing or mistyped field.
-nlohmann::json train_config_json(const TensorTrainConfig& config);
-TensorTrainConfig train_config_from_json(const nlohmann::json& json, std::string_view source);
-
-// One epoch's record as JSON (metrics.json's "history" entries), and back.
-nlohmann::json train_epoch_json(const TrainEpoch& epoch);
-TrainEpoch train_epoch_from_json(const nlohmann::json& json, std::string_view source);
 
 }  // namespace seatorch::train

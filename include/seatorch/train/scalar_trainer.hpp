@@ -8,6 +8,7 @@
 
 #include "seatorch/data/dataset.hpp"
 #include "seatorch/scalar/mlp.hpp"
+#include "seatorch/train/train_result.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -32,32 +33,16 @@ struct ScalarTrainConfig {
 // A recipe known to work for the named data set (the CLI's defaults).
 ScalarTrainConfig default_scalar_config(std::string_view dataset);
 
-struct EpochReport {
-  std::size_t epoch = 0;          // 1-based
-  double loss = 0.0;              // mean training loss over the epoch
-  double train_accuracy = 0.0;    // in [0, 1], running: from the epoch's own forward passes
-  double seconds = 0.0;
-};
-
-struct ScalarTrainResult {
-  double final_loss = 0.0;        // the last epoch's mean loss
-  double train_accuracy = 0.0;    // of the final weights, on the whole training set
-  double test_accuracy = 0.0;
-  std::size_t steps = 0;          // optimizer steps
-  double seconds = 0.0;           // training time (evaluations excluded)
+// The scalar engine's result: the shared one, plus its graph's size and the raw weights.
+struct ScalarTrainResult : TrainResult {
   std::size_t nodes = 0;          // graph nodes built during training
-  std::size_t parameters = 0;
-  std::vector<EpochReport> history;
   std::vector<double> weights;    // the trained parameters, in Mlp::parameters() order
 };
 
-using EpochCallback = std::function<void(const EpochReport&)>;
+using EpochCallback = std::function<void(const TrainEpoch&)>;
 
 // Throws InputError when the configuration cannot work with the data (e.g. zero epochs).
 ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainConfig& config,
                                const EpochCallback& on_epoch = {});
-
-// Fraction of `data` that `model` classifies correctly (argmax of its outputs).
-double scalar_accuracy(const scalar::Mlp& model, scalar::ScalarGraph& graph, const data::Dataset& data);
 
 }  // namespace seatorch::train

@@ -22,6 +22,7 @@
 #include "seatorch/nn/state_dict.hpp"
 #include "seatorch/train/lr_schedule.hpp"
 #include "seatorch/train/optimizer.hpp"
+#include "seatorch/train/train_result.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -31,17 +32,6 @@
 #include <vector>
 
 namespace seatorch::train {
-
-// Where a run stands: `epoch` epochs finished, then `step_in_epoch` steps of the next one,
-// with that epoch's running sums so that its report comes out as if never interrupted.
-struct TrainPosition {
-  std::size_t epoch = 0;          // finished epochs
-  std::size_t step_in_epoch = 0;  // steps done in epoch `epoch + 1`, below its steps per epoch
-  double loss_sum = 0.0;          // those steps: sum of batch loss * batch rows
-  std::size_t samples = 0;        // rows they trained on
-  std::size_t correct = 0;        // their running correct predictions
-  double seconds = 0.0;           // their training time
-};
 
 struct TensorTrainConfig {
   std::vector<std::size_t> hidden{256, 128};  // hidden-layer widths
@@ -67,7 +57,7 @@ struct TensorTrainConfig {
   TrainPosition start;
   // The training steps' forward pass, x (batch, features) -> logits; empty: model.forward(x).
   // Quantization-aware fine-tuning (quant/qat.hpp) puts fake quantization here. Every
-  // evaluation (per epoch and final) uses model.forward.
+  // evaluation (per epoch and final) is the float evaluator's (model/evaluate.hpp).
   std::function<tensor::Tensor(nn::Mlp& model, const tensor::Tensor& x)> train_forward;
 };
 
@@ -83,18 +73,6 @@ struct TensorStepReport {
   double lr = 0.0;                  // the rate this step used
 };
 
-struct TensorEpochReport {
-  std::size_t epoch = 0;                        // 1-based
-  std::size_t steps = 0;                        // optimizer steps in this epoch
-  double loss = 0.0;                            // mean training loss over the epoch's samples
-  double train_accuracy = 0.0;                  // running: from the epoch's own forward passes
-  std::optional<double> test_accuracy;          // when evaluated (evaluate_each_epoch)
-  std::optional<double> validation_accuracy;    // when a validation split is used
-  double lr = 0.0;                              // the last step's rate
-  double seconds = 0.0;                         // training time, evaluations excluded
-  double eval_seconds = 0.0;
-};
-
 // The live model and optimizer at the end of an epoch: what a checkpoint saves.
 struct TensorTrainState {
   const nn::Mlp& model;
@@ -103,9 +81,9 @@ struct TensorTrainState {
 
 struct TensorTrainCallbacks {
   std::function<void(const TensorStepReport&)> on_step;
-  std::function<void(const TensorEpochReport&)> on_epoch;
+  std::function<void(const TrainEpoch&)> on_epoch;
   // After on_epoch; resuming from its state with start.epoch = report.epoch continues the run.
-  std::function<void(const TensorEpochReport&, const TensorTrainState&)> on_checkpoint;
+  std::function<void(const TrainEpoch&, const TensorTrainState&)> on_checkpoint;
   // Cancellation, asked after every optimizer step (after on_step) and after every epoch:
   // true stops the run there (e.g. a flag set by a signal handler). After an epoch's last
   // step it is asked once the epoch has been reported, so a stopped run never leaves an
@@ -122,24 +100,10 @@ struct PhaseSeconds {
   double optimizer = 0.0;  // the optimizer step
 };
 
-struct TensorTrainResult {
-  double final_loss = 0.0;           // the last epoch's mean loss
-  double train_accuracy = 0.0;       // of the final weights on the training part
-  double test_accuracy = 0.0;        // of the final weights on data.test
-  std::optional<double> validation_accuracy;
-  std::size_t steps = 0;            // optimizer steps of the whole run (a resumed run's included)
-  std::size_t samples = 0;           // training samples processed by this call
-  std::size_t train_size = 0;        // samples in the training part
+// The tensor engine's result: the shared one, plus where its time went.
+struct TensorTrainResult : TrainResult {
   std::size_t validation_size = 0;
-  double seconds = 0.0;              // training time, evaluations excluded
-  double us_per_sample = 0.0;        // seconds / samples, in microseconds
   PhaseSeconds phases;
-  std::size_t parameters = 0;
-  std::vector<TensorEpochReport> history;   // the epochs this call finished
-  // should_stop ended the run early; the final evaluation was skipped (the accuracies above
-  // are 0) and `position` says where to resume.
-  bool stopped = false;
-  TrainPosition position;
 };
 
 struct TensorTrainOutput {

@@ -1,0 +1,64 @@
+// Dataset's two encodings behind one float view (data/dataset.hpp).
+#include "seatorch/data/dataset.hpp"
+
+#include "seatorch/core/error.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace seatorch::data {
+
+void pixel_values(std::span<const std::uint8_t> pixels, std::span<float> out) {
+  assert(pixels.size() == out.size());
+  std::transform(pixels.begin(), pixels.end(), out.begin(), pixel_value);
+}
+
+void Dataset::copy_features(std::size_t i, std::span<float> out) const {
+  assert(out.size() == features && i < size());
+  if (is_image()) {
+    pixel_values(pixels_of(i), out);
+  } else {
+    const auto row = std::span<const float>(x).subspan(i * features, features);
+    std::copy(row.begin(), row.end(), out.begin());
+  }
+}
+
+std::vector<float> Dataset::features_of(std::size_t first, std::size_t count) const {
+  assert(first + count <= size());
+  std::vector<float> out(count * features);  // (count, features)
+  if (is_image()) {
+    pixel_values(std::span<const std::uint8_t>(pixels).subspan(first * features, count * features), out);
+  } else {
+    std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(first * features), count * features, out.begin());
+  }
+  return out;
+}
+
+std::span<const std::uint8_t> Dataset::pixels_of(std::size_t i) const {
+  if (!is_image()) return {};
+  return std::span<const std::uint8_t>(pixels).subspan(i * features, features);
+}
+
+Dataset Dataset::slice(std::size_t first, std::size_t count) const {
+  assert(first + count <= size());
+  const auto begin = static_cast<std::ptrdiff_t>(first * features);
+  const auto end = static_cast<std::ptrdiff_t>((first + count) * features);
+  Dataset part{features, classes, {}, {}, {}};
+  if (is_image()) {
+    part.pixels.assign(pixels.begin() + begin, pixels.begin() + end);
+  } else {
+    part.x.assign(x.begin() + begin, x.begin() + end);
+  }
+  part.y.assign(y.begin() + static_cast<std::ptrdiff_t>(first), y.begin() + static_cast<std::ptrdiff_t>(first + count));
+  return part;
+}
+
+std::span<const std::uint8_t> image_pixels(const Dataset& data, std::string_view user) {
+  if (!data.is_image() && data.size() > 0) {
+    throw core::input_error("{} reads pixel bytes, but this data set has real-valued features; use an image data set "
+                            "(mnist, fashion-mnist)", user);
+  }
+  return data.pixels;
+}
+
+}  // namespace seatorch::data

@@ -1,0 +1,59 @@
+// The float evaluator against hand-counted predictions of a known model, on both of a
+// data set's encodings (real values and pixel bytes).
+#include "seatorch/model/evaluate.hpp"
+
+#include "seatorch/core/error.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace model = seatorch::model;
+namespace data = seatorch::data;
+
+namespace {
+
+// One linear layer with identity weights: the prediction is the index of the larger feature.
+model::FloatMlp identity2() {
+  model::FloatMlp m;
+  m.layers.push_back({2, 2, {1, 0, 0, 1}, {0, 0}, false});
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("evaluate_float counts a confusion matrix of a known model", "[model]") {
+  data::Dataset d;
+  d.features = 2;
+  d.classes = 2;
+  d.x = {1, 0, 0, 1, 1, 0, 0, 1, 2, 1};  // predictions 0, 1, 0, 1, 0
+  d.y = {0, 1, 1, 0, 0};
+  const model::Evaluation e = model::evaluate_float(identity2(), d);
+  CHECK(e.samples() == 5);
+  CHECK(e.correct() == 3);
+  CHECK(e.accuracy() == Approx(0.6));
+  CHECK(e.confusion() == std::vector<std::size_t>{2, 1, 1, 1});  // [true][predicted]
+  CHECK(e.per_class_accuracy() == std::vector<double>{2.0 / 3.0, 0.5});
+  const model::Evaluation part = model::evaluate_float(identity2(), d, 1, 2);  // samples 1 and 2
+  CHECK(part.samples() == 2);
+  CHECK(part.correct() == 1);
+  CHECK(model::evaluate_float(identity2(), d, 3, 100).samples() == 2);  // clamped to the data set
+  d.y[4] = 2;  // a label outside the classes
+  CHECK_THROWS_AS(model::evaluate_float(identity2(), d), seatorch::core::InputError);
+  d.y[4] = 0;
+  d.features = 3;
+  CHECK_THROWS_AS(model::evaluate_float(identity2(), d), seatorch::core::InputError);
+}
+
+TEST_CASE("evaluate_float sees pixel bytes as p / 255", "[model]") {
+  // Bias -0.5 on class 1: class 1 wins only when pixel 1 / 255 exceeds pixel 0 / 255 + 0.5.
+  model::FloatMlp m = identity2();
+  m.layers[0].bias = {0.0f, -0.5f};
+  data::Dataset d;
+  d.features = 2;
+  d.classes = 2;
+  d.pixels = {0, 200, 100, 200, 0, 127, 0, 128};  // 200/255 > 0.5; 100/255 + 0.5 > 200/255; 127/255 < 0.5 < 128/255
+  d.y = {1, 0, 0, 1};
+  const model::Evaluation e = model::evaluate_float(m, d);
+  CHECK(e.correct() == 4);
+  CHECK(data::pixel_value(255) == 1.0f);
+  CHECK(data::pixel_value(51) == Approx(0.2));
+}
