@@ -2,7 +2,7 @@
 // per-class accuracy and the confusion matrix (and an int8 layer dump on request).
 #include "command.hpp"
 
-#include "seatorch/quant/eval_run.hpp"
+#include "seatorch/eval/eval_run.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -25,15 +25,16 @@ struct EvalFlags {
   bool json = false;
 };
 
-void print_report(const quant::EvalRunSummary& s) {
-  const std::size_t classes = s.per_class_accuracy.size();
-  fmt::print("{} model {} on {} ({} test samples): accuracy {:.4f}\n", s.kind, s.architecture, s.dataset, s.samples,
-             s.accuracy);
+void print_report(const eval::EvalRunSummary& s) {
+  const model::Evaluation& e = s.evaluation;
+  const std::size_t classes = e.classes();
+  fmt::print("{} model {} on {} ({} test samples): accuracy {:.4f}\n", s.kind, s.architecture, s.dataset, e.samples(),
+             e.accuracy());
   fmt::print("confusion (rows: true class, columns: predicted)     recall\n");
   for (std::size_t c = 0; c < classes; ++c) {
     fmt::print("{:>3} |", c);
-    for (std::size_t p = 0; p < classes; ++p) fmt::print(" {:>5}", s.confusion[c * classes + p]);
-    fmt::print(" | {:.4f}\n", s.per_class_accuracy[c]);
+    for (std::size_t p = 0; p < classes; ++p) fmt::print(" {:>5}", e.confusion()[c * classes + p]);
+    fmt::print(" | {:.4f}\n", e.per_class_accuracy()[c]);
   }
   if (!s.layers_dump.is_null()) fmt::print("layer dump:\n{}\n", s.layers_dump.dump(1));
 }
@@ -55,7 +56,7 @@ Command register_eval(CLI::App& root) {
                          "INT8 models: dump every layer's int32 accumulators and int8 outputs for this test image");
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   return Command{app, [f, dump] {
-                   quant::EvalRunOptions options;
+                   eval::EvalRunOptions options;
                    options.model = f->model;
                    options.data.name = f->dataset;
                    options.data.data_dir = f->data_dir;
@@ -63,7 +64,7 @@ Command register_eval(CLI::App& root) {
                    options.data.label_col = f->label_col;
                    options.kernel = f->kernel;
                    if (dump->count() > 0) options.dump_image = f->dump_layers;
-                   const quant::EvalRunSummary s = quant::run_eval(options);
+                   const eval::EvalRunSummary s = eval::run_eval(options);
                    if (f->json) {
                      print_json(s.to_json());
                    } else {

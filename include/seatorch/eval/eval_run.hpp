@@ -6,6 +6,7 @@
 #pragma once
 
 #include "seatorch/data/registry.hpp"
+#include "seatorch/model/evaluation.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace seatorch::quant {
+namespace seatorch::eval {
 
 struct EvalRunOptions {
   std::filesystem::path model = "seatorch-out/model.safetensors";
@@ -30,10 +31,7 @@ struct EvalRunSummary {
   std::string kind;            // "float" or "int8"
   std::string architecture;
   std::string kernel;          // int8: the kernel used
-  std::size_t samples = 0;
-  double accuracy = 0.0;
-  std::vector<double> per_class_accuracy;
-  std::vector<std::size_t> confusion;  // (classes, classes): [true][predicted]
+  model::Evaluation evaluation;  // of the test set
   nlohmann::json layers_dump;          // null unless dump_image was given
 
   [[nodiscard]] nlohmann::json to_json() const;
@@ -41,4 +39,4 @@ struct EvalRunSummary {
 
 EvalRunSummary run_eval(const EvalRunOptions& options);
 
-}  // namespace seatorch::quant
+}  // namespace seatorch::eval

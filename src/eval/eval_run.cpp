@@ -1,5 +1,5 @@
 // run_eval(): float or int8 model file -> test-set evaluation (+ an int8 layer dump).
-#include "seatorch/quant/eval_run.hpp"
+#include "seatorch/eval/eval_run.hpp"
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/io/safetensors.hpp"
@@ -9,23 +9,24 @@
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
-namespace seatorch::quant {
+namespace seatorch::eval {
 namespace {
 
-nlohmann::json dump_layers(const Int8Model& model, const data::Dataset& test, std::size_t index) {
+nlohmann::json dump_layers(const quant::Int8Model& model, const data::Dataset& test, std::size_t index) {
   if (index >= test.size()) {
-    throw core::input_error("--dump-layers {}: the test set has {} images (0..{})", index, test.size(), test.size() - 1);
+    throw core::option_error("image to dump", "image {} is not in the test set of {} images (0..{})", index, test.size(),
+                             test.size() - 1);
   }
   const auto pixels = data::image_pixels(test, "the int8 model").subspan(index * test.features, test.features);
-  std::vector<Int8LayerTrace> trace;
-  const std::vector<std::int8_t> logits = int8_forward_ref(model, pixels, &trace);
+  std::vector<quant::Int8LayerTrace> trace;
+  const std::vector<std::int8_t> logits = quant::int8_forward_ref(model, pixels, &trace);
   nlohmann::json layers = nlohmann::json::array();
   for (std::size_t k = 0; k < trace.size(); ++k) {
     layers.push_back({{"layer", k}, {"accumulators", trace[k].accumulators}, {"outputs", trace[k].outputs}});
   }
   return {{"image", index},
           {"label", test.y[index]},
-          {"predicted", argmax_int8(logits)},
+          {"predicted", quant::argmax_int8(logits)},
           {"pixels", std::vector<std::uint8_t>(pixels.begin(), pixels.end())},
           {"layers", layers}};
 }
@@ -36,10 +37,10 @@ nlohmann::json EvalRunSummary::to_json() const {
   nlohmann::json j{{"dataset", dataset},
                    {"model_kind", kind},
                    {"architecture", architecture},
-                   {"samples", samples},
-                   {"accuracy", accuracy},
-                   {"per_class_accuracy", per_class_accuracy},
-                   {"confusion", confusion}};
+                   {"samples", evaluation.samples()},
+                   {"accuracy", evaluation.accuracy()},
+                   {"per_class_accuracy", evaluation.per_class_accuracy()},
+                   {"confusion", evaluation.confusion()}};
   if (!kernel.empty()) j["int8_kernel"] = kernel;
   if (!layers_dump.is_null()) j["dump"] = layers_dump;
   return j;
@@ -55,27 +56,24 @@ EvalRunSummary run_eval(const EvalRunOptions& options) {
 
   EvalRunSummary summary;
   summary.dataset = data.name;
-  model::Evaluation evaluation;
   if (model::model_file_kind(file) == model::ModelFileKind::kInt8Model) {
-    Int8ModelFile int8 = int8_model_from_file(file, source);
+    quant::Int8ModelFile int8 = quant::int8_model_from_file(file, source);
     summary.kind = "int8";
     summary.architecture = int8.model.architecture();
     if (options.dump_image) summary.layers_dump = dump_layers(int8.model, data.test, *options.dump_image);
-    const Int8Engine engine(std::move(int8.model), options.kernel);
+    const quant::Int8Engine engine(std::move(int8.model), options.kernel);
     summary.kernel = std::string(engine.kernel());
-    evaluation = evaluate_int8(engine, data.test);
+    summary.evaluation = quant::evaluate_int8(engine, data.test);
   } else {
-    if (options.dump_image) throw core::input_error("--dump-layers needs an int8 model; {} is a float checkpoint", source);
+    if (options.dump_image) {
+      throw core::option_error("image to dump", "dumping layers needs an int8 model; {} is a float checkpoint", source);
+    }
     const model::FloatMlp model = model::float_mlp_from_checkpoint(file, source);
     summary.kind = "float";
     summary.architecture = model.architecture();
-    evaluation = model::evaluate_float(model, data.test);
+    summary.evaluation = model::evaluate_float(model, data.test);
   }
-  summary.samples = evaluation.samples();
-  summary.accuracy = evaluation.accuracy();
-  summary.per_class_accuracy = evaluation.per_class_accuracy();
-  summary.confusion = evaluation.confusion();
   return summary;
 }
 
-}  // namespace seatorch::quant
+}  // namespace seatorch::eval
