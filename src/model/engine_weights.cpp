@@ -36,8 +36,8 @@ nn::StateDict state_dict_of(const FloatMlp& model) {
   nn::StateDict state;
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     const DenseLayer& layer = model.layers[k];
-    state.push_back({checkpoint_tensor_name(k, "weight"), {layer.out, layer.in}, layer.weight});
-    state.push_back({checkpoint_tensor_name(k, "bias"), {layer.out}, layer.bias});
+    state.push_back({nn::sequential_parameter_name(k, "weight"), {layer.out, layer.in}, layer.weight});
+    state.push_back({nn::sequential_parameter_name(k, "bias"), {layer.out}, layer.bias});
   }
   return state;
 }

@@ -34,10 +34,6 @@ const io::RawTensor& find_tensor(const io::SafetensorsFile& file, std::string_vi
 
 }  // namespace
 
-std::string checkpoint_tensor_name(std::size_t layer, std::string_view parameter) {
-  return fmt::format("{}.{}", 2 * layer, parameter);
-}
-
 io::SafetensorsFile float_checkpoint(const FloatMlp& model, const std::map<std::string, std::string>& metadata) {
   validate_float_mlp(model, "the model to save");
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
@@ -53,8 +49,8 @@ io::SafetensorsFile float_checkpoint(const FloatMlp& model, const std::map<std::
   file.metadata["activation"] = "relu";
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     const DenseLayer& layer = model.layers[k];
-    file.tensors[checkpoint_tensor_name(k, "weight")] = io::make_tensor<float>({layer.out, layer.in}, layer.weight);
-    file.tensors[checkpoint_tensor_name(k, "bias")] = io::make_tensor<float>({layer.out}, layer.bias);
+    file.tensors[nn::sequential_parameter_name(k, "weight")] = io::make_tensor<float>({layer.out, layer.in}, layer.weight);
+    file.tensors[nn::sequential_parameter_name(k, "bias")] = io::make_tensor<float>({layer.out}, layer.bias);
   }
   return file;
 }
@@ -83,8 +79,8 @@ FloatMlp float_mlp_from_checkpoint(const io::SafetensorsFile& file, std::string_
 
   FloatMlp model;
   for (std::size_t k = 0; k < count; ++k) {
-    const std::string weight_name = checkpoint_tensor_name(k, "weight");
-    const std::string bias_name = checkpoint_tensor_name(k, "bias");
+    const std::string weight_name = nn::sequential_parameter_name(k, "weight");
+    const std::string bias_name = nn::sequential_parameter_name(k, "bias");
     const io::RawTensor& weight = find_tensor(file, source, weight_name);
     const io::RawTensor& bias = find_tensor(file, source, bias_name);
     if (weight.shape.size() != 2) {

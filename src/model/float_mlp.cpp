@@ -3,7 +3,7 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/kernels/matmul.hpp"
-#include "seatorch/model/float_checkpoint.hpp"
+#include "seatorch/nn/state_dict.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,7 +18,7 @@ void check_finite(std::span<const float> values, std::string_view source, std::s
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (!std::isfinite(values[i])) {
       throw core::input_error("{}: tensor {} has a non-finite value ({}) at index {}; the model diverged in training, "
-                        "retrain it (e.g. with a lower learning rate)", source, checkpoint_tensor_name(layer, what), values[i], i);
+                        "retrain it (e.g. with a lower learning rate)", source, nn::sequential_parameter_name(layer, what), values[i], i);
     }
   }
 }
@@ -42,7 +42,7 @@ void validate_float_mlp(const FloatMlp& model, std::string_view source) {
     }
     if (k > 0 && model.layers[k - 1].out != layer.in) {
       throw core::input_error("{}: {} takes {} inputs but {} produces {}; the layers do not chain", source,
-                        checkpoint_tensor_name(k, "weight"), layer.in, checkpoint_tensor_name(k - 1, "weight"),
+                        nn::sequential_parameter_name(k, "weight"), layer.in, nn::sequential_parameter_name(k - 1, "weight"),
                         model.layers[k - 1].out);
     }
     check_finite(layer.weight, source, k, "weight");

@@ -1,7 +1,7 @@
 // The MLP: construction, forward, and the state-dict view of its parameters.
 #include "seatorch/nn/mlp.hpp"
 
-#include "seatorch/model/float_checkpoint.hpp"
+#include "seatorch/nn/state_dict.hpp"
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/tensor/dropout.hpp"
@@ -58,8 +58,8 @@ std::vector<Parameter> Mlp::parameters() const {
   // every checkpoint loadable into the same PyTorch module.
   std::vector<Parameter> params;
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    params.push_back({model::checkpoint_tensor_name(l, "weight"), layers_[l].weight});
-    params.push_back({model::checkpoint_tensor_name(l, "bias"), layers_[l].bias});
+    params.push_back({nn::sequential_parameter_name(l, "weight"), layers_[l].weight});
+    params.push_back({nn::sequential_parameter_name(l, "bias"), layers_[l].bias});
   }
   return params;
 }

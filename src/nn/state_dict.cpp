@@ -3,10 +3,15 @@
 
 #include "seatorch/core/error.hpp"
 
-#include <algorithm>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 namespace seatorch::nn {
+
+std::string sequential_parameter_name(std::size_t layer, std::string_view parameter) {
+  return fmt::format("{}.{}", 2 * layer, parameter);
+}
 
 NamedBuffer to_buffer(std::string name, const tensor::Tensor& t) {
   return NamedBuffer{std::move(name), std::vector<std::size_t>(t.shape().begin(), t.shape().end()), t.values()};

@@ -12,6 +12,7 @@
 
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/model/float_mlp.hpp"
+#include "seatorch/nn/state_dict.hpp"
 
 #include <filesystem>
 #include <map>
@@ -19,9 +20,6 @@
 #include <string_view>
 
 namespace seatorch::model {
-
-// The checkpoint name of layer k's parameter: "0.weight", "2.bias", ...
-std::string checkpoint_tensor_name(std::size_t layer, std::string_view parameter);
 
 // The model as a checkpoint; `metadata` is added to the keys above (which it may not override).
 io::SafetensorsFile float_checkpoint(const FloatMlp& model, const std::map<std::string, std::string>& metadata = {});

@@ -28,6 +28,11 @@ struct NamedBuffer {
 
 using StateDict = std::vector<NamedBuffer>;
 
+// The state-dict name of dense layer k's parameter in an MLP laid out as PyTorch's
+// nn.Sequential(Linear, ReLU, Linear, ...): "0.weight", "0.bias", "2.weight", ... (the ReLUs
+// at odd positions have no parameters). Checkpoints (model/float_checkpoint.hpp) use it too.
+std::string sequential_parameter_name(std::size_t layer, std::string_view parameter);
+
 // A copy of a tensor's values under a name.
 NamedBuffer to_buffer(std::string name, const tensor::Tensor& t);
 
