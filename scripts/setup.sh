@@ -15,6 +15,7 @@ packages=(
   g++-aarch64-linux-gnu qemu-user     # the NEON kernel: cross-built and tested under qemu
   jq                                  # demo.sh reads the JSON results for its summary
   clang libclang-rt-14-dev            # libFuzzer + sanitizers for the readers' fuzz targets (scripts/fuzz.sh)
+  clang-format-14                     # scripts/check-format.sh and scripts/format.sh (the version is pinned)
 )
 
 if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
