@@ -41,7 +41,9 @@ QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
   const model::FloatMlp model = model::float_mlp_from_checkpoint(file, options.model.string());
   data::DataOptions data_options = options.data;
   data_options.name = model::dataset_for(file.metadata, options.model.string(), data_options.name);
-  if (options.calibration_images == 0) throw core::input_error("--calib must be at least 1");
+  if (options.calibration_images == 0) {
+    throw core::option_error("calibration images", "calibration needs at least 1 image, got 0");
+  }
   const data::DataSplit data = data::load_dataset(data_options);
 
   const std::size_t n_calib = std::min(options.calibration_images, data.train.size());
