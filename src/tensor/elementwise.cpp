@@ -1,6 +1,8 @@
-// Elementwise ops: each op's forward, then its backward rule, side by side.
-// Backward rules of the binary ops are written with the ops themselves (they run with
-// grad mode off); the unary rules write straight into the input's gradient slot.
+// Elementwise ops: each op's forward, then its backward rule, side by side. As in micrograd,
+// the op computes its output and records its local rule right there (a captureless lambda:
+// the node holds a plain function pointer, nothing is allocated for it). Backward rules of the binary ops are written
+// with the ops themselves (they run with grad mode off); the unary rules write straight into
+// the input's gradient slot, in terms of the output y where that is cheaper.
 #include "seatorch/tensor/elementwise.hpp"
 
 #include "seatorch/core/error.hpp"
@@ -42,61 +44,6 @@ void deliver(const Tensor& input, Tensor grad) {
   }
 }
 
-// ---- add: d(a+b) = (g, g) -------------------------------------------------------------
-void add_backward(const Node& node, const Tensor&, Tensor g) {
-  const bool both = needs_grad(node.inputs[0]) && needs_grad(node.inputs[1]);
-  if (needs_grad(node.inputs[0])) deliver(node.inputs[0], both ? g : std::move(g));
-  if (needs_grad(node.inputs[1])) deliver(node.inputs[1], std::move(g));
-}
-
-// ---- sub: d(a-b) = (g, -g) ------------------------------------------------------------
-void sub_backward(const Node& node, const Tensor&, Tensor g) {
-  if (needs_grad(node.inputs[1])) deliver(node.inputs[1], -g);
-  if (needs_grad(node.inputs[0])) deliver(node.inputs[0], std::move(g));
-}
-
-// ---- mul: d(a*b) = (g*b, g*a) ---------------------------------------------------------
-void mul_backward(const Node& node, const Tensor&, Tensor g) {
-  const Tensor& a = node.inputs[0];
-  const Tensor& b = node.inputs[1];
-  if (needs_grad(a)) deliver(a, g * b);
-  if (needs_grad(b)) deliver(b, g * a);
-}
-
-// ---- div: d(a/b) = (g/b, -g*a/b^2) = (g/b, -g*out/b) ----------------------------------
-void div_backward(const Node& node, const Tensor& out, Tensor g) {
-  const Tensor& a = node.inputs[0];
-  const Tensor& b = node.inputs[1];
-  if (needs_grad(b)) deliver(b, -(g * out) / b);
-  if (needs_grad(a)) deliver(a, g / b);
-}
-
-// ---- unary rules: written in terms of the output y where that is cheaper --------------
-void relu_backward(const Node& node, const Tensor& y, Tensor g) {
-  detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
-                    [](float gi, float yi) { return yi > 0.0f ? gi : 0.0f; });
-}
-
-void sigmoid_backward(const Node& node, const Tensor& y, Tensor g) {
-  detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
-                    [](float gi, float yi) { return gi * yi * (1.0f - yi); });
-}
-
-void tanh_backward(const Node& node, const Tensor& y, Tensor g) {
-  detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
-                    [](float gi, float yi) { return gi * (1.0f - yi * yi); });
-}
-
-void exp_backward(const Node& node, const Tensor& y, Tensor g) {
-  detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
-                    [](float gi, float yi) { return gi * yi; });
-}
-
-void log_backward(const Node& node, const Tensor& y, Tensor g) {
-  detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, node.inputs[0],
-                    [](float gi, float xi) { return gi / xi; });
-}
-
 }  // namespace
 
 void expect_f32(const Tensor& t, const char* op) {
@@ -109,31 +56,56 @@ void expect_f32(const Tensor& t, const char* op) {
 
 Tensor add(const Tensor& a, const Tensor& b) {
   Tensor out = binary(a, b, "add", [](float x, float y) { return x + y; });
-  record(out, "add", add_backward, a, b);
+  // d(a+b) = (g, g)
+  record(out, "add", [](const Node& node, const Tensor&, Tensor g) {
+    const bool both = needs_grad(node.inputs[0]) && needs_grad(node.inputs[1]);
+    if (needs_grad(node.inputs[0])) deliver(node.inputs[0], both ? g : std::move(g));
+    if (needs_grad(node.inputs[1])) deliver(node.inputs[1], std::move(g));
+  }, a, b);
   return out;
 }
 
 Tensor sub(const Tensor& a, const Tensor& b) {
   Tensor out = binary(a, b, "sub", [](float x, float y) { return x - y; });
-  record(out, "sub", sub_backward, a, b);
+  // d(a-b) = (g, -g)
+  record(out, "sub", [](const Node& node, const Tensor&, Tensor g) {
+    if (needs_grad(node.inputs[1])) deliver(node.inputs[1], -g);
+    if (needs_grad(node.inputs[0])) deliver(node.inputs[0], std::move(g));
+  }, a, b);
   return out;
 }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
   Tensor out = binary(a, b, "mul", [](float x, float y) { return x * y; });
-  record(out, "mul", mul_backward, a, b);
+  // d(a*b) = (g*b, g*a)
+  record(out, "mul", [](const Node& node, const Tensor&, Tensor g) {
+    const Tensor& lhs = node.inputs[0];
+    const Tensor& rhs = node.inputs[1];
+    if (needs_grad(lhs)) deliver(lhs, g * rhs);
+    if (needs_grad(rhs)) deliver(rhs, g * lhs);
+  }, a, b);
   return out;
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
   Tensor out = binary(a, b, "div", [](float x, float y) { return x / y; });
-  record(out, "div", div_backward, a, b);
+  // d(a/b) = (g/b, -g*a/b^2) = (g/b, -g*y/b), y = a/b the output
+  record(out, "div", [](const Node& node, const Tensor& y, Tensor g) {
+    const Tensor& lhs = node.inputs[0];
+    const Tensor& rhs = node.inputs[1];
+    if (needs_grad(rhs)) deliver(rhs, -(g * y) / rhs);
+    if (needs_grad(lhs)) deliver(lhs, g / rhs);
+  }, a, b);
   return out;
 }
 
 Tensor relu(const Tensor& x) {
   Tensor out = unary(x, "relu", [](float v) { return std::max(v, 0.0f); });
-  record(out, "relu", relu_backward, x);
+  // dy/dx = 1 where y > 0, else 0
+  record(out, "relu", [](const Node& node, const Tensor& y, Tensor g) {
+    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
+                      [](float gi, float yi) { return yi > 0.0f ? gi : 0.0f; });
+  }, x);
   return out;
 }
 
@@ -144,25 +116,41 @@ Tensor sigmoid(const Tensor& x) {
     const float e = std::exp(v);
     return e / (1.0f + e);
   });
-  record(out, "sigmoid", sigmoid_backward, x);
+  // dy/dx = y (1 - y)
+  record(out, "sigmoid", [](const Node& node, const Tensor& y, Tensor g) {
+    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
+                      [](float gi, float yi) { return gi * yi * (1.0f - yi); });
+  }, x);
   return out;
 }
 
 Tensor tanh(const Tensor& x) {
   Tensor out = unary(x, "tanh", [](float v) { return std::tanh(v); });
-  record(out, "tanh", tanh_backward, x);
+  // dy/dx = 1 - y^2
+  record(out, "tanh", [](const Node& node, const Tensor& y, Tensor g) {
+    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
+                      [](float gi, float yi) { return gi * (1.0f - yi * yi); });
+  }, x);
   return out;
 }
 
 Tensor exp(const Tensor& x) {
   Tensor out = unary(x, "exp", [](float v) { return std::exp(v); });
-  record(out, "exp", exp_backward, x);
+  // dy/dx = y
+  record(out, "exp", [](const Node& node, const Tensor& y, Tensor g) {
+    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
+                      [](float gi, float yi) { return gi * yi; });
+  }, x);
   return out;
 }
 
 Tensor log(const Tensor& x) {
   Tensor out = unary(x, "log", [](float v) { return std::log(v); });
-  record(out, "log", log_backward, x);
+  // dy/dx = 1 / x
+  record(out, "log", [](const Node& node, const Tensor& y, Tensor g) {
+    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, node.inputs[0],
+                      [](float gi, float xi) { return gi / xi; });
+  }, x);
   return out;
 }
 

@@ -146,26 +146,47 @@ TEST_CASE("the thread CPU clock advances with work and not with sleep", "[bench]
 
 TEST_CASE("run_matmul_bench measures every kernel asked for and the BLAS", "[bench]") {
   b::MatmulBenchOptions options;
-  options.problems = {b::parse_matmul_problem("9x7x5:tn")};
+  options.problems = {b::parse_matmul_problem("9x7x5:tn"), b::parse_matmul_problem("16x1x3:nt")};
   options.kernels = {"ref", "blocked"};
   options.reps = 1;
   options.min_sample_seconds = 0.001;
-  const b::MatmulBenchReport report = b::run_matmul_bench(options);
+  std::vector<b::MatmulBenchRow> seen;
+  const b::MatmulBenchReport report =
+      b::run_matmul_bench(options, [&](const b::MatmulBenchRow& row) { seen.push_back(row); });
   const bool blas = !b::blas_name().empty();
   CHECK(report.blas == b::blas_name());
   CHECK(report.clock == b::TimingClock::kThreadCpu);
-  REQUIRE(report.rows.size() == (blas ? 3u : 2u));
-  CHECK(report.rows[0].kernel == "ref");
-  CHECK(report.rows[1].kernel == "blocked");
-  if (blas) CHECK(report.rows[2].kernel == "blas");
-  for (const b::MatmulBenchRow& row : report.rows) {
-    INFO("kernel " << row.kernel);
-    CHECK(row.problem.shape.m == 9);
-    CHECK(b::form_name(row.problem) == "tn");
+  const std::size_t per_problem = blas ? 3u : 2u;
+  REQUIRE(report.rows.size() == 2 * per_problem);
+  REQUIRE(seen.size() == report.rows.size());
+  // FLOPs of each problem by hand: 2 * 9 * 7 * 5 = 630 and 2 * 16 * 1 * 3 = 96.
+  const double flops[] = {630.0, 96.0};
+  const char* forms[] = {"tn", "nt"};
+  const std::size_t ms[] = {9, 16};
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const b::MatmulBenchRow& row = report.rows[i];
+    const std::size_t p = i / per_problem;
+    INFO("row " << i << ": kernel " << row.kernel << ", " << row.gflops << " GFLOPS in " << row.seconds << " s");
+    const char* kernel = i % per_problem == 0 ? "ref" : i % per_problem == 1 ? "blocked" : "blas";
+    CHECK(row.kernel == kernel);
+    CHECK(row.problem.shape.m == ms[p]);
+    CHECK(b::form_name(row.problem) == forms[p]);
+    CHECK(seen[i].kernel == row.kernel);  // progress saw each row, in the report's order
+    CHECK(seen[i].seconds == row.seconds);
+    // A product of a few hundred FLOPs takes well under a millisecond per call, and more
+    // than a picosecond.
+    CHECK(row.seconds > 1e-12);
+    CHECK(row.seconds < 1e-3);
     CHECK(row.gflops > 0.0);
-    CHECK(row.gflops == Approx(2.0 * 9 * 7 * 5 / row.seconds / 1e9));
+    CHECK(row.gflops * row.seconds * 1e9 == Approx(flops[p]).epsilon(1e-9));
     CHECK(row.pct_peak.has_value() == report.peak.has_value());
+    if (row.pct_peak) CHECK(*row.pct_peak == Approx(100.0 * row.gflops / report.peak->gflops));
     CHECK(row.ratio_to_blas.has_value() == (blas && row.kernel != "blas"));
+    if (row.ratio_to_blas) {
+      const b::MatmulBenchRow& blas_row = report.rows[p * per_problem + 2];
+      REQUIRE(blas_row.kernel == "blas");
+      CHECK(*row.ratio_to_blas == Approx(row.gflops / blas_row.gflops));
+    }
   }
 
   options.kernels = {"no-such-kernel"};

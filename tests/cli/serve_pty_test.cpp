@@ -34,7 +34,7 @@ std::string device_line(const std::string& output) {
 }  // namespace
 
 TEST_CASE("seatorch sim --port runs MNIST images through seatorch serve --npu --pty", "[npu][serial][cli]") {
-  const seatorch::test::TempDir dir;
+  const seatorch::test::ScratchDir dir;
   seatorch::core::Rng rng(43);
   const seatorch::quant::Int8Model model = seatorch::npu::test::random_model(rng, {784, 16, 10});
   seatorch::npu::write_npu_hex(dir / "model.hex", seatorch::npu::build_npu_image(model));

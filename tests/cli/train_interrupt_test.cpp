@@ -5,12 +5,12 @@
 // and metadata) and every epoch's loss in metrics.json equal. Also: the readers' refusal of
 // corrupted files reaches the user as one line and exit code 1.
 #include "child_process.hpp"
+#include "../scratch_dir.hpp"
 
 #include "seatorch/io/safetensors.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
@@ -61,8 +61,7 @@ int interrupt(const std::vector<std::string>& args, std::string_view cue, int si
 }  // namespace
 
 TEST_CASE("seatorch train stopped by SIGINT then SIGTERM and resumed ends bit-identical", "[train][cli]") {
-  const fs::path dir = fs::temp_directory_path() / ("seatorch_interrupt_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   const fs::path straight = dir / "straight" / "model.safetensors";
   const fs::path out = dir / "run" / "model.safetensors";
   const fs::path resume = dir / "run" / "resume.safetensors";
@@ -117,12 +116,10 @@ TEST_CASE("seatorch train stopped by SIGINT then SIGTERM and resumed ends bit-id
     CHECK(history_b[e]["train_accuracy"] == history_a[e]["train_accuracy"]);
     CHECK(history_b[e]["test_accuracy"] == history_a[e]["test_accuracy"]);
   }
-  fs::remove_all(dir);
 }
 
 TEST_CASE("a corrupted model file makes seatorch eval exit 1 with one line", "[io][cli]") {
-  const fs::path dir = fs::temp_directory_path() / ("seatorch_corrupt_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   seatorch::io::SafetensorsFile file;
   const std::vector<float> w{0.5f, -1.0f};
   file.tensors["0.weight"] = seatorch::io::make_tensor<float>({1, 2}, w);
@@ -147,5 +144,4 @@ TEST_CASE("a corrupted model file makes seatorch eval exit 1 with one line", "[i
   CHECK(truncated.exit_code == 1);
   CHECK(truncated.output.find("truncated") != std::string::npos);
   CHECK(std::count(truncated.output.begin(), truncated.output.end(), '\n') == 1);
-  fs::remove_all(dir);
 }

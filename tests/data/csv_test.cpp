@@ -98,7 +98,7 @@ TEST_CASE("a CSV line over the limit is refused before it is split", "[data]") {
 }
 
 TEST_CASE("read_csv reads raw and gzip files and names the path", "[data]") {
-  seatorch::test::TempDir dir;
+  seatorch::test::ScratchDir dir;
   const std::string text = "f,label\n0.5,1\n0.25,0\n";
   seatorch::test::write_text(dir / "d.csv", text);
   seatorch::test::write_file(dir / "d.csv.gz", seatorch::test::gzip(seatorch::test::read_file(dir / "d.csv")));

@@ -20,7 +20,7 @@ Bytes sample_bytes(std::size_t n) {
 }  // namespace
 
 TEST_CASE("gzip is detected by content and a raw file is returned as is", "[data]") {
-  seatorch::test::TempDir dir;
+  seatorch::test::ScratchDir dir;
   const Bytes original = sample_bytes(10'000);
   // Deliberately misleading names: the magic decides, not the extension.
   seatorch::test::write_file(dir / "plain.gz", original);
@@ -75,7 +75,7 @@ TEST_CASE("corrupt and truncated gzip streams are clean InputErrors", "[data]") 
 }
 
 TEST_CASE("read_data_file refuses missing files, directories and oversized files", "[data]") {
-  seatorch::test::TempDir dir;
+  seatorch::test::ScratchDir dir;
   CHECK_THROWS_WITH(seatorch::data::read_data_file(dir / "nope"), Contains("nope") && Contains("no such file"));
   CHECK_THROWS_WITH(seatorch::data::read_data_file(dir.path()), Contains("not a regular file"));
   seatorch::test::write_file(dir / "big", sample_bytes(2048));

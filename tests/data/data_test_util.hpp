@@ -1,12 +1,13 @@
-// Helpers shared by the data tests: a scratch directory, whole-file writes, gzip
-// compression (zlib's deflate, independent of the reader under test), and the committed
-// MNIST subset's location.
+// Helpers shared by the data tests: whole-file writes, gzip compression (zlib's deflate,
+// independent of the reader under test), the committed MNIST subset's location, and the
+// suite's ScratchDir (../scratch_dir.hpp) for the files they write.
 #pragma once
+
+#include "../scratch_dir.hpp"
 
 #include <zlib.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -15,33 +16,11 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
 
 namespace seatorch::test {
 
 using Bytes = std::vector<std::uint8_t>;
-
-// A fresh directory under the system's temp directory, removed with its contents.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "seatorch-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-  [[nodiscard]] std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline void write_file(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
   std::filesystem::create_directories(path.parent_path());

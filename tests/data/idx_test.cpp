@@ -52,7 +52,7 @@ void check_golden(const seatorch::data::IdxArray& images, const seatorch::data::
 }
 
 // The InputError message of parsing `bytes` written to `dir/name` (raw).
-std::string idx_error(const seatorch::test::TempDir& dir, const char* name, const Bytes& bytes, IdxKind kind) {
+std::string idx_error(const seatorch::test::ScratchDir& dir, const char* name, const Bytes& bytes, IdxKind kind) {
   seatorch::test::write_file(dir / name, bytes);
   try {
     (void)seatorch::data::read_idx(dir / name, kind);
@@ -80,7 +80,7 @@ TEST_CASE("the committed gzip subset reads with the golden counts labels and pix
 }
 
 TEST_CASE("raw and re-gzipped copies of the subset read the same", "[data]") {
-  seatorch::test::TempDir tmp;
+  seatorch::test::ScratchDir tmp;
   const auto dir = seatorch::test::mnist_small_dir();
   for (const char* name : {kTest.images, kTest.labels}) {
     const IdxKind kind = std::string_view(name).find("images") != std::string_view::npos ? IdxKind::kImages : IdxKind::kLabels;
@@ -121,7 +121,7 @@ TEST_CASE("load_idx_dataset keeps the pixel bytes, gives them to float models as
 }
 
 TEST_CASE("load_idx_dataset refuses mismatched counts and out-of-range labels", "[data]") {
-  seatorch::test::TempDir dir;
+  seatorch::test::ScratchDir dir;
   Bytes images = seatorch::test::idx_header(0x00000803, {3, 2, 2});
   images.resize(images.size() + 12, 9);
   seatorch::test::write_file(dir / "images", images);
@@ -137,7 +137,7 @@ TEST_CASE("load_idx_dataset refuses mismatched counts and out-of-range labels", 
 }
 
 TEST_CASE("malformed IDX files are one clean InputError naming the file", "[data]") {
-  seatorch::test::TempDir dir;
+  seatorch::test::ScratchDir dir;
   Bytes good = seatorch::test::idx_header(0x00000803, {2, 3, 4});
   good.resize(good.size() + 24, 1);
   seatorch::test::write_file(dir / "good", good);
@@ -182,7 +182,7 @@ TEST_CASE("malformed IDX files are one clean InputError naming the file", "[data
 }
 
 TEST_CASE("malformed gzip IDX files are one clean InputError naming the file", "[data]") {
-  seatorch::test::TempDir dir;
+  seatorch::test::ScratchDir dir;
   const Bytes packed = seatorch::test::read_file(seatorch::test::mnist_small_dir() / kTest.labels);
   Bytes corrupt = packed;
   for (std::size_t i = 30; i < 60; ++i) corrupt[i] = static_cast<std::uint8_t>(~corrupt[i]);

@@ -123,7 +123,7 @@ TEST_CASE("mnist loads from --data-dir with pixel features and 10 classes", "[da
 }
 
 TEST_CASE("SEATORCH_DATA wins over data under the current directory", "[data]") {
-  seatorch::test::TempDir tmp;
+  seatorch::test::ScratchDir tmp;
   copy_subset(tmp / "env" / "mnist");
   copy_subset(tmp / "cwd" / "data" / "mnist");
   const CwdGuard cwd(tmp / "cwd");
@@ -142,7 +142,7 @@ TEST_CASE("SEATORCH_DATA wins over data under the current directory", "[data]") 
 }
 
 TEST_CASE("a raw IDX file is preferred over its gz twin", "[data]") {
-  seatorch::test::TempDir tmp;
+  seatorch::test::ScratchDir tmp;
   copy_subset(tmp.path());
   seatorch::test::write_file(tmp / "t10k-labels-idx1-ubyte", seatorch::test::read_file(tmp / "t10k-labels-idx1-ubyte.gz"));
   const seatorch::data::IdxFiles files = seatorch::data::find_idx_files(mnist_options(tmp.path()));
@@ -151,7 +151,7 @@ TEST_CASE("a raw IDX file is preferred over its gz twin", "[data]") {
 }
 
 TEST_CASE("a missing data set says where it looked and how to get the files", "[data]") {
-  seatorch::test::TempDir tmp;
+  seatorch::test::ScratchDir tmp;
   {
     const EnvGuard env((tmp / "env").string());
     const CwdGuard cwd(tmp.path());
@@ -172,7 +172,7 @@ TEST_CASE("a missing data set says where it looked and how to get the files", "[
 }
 
 TEST_CASE("csv splits off its last 20 percent as the test part", "[data]") {
-  seatorch::test::TempDir tmp;
+  seatorch::test::ScratchDir tmp;
   std::string text = "x,label\n";
   for (int i = 0; i < 10; ++i) text += std::to_string(i) + "," + std::to_string(i % 4) + "\n";
   seatorch::test::write_text(tmp / "d.csv", text);

@@ -68,7 +68,7 @@ TEST_CASE("prepare_digit gives back MNIST test digits drawn dark on white and sc
 TEST_CASE("prepare_digit keeps the class of a digit on noisy grey paper read from a PNG file", "[data]") {
   const std::vector<GrayImage> digits = seatorch::test::mnist_test_digits(10);
   const seatorch::model::FloatMlp model = seatorch::test::small_mnist_model(seatorch::test::load_mnist_small());
-  const seatorch::test::TempDir dir;
+  const seatorch::test::ScratchDir dir;
   seatorch::core::Rng rng(5);
   std::size_t same = 0;
   for (std::size_t i = 0; i < digits.size(); ++i) {

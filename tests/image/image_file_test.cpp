@@ -106,7 +106,7 @@ TEST_CASE("parse_pnm reads P5 and P6 with comments, any maxval and 16-bit sample
 }
 
 TEST_CASE("write_pgm writes atomically what read_image reads back", "[data]") {
-  const seatorch::test::TempDir dir;
+  const seatorch::test::ScratchDir dir;
   const GrayImage image{5, 3, pattern(5, 3, 1)};
   seatorch::image::write_pgm(dir / "sub" / "out.pgm", image);
   CHECK(seatorch::image::read_image(dir / "sub" / "out.pgm").pixels == image.pixels);
@@ -171,7 +171,7 @@ TEST_CASE("parse_pnm refuses malformed headers and sample data", "[data]") {
 }
 
 TEST_CASE("read_image refuses missing files and directories", "[data]") {
-  const seatorch::test::TempDir dir;
+  const seatorch::test::ScratchDir dir;
   seatorch::test::check_input_error([&] { seatorch::image::read_image(dir / "none.png"); }, ".*none\\.png: no such file; give the path of a picture");
   seatorch::test::check_input_error([&] { seatorch::image::read_image(dir.path()); }, ".*: not a regular file; give the path of a picture");
 }

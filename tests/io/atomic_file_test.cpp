@@ -3,6 +3,7 @@
 #include "seatorch/io/atomic_file.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
@@ -31,8 +32,7 @@ std::size_t entries(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("write_file_atomic creates and replaces files without leftovers", "[io]") {
-  const fs::path dir = fs::temp_directory_path() / "seatorch_atomic_test";
-  fs::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   const fs::path path = dir / "nested" / "out.txt";
   seatorch::io::write_file_atomic(path, std::string_view("first version"));
   CHECK(slurp(path) == "first version");
@@ -51,14 +51,12 @@ TEST_CASE("write_file_atomic creates and replaces files without leftovers", "[io
     CHECK_THROWS_AS(seatorch::io::write_file_atomic(path / "child", std::string_view("x")), seatorch::core::InputError);
     CHECK(slurp(path) == "second");
   }
-  fs::remove_all(dir);
 }
 
 TEST_CASE("atomically written files get the permissions of a plain create", "[io]") {
   // Regression: the temporary from mkstemp is 0600, so every checkpoint, model and report
   // used to be readable by its owner only. Expected: 0666 minus the umask, as open() gives.
-  const fs::path dir = fs::temp_directory_path() / "seatorch_atomic_mode_test";
-  fs::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   const mode_t saved = ::umask(022);
   seatorch::io::write_file_atomic(dir / "a.txt", std::string_view("a"));
   ::umask(027);
@@ -68,5 +66,4 @@ TEST_CASE("atomically written files get the permissions of a plain create", "[io
   CHECK((fs::status(dir / "a.txt").permissions() & P::all) ==
         (P::owner_read | P::owner_write | P::group_read | P::others_read));  // 0644
   CHECK((fs::status(dir / "b.txt").permissions() & P::all) == (P::owner_read | P::owner_write | P::group_read));  // 0640
-  fs::remove_all(dir);
 }

@@ -5,9 +5,9 @@
 #include "seatorch/io/safetensors.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
-#include <unistd.h>
 #include <sys/stat.h>
 
 #include <cstring>
@@ -131,8 +131,7 @@ TEST_CASE("safetensors round trip keeps every dtype shape value and metadata", "
 }
 
 TEST_CASE("safetensors files save atomically and load back", "[io]") {
-  const auto dir = std::filesystem::temp_directory_path() / "seatorch_io_test";
-  std::filesystem::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   const auto path = dir / "sub" / "x.safetensors";
   io::SafetensorsFile file;
   const std::vector<std::int8_t> v{1, 2, 3};
@@ -141,7 +140,6 @@ TEST_CASE("safetensors files save atomically and load back", "[io]") {
   const io::SafetensorsFile back = io::load_safetensors(path);
   CHECK(back.tensors.at("v").bytes == file.tensors.at("v").bytes);
   CHECK_THROWS_WITH(io::load_safetensors(dir / "missing.safetensors"), Catch::Contains("missing.safetensors"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("malformed safetensors files are each one clear InputError", "[io]") {
@@ -218,9 +216,6 @@ TEST_CASE("safetensors reader accepts any tensor order in the header", "[io]") {
 
 namespace {
 
-// Per process: ctest runs test cases in parallel processes.
-const auto kScratch = std::filesystem::temp_directory_path() / ("seatorch_integrity_test_" + std::to_string(::getpid()));
-
 std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -231,16 +226,15 @@ void write_bytes(const std::filesystem::path& path, const std::vector<std::uint8
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-// A small file with two dtypes, saved (so with its checksum) under kScratch.
-std::filesystem::path saved_file() {
-  std::filesystem::remove_all(kScratch);
+// A small file with two dtypes, saved (so with its checksum) in `dir`.
+std::filesystem::path saved_file(const seatorch::test::ScratchDir& dir) {
   io::SafetensorsFile file;
   file.metadata["format"] = "pt";
   const std::vector<float> w{1.0f, -2.0f, 0.5f, 8.0f};
   const std::vector<std::int8_t> q{3, -4};
   file.tensors["0.weight"] = io::make_tensor<float>({2, 2}, w);
   file.tensors["q"] = io::make_tensor<std::int8_t>({2}, q);
-  const auto path = kScratch / "model.safetensors";
+  const auto path = dir / "model.safetensors";
   io::save_safetensors(path, file);
   return path;
 }
@@ -258,7 +252,8 @@ std::string load_error(const std::filesystem::path& path) {
 }  // namespace
 
 TEST_CASE("saved safetensors files carry a CRC-32 of their data that loading verifies and consumes", "[io]") {
-  const auto path = saved_file();
+  const seatorch::test::ScratchDir dir;
+  const auto path = saved_file(dir);
   const std::vector<std::uint8_t> bytes = read_bytes(path);
   const std::string text(bytes.begin(), bytes.end());
   // Data section: 16 bytes of F32 then 2 of I8; zlib's crc32 of them, computed independently below.
@@ -270,11 +265,11 @@ TEST_CASE("saved safetensors files carry a CRC-32 of their data that loading ver
   const io::SafetensorsFile back = io::load_safetensors(path);
   CHECK(back.metadata == std::map<std::string, std::string>{{"format", "pt"}});  // the key is consumed
   CHECK(back.tensors.size() == 2);
-  std::filesystem::remove_all(kScratch);
 }
 
 TEST_CASE("a corrupted or truncated checkpoint is refused with a clear message", "[io]") {
-  const auto path = saved_file();
+  const seatorch::test::ScratchDir dir;
+  const auto path = saved_file(dir);
   const std::vector<std::uint8_t> good = read_bytes(path);
   const std::size_t data_start = good.size() - 18;
 
@@ -309,7 +304,6 @@ TEST_CASE("a corrupted or truncated checkpoint is refused with a clear message",
     write_bytes(path, std::vector<std::uint8_t>(text.begin(), text.end()));
     CHECK_THAT(load_error(path), Catch::Contains("data_crc32 = 'Z") && Catch::Contains("8 lowercase hex digits"));
   }
-  std::filesystem::remove_all(kScratch);
 }
 
 TEST_CASE("files without a checksum such as PyTorch writes still load", "[io]") {
@@ -352,15 +346,13 @@ TEST_CASE("names from the file are escaped and cut short in messages", "[io]") {
 }
 
 TEST_CASE("load_safetensors refuses what is not a regular file or is too large before reading it", "[io]") {
-  std::filesystem::remove_all(kScratch);
-  std::filesystem::create_directories(kScratch);
-  CHECK_THAT(load_error(kScratch), Catch::Contains("not a regular file"));
-  const auto fifo = kScratch / "fifo";
+  const seatorch::test::ScratchDir dir;
+  CHECK_THAT(load_error(dir.path()), Catch::Contains("not a regular file"));
+  const auto fifo = dir / "fifo";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   CHECK_THAT(load_error(fifo), Catch::Contains("not a regular file"));  // opening it would block forever
-  const auto huge = kScratch / "huge.safetensors";
+  const auto huge = dir / "huge.safetensors";
   { std::ofstream touch(huge); }
   std::filesystem::resize_file(huge, io::kMaxSafetensorsFileBytes + 1);  // sparse: no disk used
   CHECK_THAT(load_error(huge), Catch::Contains("is more than 1 GiB, the limit for a safetensors file"));
-  std::filesystem::remove_all(kScratch);
 }

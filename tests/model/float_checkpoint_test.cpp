@@ -6,10 +6,10 @@
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/quantizer.hpp"
 #include "../quant/random_models.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <filesystem>
 #include <limits>
 
 namespace q = seatorch::quant;
@@ -27,7 +27,8 @@ TEST_CASE("float checkpoints use PyTorch nn.Sequential names and round trip", "[
   CHECK(file.tensors.at("4.weight").shape == std::vector<std::size_t>{3, 5});
   CHECK(file.tensors.size() == 6);
 
-  const auto path = std::filesystem::temp_directory_path() / "seatorch_ckpt_test" / "model.safetensors";
+  const seatorch::test::ScratchDir dir;
+  const auto path = dir / "model.safetensors";
   seatorch::model::save_float_checkpoint(path, model, {{"dataset", "mnist"}});
   const seatorch::model::FloatMlp back = seatorch::model::load_float_checkpoint(path);
   REQUIRE(back.layers.size() == model.layers.size());
@@ -36,7 +37,6 @@ TEST_CASE("float checkpoints use PyTorch nn.Sequential names and round trip", "[
     CHECK(back.layers[k].bias == model.layers[k].bias);
     CHECK(back.layers[k].relu == model.layers[k].relu);
   }
-  std::filesystem::remove_all(path.parent_path());
 }
 
 TEST_CASE("bad float checkpoints are clear errors", "[quant]") {

@@ -4,6 +4,7 @@
 
 #include "seatorch/core/error.hpp"
 #include "npu_test_models.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -36,8 +37,7 @@ std::string parse_error(const std::string& text) {
 TEST_CASE("npu hex file and manifest round trip", "[npu]") {
   seatorch::core::Rng rng(8);
   const npu::NpuImage image = npu::build_npu_image(npu::test::random_model(rng, {50, 20, 10}));
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_npu_hex_test";
-  std::filesystem::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   const std::filesystem::path hex = dir / "model.hex";
   npu::write_npu_hex(hex, image);
 
@@ -66,7 +66,6 @@ TEST_CASE("npu hex file and manifest round trip", "[npu]") {
   CHECK(manifest.at("sections").size() == 6);
   CHECK(manifest.at("layers").size() == 2);
   CHECK(manifest.at("layers")[0].at("macs").get<std::uint64_t>() == 1000);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("npu hex reader rejects malformed files with the line number", "[npu]") {

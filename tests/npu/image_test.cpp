@@ -1,20 +1,46 @@
-// The NPU image layout against golden words written by hand from docs/NPU.md, the round
-// trip through decode_npu_image() for every target, the timing formula on shapes whose cycle
-// counts were derived by hand from the RTL, and every limit, named with its target.
+// The NPU image layout against golden words, section sizes and a golden CRC written by hand
+// from docs/NPU.md, the round trip through decode_npu_image() for every target, the timing
+// formula on shapes whose cycle counts were derived by hand from the RTL, and every limit,
+// named with its target. CRCs come from a bitwise CRC-32 written here, not from npu/crc32.
 #include "seatorch/npu/image.hpp"
 
 #include "seatorch/core/error.hpp"
-#include "seatorch/npu/crc32.hpp"
 #include "npu_test_models.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <string_view>
 
 namespace npu = seatorch::npu;
 namespace q = seatorch::quant;
 
 namespace {
+
+// The image CRC as docs/NPU.md defines it, bit by bit: CRC-32 (reflected polynomial
+// 0xEDB88320, initial value and final XOR 0xFFFFFFFF) over every section's words, each as
+// its 4 little-endian bytes, in order.
+std::uint32_t crc32_update(std::uint32_t c, std::uint8_t byte) {
+  c ^= byte;
+  for (int k = 0; k < 8; ++k) c = (c & 1U) ? (c >> 1) ^ 0xEDB88320U : c >> 1;
+  return c;
+}
+
+std::uint32_t crc32_bitwise(std::string_view bytes) {
+  std::uint32_t c = 0xFFFFFFFFU;
+  for (const char b : bytes) c = crc32_update(c, static_cast<std::uint8_t>(b));
+  return ~c;
+}
+
+std::uint32_t image_crc(const std::vector<npu::NpuSection>& sections) {
+  std::uint32_t c = 0xFFFFFFFFU;
+  for (const npu::NpuSection& section : sections) {
+    for (const std::uint32_t word : section.words) {
+      for (int byte = 0; byte < 4; ++byte) c = crc32_update(c, static_cast<std::uint8_t>(word >> (8 * byte)));
+    }
+  }
+  return ~c;
+}
 
 // A 2-input, 5-output layer: w[j][i] = 10*j + i + 1, so every weight names its position.
 q::Int8Model tiny_model() {
@@ -50,12 +76,26 @@ TEST_CASE("npu image lays out header descriptors rows and weights as specified",
   CHECK(image.sections[3].address == 0x300000U);
   CHECK(image.sections[4].address == 0x400000U);
   CHECK(image.sections[1].words == std::vector<std::uint32_t>{0xFFFFFFFFU, 0xFFFFFFFEU, 0xFFFFFFFDU, 0xFFFFFFFCU, 0xFFFFFFFBU});
-  CHECK(image.sections[2].words[4] == (1U << 30) + 4);
+  CHECK(image.sections[2].words ==
+        std::vector<std::uint32_t>{0x40000000U, 0x40000001U, 0x40000002U, 0x40000003U, 0x40000004U});
   CHECK(image.sections[3].words == std::vector<std::uint32_t>{0, 1, 2, 3, 4});
   // group 0 (rows 0-3) for inputs 0 and 1, then group 1 (row 4, lanes 1-3 zero)
   const std::vector<std::uint32_t> weights{0x1F150B01U, 0x20160C02U, 0x00000029U, 0x0000002AU};
   CHECK(image.sections[4].words == weights);
-  CHECK(image.crc == npu::crc32(npu::npu_image_bytes(image.sections)));
+  // 4 + 4 header words, 5 + 5 + 5 row entries, ceil(5 / 4) * 2 rows of one word.
+  CHECK(image.total_words() == 27);
+  CHECK(image.macs() == 10);
+  // The CRC-32 of exactly those 27 words as 108 little-endian bytes (Python's
+  // zlib.crc32 of struct.pack('<27I', *words) gives the same).
+  CHECK(crc32_bitwise("123456789") == 0xCBF43926U);  // the oracle itself, on the check value
+  CHECK(image_crc(image.sections) == 0xE5692F32U);
+  CHECK(image.crc == 0xE5692F32U);
+  const std::vector<std::uint8_t> bytes = npu::npu_image_bytes(image.sections);
+  REQUIRE(bytes.size() == 108);
+  // "SNPU", then version 1, 4 lanes and 1 layer.
+  CHECK(std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 8) ==
+        std::vector<std::uint8_t>{0x53, 0x4E, 0x50, 0x55, 0x01, 0x00, 0x04, 0x01});
+  CHECK(std::vector<std::uint8_t>(bytes.end() - 4, bytes.end()) == std::vector<std::uint8_t>{0x2A, 0, 0, 0});
   CHECK(image.architecture() == "2-5");
   CHECK(image.layers[0].weight_rows == 4);
 }
@@ -64,11 +104,27 @@ TEST_CASE("npu image decodes back to the model it was built from", "[npu]") {
   const npu::NpuTarget& target = NPU_TEST_EACH_TARGET();
   INFO("target " << target.name);
   seatorch::core::Rng rng(4);
-  for (const auto& sizes : {std::vector<std::size_t>{784, 64, 10}, std::vector<std::size_t>{30, 17, 33, 5}}) {
-    const q::Int8Model model = npu::test::random_model(rng, sizes);
+  // Section sizes by hand from docs/NPU.md: 4 + 4 L header words; sum out rows of bias,
+  // multiplier and shift; (lanes / 4) * sum ceil(out / lanes) * in weight words. So
+  // 784-64-10: 12, 74 and 4 * (4 * 784 + 1 * 64) = 2 * (8 * 784 + 2 * 64) = 12800 on both;
+  // 30-17-33-5: 16, 55 and 4 * (2 * 30 + 3 * 17 + 1 * 33) = 576 (16 lanes) or
+  // 2 * (3 * 30 + 5 * 17 + 1 * 33) = 416 (8 lanes).
+  struct Sizes {
+    std::vector<std::size_t> layers;
+    std::size_t header, rows, weights_16_lanes, weights_8_lanes;
+  };
+  for (const Sizes& expected : {Sizes{{784, 64, 10}, 12, 74, 12800, 12800}, Sizes{{30, 17, 33, 5}, 16, 55, 576, 416}}) {
+    const q::Int8Model model = npu::test::random_model(rng, expected.layers);
     const npu::NpuImage image = npu::build_npu_image(model, target);
     CHECK(image.target == target);
     CHECK(image.sections[0].words[1] >> 16 == (target.limits.lanes | image.layers.size() << 8));
+    REQUIRE((target.limits.lanes == 16 || target.limits.lanes == 8));
+    const std::size_t weights = target.limits.lanes == 16 ? expected.weights_16_lanes : expected.weights_8_lanes;
+    CHECK(image.sections[0].words.size() == expected.header);
+    for (std::size_t s = 1; s <= 3; ++s) CHECK(image.sections[s].words.size() == expected.rows);
+    CHECK(image.sections[4].words.size() == weights);
+    CHECK(image.total_words() == expected.header + 3 * expected.rows + weights);
+    CHECK(image.crc == image_crc(image.sections));
     const q::Int8Model back = npu::decode_npu_image(image);
     REQUIRE(back.layers.size() == model.layers.size());
     for (std::size_t l = 0; l < model.layers.size(); ++l) {
@@ -203,20 +259,21 @@ TEST_CASE("npu targets are looked up by name", "[npu]") {
 TEST_CASE("npu image from sections rejects a bad CRC and a bad header", "[npu]") {
   seatorch::core::Rng rng(7);
   const npu::NpuImage image = npu::build_npu_image(npu::test::random_model(rng, {10, 6, 3}));
+  CHECK_NOTHROW(npu::npu_image_from_sections(image.sections, image_crc(image.sections), "x.hex"));
   CHECK_THROWS_WITH(npu::npu_image_from_sections(image.sections, image.crc ^ 1U, "x.hex"),
                     Catch::Contains("x.hex") && Catch::Contains("corrupted"));
   std::vector<npu::NpuSection> sections = image.sections;
   sections[0].words[0] = 0;
-  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, image_crc(sections), "x.hex"),
                     Catch::Contains("magic"));
   sections = image.sections;
   sections[0].words[1] = (sections[0].words[1] & 0xFF00FFFFU) | (8U << 16);
-  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, image_crc(sections), "x.hex"),
                     "x.hex: the image was built for 8 lanes, the default target has 16 (the icebreaker target has 8); "
                     "export the model again for the default target");
   sections = image.sections;
   sections[0].words[4 + 1] = 1000;  // layer 0 w_base beyond the weights
-  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, image_crc(sections), "x.hex"),
                     Catch::Contains("weight rows"));
 }
 
@@ -253,6 +310,6 @@ TEST_CASE("npu images whose int32 accumulator could overflow are refused", "[npu
   // The same limit in the reader, on an image whose bias word was changed (CRC recomputed).
   std::vector<npu::NpuSection> sections = image.sections;
   sections[1].words[0] = static_cast<std::uint32_t>(kMax - 64769);
-  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, npu::crc32(npu::npu_image_bytes(sections)), "x.hex"),
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, image_crc(sections), "x.hex"),
                     Catch::StartsWith("x.hex: layer 0 row 0: bias 2147418878"));
 }

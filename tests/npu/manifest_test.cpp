@@ -6,6 +6,7 @@
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "npu_test_models.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -184,12 +185,10 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
 }
 
 TEST_CASE("npu manifest reader refuses a file over its size limit before reading it", "[npu]") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_npu_manifest_size_test";
-  std::filesystem::create_directories(dir);
+  const seatorch::test::ScratchDir dir;
   const std::filesystem::path path = dir / "big.manifest.json";
   write_text(path, std::string(npu::kManifestMaxFileBytes + 1, ' '));
   CHECK_THROWS_WITH(npu::read_npu_manifest(path), Catch::Contains("big.manifest.json") && Catch::Contains("1 MiB"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("npu manifest check names both files and what differs from the image", "[npu]") {
@@ -235,8 +234,7 @@ TEST_CASE("npu manifest check names both files and what differs from the image",
 }
 
 TEST_CASE("read_npu_hex checks the manifest beside the file when there is one", "[npu]") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_npu_manifest_hex_test";
-  std::filesystem::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   const std::filesystem::path hex = dir / "model.hex";
   const std::filesystem::path manifest = dir / "model.manifest.json";
   const npu::NpuImage image = test_image(25, {8, 6, 4});
@@ -261,12 +259,10 @@ TEST_CASE("read_npu_hex checks the manifest beside the file when there is one", 
   std::filesystem::remove(manifest);
   std::filesystem::create_directory(manifest);
   CHECK_THROWS_WITH(npu::read_npu_hex(hex), Catch::Contains(manifest.string()) && Catch::Contains("not a regular file"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("read_npu_hex reads an image for the target its manifest names", "[npu]") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_npu_manifest_target_test";
-  std::filesystem::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   const std::filesystem::path hex = dir / "model.hex";
   const npu::NpuTarget& ice = npu::npu_target("icebreaker");
   const npu::NpuImage image = test_image(27, {8, 6, 4}, ice);
@@ -287,5 +283,4 @@ TEST_CASE("read_npu_hex reads an image for the target its manifest names", "[npu
   const npu::NpuImage named = npu::read_npu_hex(hex, "icebreaker");
   CHECK(named.target == ice);
   CHECK(named.layers == image.layers);
-  std::filesystem::remove_all(dir);
 }

@@ -12,6 +12,7 @@
 #include "seatorch/npu/sim_link.hpp"
 #include "seatorch/quant/int8_model.hpp"
 #include "npu_test_models.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -122,8 +123,8 @@ TEST_CASE("npu rtl echoes frames at several clocks per bit", "[npu]") {
 TEST_CASE("npu session writes an FST trace of every cycle", "[npu]") {
   const npu::NpuTarget& target = NPU_TEST_EACH_TARGET();
   INFO("target " << target.name);
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / "seatorch_npu_trace_test.fst";
-  std::filesystem::remove(path);
+  const seatorch::test::ScratchDir dir;
+  const std::filesystem::path path = dir / "trace.fst";
   {
     npu::NpuSimOptions options = on(target);
     options.trace_path = path;
@@ -132,7 +133,6 @@ TEST_CASE("npu session writes an FST trace of every cycle", "[npu]") {
   }
   REQUIRE(std::filesystem::exists(path));
   CHECK(std::filesystem::file_size(path) > 1000);
-  std::filesystem::remove(path);
   npu::NpuSimOptions bad;
   bad.trace_path = "/nonexistent/dir/x.fst";
   CHECK_THROWS_AS(npu::NpuSession(bad), seatorch::core::InputError);

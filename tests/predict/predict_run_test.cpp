@@ -29,7 +29,7 @@ struct Models {
   q::Int8Model int8_model;
 };
 
-Models write_models(const seatorch::test::TempDir& dir) {
+Models write_models(const seatorch::test::ScratchDir& dir) {
   const seatorch::data::DataSplit data = seatorch::test::load_mnist_small();
   Models m;
   m.float_model = seatorch::test::small_mnist_model(data);
@@ -43,7 +43,7 @@ Models write_models(const seatorch::test::TempDir& dir) {
 }  // namespace
 
 TEST_CASE("run_predict classifies pictures of digits with the float and int8 models and the NPU", "[predict]") {
-  const seatorch::test::TempDir dir;
+  const seatorch::test::ScratchDir dir;
   const Models models = write_models(dir);
   const std::vector<GrayImage> digits = seatorch::test::mnist_test_digits(3);
   seatorch::predict::PredictOptions options;
@@ -101,7 +101,7 @@ TEST_CASE("run_predict classifies pictures of digits with the float and int8 mod
 }
 
 TEST_CASE("run_predict reports a bad picture before a missing model and checks its options", "[predict]") {
-  const seatorch::test::TempDir dir;
+  const seatorch::test::ScratchDir dir;
   seatorch::test::write_text(dir / "notes.txt", "not a picture\n");
   seatorch::predict::PredictOptions options;
   options.model = dir / "missing.safetensors";

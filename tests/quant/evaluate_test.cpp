@@ -60,9 +60,10 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
 TEST_CASE("inference_paths run the float model and every int8 kernel on the same images", "[quant]") {
   seatorch::core::Rng rng(11);
   const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({32, 16, 4}, rng);
-  const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(64, 32, rng);
-  const q::QuantizedMlp quantized = q::quantize_mlp(model, pixels, 64, {});
-  const std::vector<q::InferencePath> paths = q::inference_paths(model, quantized.model, pixels, 64, 16);
+  const std::size_t n = 70, batch = 16, in = 32, out = 4;  // 4 full batches and one of 6
+  const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, in, rng);
+  const q::QuantizedMlp quantized = q::quantize_mlp(model, pixels, n, {});
+  const std::vector<q::InferencePath> paths = q::inference_paths(model, quantized.model, pixels, n, batch);
   const std::vector<std::string> kernels = seatorch::kernels::int8_kernel_names();
   REQUIRE(paths.size() == 1 + kernels.size());
   CHECK(paths[0].name == "float");
@@ -71,5 +72,40 @@ TEST_CASE("inference_paths run the float model and every int8 kernel on the same
     INFO(path.name);
     CHECK_NOTHROW(path.pass());
   }
-  CHECK_THROWS_WITH(q::inference_paths(model, quantized.model, pixels, 65, 16), Catch::Contains("same shape"));
+  CHECK_THROWS_WITH(q::inference_paths(model, quantized.model, pixels, n + 1, batch), Catch::Contains("same shape"));
+
+  // A pass keeps no output, so check what each one runs, batch by batch as its pass does
+  // (evaluate.hpp): float_forward on pixel / 255 floats, Int8Engine with the path's kernel on
+  // the bytes, against the reference models image by image.
+  std::vector<float> x(pixels.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(pixels[i]) / 255.0f;
+  for (std::size_t first = 0; first < n; first += batch) {
+    const std::size_t count = std::min(batch, n - first);
+    const std::span<const float> images = std::span<const float>(x).subspan(first * in, count * in);
+    const std::vector<float> logits = seatorch::model::float_forward(model, images, count);
+    REQUIRE(logits.size() == count * out);
+    for (std::size_t s = 0; s < count; ++s) {
+      const std::vector<float> one = seatorch::model::float_forward(model, images.subspan(s * in, in), 1);
+      for (std::size_t c = 0; c < out; ++c) {
+        INFO("float image " << first + s << " logit " << c);
+        CHECK(logits[s * out + c] == Approx(one[c]).margin(1e-5));
+      }
+    }
+  }
+  for (const std::string& name : kernels) {
+    const q::Int8Engine engine(quantized.model, name);
+    CHECK(engine.kernel() == name);
+    std::vector<std::int8_t> logits(batch * out);
+    for (std::size_t first = 0; first < n; first += batch) {
+      const std::size_t count = std::min(batch, n - first);
+      engine.forward(std::span(pixels).subspan(first * in, count * in), count, std::span(logits).first(count * out));
+      for (std::size_t s = 0; s < count; ++s) {
+        INFO("int8 " << name << " image " << first + s);
+        const std::vector<std::int8_t> expected =
+            q::int8_forward_ref(quantized.model, std::span(pixels).subspan((first + s) * in, in));
+        CHECK(std::vector<std::int8_t>(logits.begin() + static_cast<std::ptrdiff_t>(s * out),
+                                       logits.begin() + static_cast<std::ptrdiff_t>((s + 1) * out)) == expected);
+      }
+    }
+  }
 }

@@ -8,10 +8,10 @@
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/quantizer.hpp"
 #include "random_models.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <filesystem>
 #include <limits>
 
 namespace q = seatorch::quant;
@@ -52,7 +52,7 @@ q::QuantizedMlp quantized_model(q::Granularity g) {
 }  // namespace
 
 TEST_CASE("int8 models save and load back identical", "[quant]") {
-  const auto dir = std::filesystem::temp_directory_path() / "seatorch_int8_file_test";
+  const seatorch::test::ScratchDir dir;
   for (q::Granularity g : {q::Granularity::kTensor, q::Granularity::kChannel}) {
     const q::QuantizedMlp quantized = quantized_model(g);
     auto metadata = quantized.metadata;
@@ -74,7 +74,6 @@ TEST_CASE("int8 models save and load back identical", "[quant]") {
     CHECK(raw.tensors.at("layers.0.output_zero_point").shape.empty());
     CHECK(raw.tensors.size() == 22);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("wrong-kind and broken int8 files are clear errors", "[quant]") {

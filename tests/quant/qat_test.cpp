@@ -76,7 +76,7 @@ TEST_CASE("the fake-quantized forward reproduces the int8 model's logits", "[qua
 }
 
 TEST_CASE("a short QAT run on the MNIST subset keeps PTQ's accuracy and is deterministic", "[quant]") {
-  const seatorch::test::TempDir dir;
+  const seatorch::test::ScratchDir dir;
   // A small float model trained on the 2,000 subset images.
   const seatorch::data::DataSplit data = seatorch::data::load_dataset(mnist_small());
   seatorch::train::TensorTrainConfig config = seatorch::train::default_tensor_config("mnist");

@@ -10,9 +10,9 @@
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 #include "seatorch/train/train_run.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -61,9 +61,6 @@ train::TensorTrainConfig resumed(train::TensorTrainConfig config, const train::T
   return config;
 }
 
-// Per process: ctest runs test cases in parallel processes.
-const auto kScratch = std::filesystem::temp_directory_path() / ("seatorch_resume_test_" + std::to_string(::getpid()));
-
 std::vector<char> file_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -78,7 +75,7 @@ train::ResumeState stopped_state(const data::DataSplit& data) {
   train::ResumeState state;
   state.options.data.name = "moons";
   state.options.tensor = recipe();
-  state.options.out = kScratch / "model.safetensors";
+  state.options.out = "runs/model.safetensors";  // recorded in the state, never written
   state.position = out.result.position;
   for (const train::TrainEpoch& r : out.result.history) {
     state.history.push_back({r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds});
@@ -153,7 +150,8 @@ TEST_CASE("the trainer refuses resume positions that cannot be", "[train]") {
 TEST_CASE("a resume file keeps every field and resuming from it completes the run exactly", "[train]") {
   const data::DataSplit data = data::load_dataset("moons");
   const train::ResumeState state = stopped_state(data);
-  const auto path = kScratch / "resume.safetensors";
+  const seatorch::test::ScratchDir dir;
+  const auto path = dir / "resume.safetensors";
   train::save_resume_state(path, state);
   const train::ResumeState back = train::load_resume_state(path);
 
@@ -184,7 +182,6 @@ TEST_CASE("a resume file keeps every field and resuming from it completes the ru
   config.start = back.position;
   CHECK(flat_weights(train::train_tensor(data, config).model.state_dict()) ==
         flat_weights(train::train_tensor(data, recipe()).model.state_dict()));
-  std::filesystem::remove_all(kScratch);
 }
 
 TEST_CASE("resuming with other settings or other data is refused naming each difference", "[train]") {
@@ -302,19 +299,19 @@ TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
 }
 
 TEST_CASE("run_training writes only a resume file when stopped and removes it once complete", "[train]") {
-  std::filesystem::remove_all(kScratch);
+  const seatorch::test::ScratchDir dir;
   train::TrainRunOptions options;
   options.data.name = "moons";
   options.tensor = recipe();
-  options.out = kScratch / "straight" / "model.safetensors";
+  options.out = dir / "straight" / "model.safetensors";
   train::run_training(options);
 
-  options.out = kScratch / "stopped" / "model.safetensors";
+  options.out = dir / "stopped" / "model.safetensors";
   train::TrainRunCallbacks stop;
   stop.should_stop = stop_every(7);
   const train::TrainRunSummary interrupted = train::run_training(options, stop);
   CHECK(interrupted.interrupted());
-  const auto resume_path = kScratch / "stopped" / "resume.safetensors";
+  const auto resume_path = dir / "stopped" / "resume.safetensors";
   REQUIRE(interrupted.written == std::vector<std::filesystem::path>{resume_path});
   CHECK_FALSE(std::filesystem::exists(options.out));
 
@@ -326,6 +323,5 @@ TEST_CASE("run_training writes only a resume file when stopped and removes it on
   CHECK_FALSE(finished.interrupted());
   CHECK(finished.training.history.size() == 3);  // the interrupted run's epochs come from the resume file
   CHECK_FALSE(std::filesystem::exists(resume_path));
-  CHECK(file_bytes(options.out) == file_bytes(kScratch / "straight" / "model.safetensors"));
-  std::filesystem::remove_all(kScratch);
+  CHECK(file_bytes(options.out) == file_bytes(dir / "straight" / "model.safetensors"));
 }

@@ -4,6 +4,7 @@
 
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
+#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -28,8 +29,7 @@ seatorch::train::TrainRunOptions subset_options() {
 }  // namespace
 
 TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train]") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_train_run_test";
-  std::filesystem::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   seatorch::train::TrainRunOptions options = subset_options();
   options.out = dir / "model.safetensors";
   const seatorch::train::TrainRunSummary summary = seatorch::train::run_training(options);
@@ -58,12 +58,10 @@ TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train
     INFO(svg);
     CHECK(head == "<?xml version=");
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("the same seed and flags give a bit-identical checkpoint", "[train]") {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "seatorch_train_run_determinism";
-  std::filesystem::remove_all(dir);
+  const seatorch::test::ScratchDir dir;
   seatorch::train::TrainRunOptions options = subset_options();
   options.tensor.epochs = 1;
   options.tensor.limit = 500;
@@ -77,5 +75,4 @@ TEST_CASE("the same seed and flags give a bit-identical checkpoint", "[train]") 
     INFO("tensor " << name);
     CHECK(tensor.bytes == b.tensors.at(name).bytes);
   }
-  std::filesystem::remove_all(dir);
 }
