@@ -31,17 +31,25 @@ std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const I
   };
   auto x = std::make_shared<std::vector<float>>(pixels.size());  // (n, in)
   data::pixel_values(pixels, *x);
+  const std::size_t out = model.outputs();
   std::vector<InferencePath> paths;
-  paths.push_back({"float", over_batches([&model, x, in](std::size_t first, std::size_t count) {
-                     model::float_forward(model, std::span<const float>(*x).subspan(first * in, count * in), count);
-                   })});
+  auto float_logits = std::make_shared<std::vector<float>>(n * out);  // (n, out): the last pass's
+  paths.push_back({"float",
+                   over_batches([&model, x, in, out, float_logits](std::size_t first, std::size_t count) {
+                     const std::vector<float> y =
+                         model::float_forward(model, std::span<const float>(*x).subspan(first * in, count * in), count);
+                     std::copy(y.begin(), y.end(), float_logits->begin() + static_cast<std::ptrdiff_t>(first * out));
+                   }),
+                   [float_logits] { return *float_logits; }});
   for (const std::string& name : kernels::int8_kernel_names()) {
     auto engine = std::make_shared<const Int8Engine>(int8_model, name);
-    auto logits = std::make_shared<std::vector<std::int8_t>>(batch * int8_model.outputs());
-    paths.push_back({"int8 " + name, over_batches([engine, logits, pixels, in](std::size_t first, std::size_t count) {
+    auto logits = std::make_shared<std::vector<std::int8_t>>(n * out);  // (n, out): the last pass's
+    paths.push_back({"int8 " + name,
+                     over_batches([engine, logits, pixels, in, out](std::size_t first, std::size_t count) {
                        engine->forward(pixels.subspan(first * in, count * in), count,
-                                       std::span<std::int8_t>(*logits).first(count * engine->model().outputs()));
-                     })});
+                                       std::span<std::int8_t>(*logits).subspan(first * out, count * out));
+                     }),
+                     [logits] { return std::vector<float>(logits->begin(), logits->end()); }});
   }
   return paths;
 }

@@ -33,6 +33,9 @@ struct Throughput {
 struct InferencePath {
   std::string name;            // as Throughput::path
   std::function<void()> pass;  // one pass over all the images the path was made for
+  // The logits of the last pass, (n, outputs), as floats (an int8 path's are its int8
+  // values): what the pass computed, for tests to compare against the reference models.
+  std::function<std::vector<float>()> logits;
 };
 
 // The float path (float_forward) and every int8 kernel this CPU has (Int8Engine), each
