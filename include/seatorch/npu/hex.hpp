@@ -9,6 +9,13 @@
 
 #include "seatorch/npu/image.hpp"
 #include "seatorch/npu/manifest.hpp"
+// Transitional: callers outside src/npu reach the image's builder, reader and timing model
+// through this header (cli/export.cpp: npu_inference_cycles; predict/predict_run.cpp:
+// decode_npu_image; tests/cli/serve_pty_test.cpp, tests/predict/predict_run_test.cpp:
+// build_npu_image). Once they include these themselves, these three lines go.
+#include "seatorch/npu/image_builder.hpp"
+#include "seatorch/npu/image_decode.hpp"
+#include "seatorch/npu/timing.hpp"
 
 #include <cstdint>
 #include <filesystem>
