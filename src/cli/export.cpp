@@ -4,6 +4,7 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/export_run.hpp"
+#include "seatorch/npu/timing.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/target.hpp"
 

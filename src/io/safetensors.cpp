@@ -1,12 +1,12 @@
 // safetensors reading and writing; the format is described in the header.
 #include "seatorch/io/safetensors.hpp"
 
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/read_file.hpp"
 
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include <algorithm>
 #include <charconv>
@@ -76,7 +76,7 @@ void verify_checksum(SafetensorsFile& file, std::span<const std::uint8_t> data, 
       recorded != crc_text(value)) {
     invalid(source, fmt::format("metadata {} = '{}' is not 8 lowercase hex digits", kDataChecksumKey, core::printable(recorded)));
   }
-  const std::uint32_t actual = crc32(data);
+  const std::uint32_t actual = core::crc32(data);
   if (actual != value) {
     throw core::input_error("{} is corrupted: checksum mismatch (the CRC-32 of its {} data bytes is {}, the header records "
                       "{}); re-train or re-download it", source, data.size(), crc_text(actual), recorded);
@@ -147,16 +147,6 @@ std::size_t RawTensor::numel() const {
   return n;
 }
 
-std::uint32_t crc32(std::span<const std::uint8_t> bytes, std::uint32_t crc) {
-  constexpr std::size_t kPiece = std::size_t{1} << 30;  // zlib takes lengths as uInt
-  uLong c = crc;
-  for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
-    const std::size_t n = std::min(kPiece, bytes.size() - at);
-    c = ::crc32(c, bytes.data() + at, static_cast<uInt>(n));
-  }
-  return static_cast<std::uint32_t>(c);
-}
-
 std::optional<core::DType> parse_dtype(std::string_view name) {
   for (core::DType t : kDTypes) {
     if (core::dtype_name(t) == name) return t;
@@ -207,7 +197,7 @@ std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
 
 SafetensorsFile with_data_checksum(SafetensorsFile file) {
   std::uint32_t crc = 0;
-  for (const auto* entry : data_order(file)) crc = crc32(entry->second.bytes, crc);
+  for (const auto* entry : data_order(file)) crc = core::crc32(entry->second.bytes, crc);
   file.metadata[std::string(kDataChecksumKey)] = crc_text(crc);
   return file;
 }

@@ -1,12 +1,10 @@
 // The float reference forward pass: matmul through kernels::matmul, then bias and ReLU.
 #include "seatorch/model/float_mlp.hpp"
 
+#include "seatorch/core/architecture.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/nn/state_dict.hpp"
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <cassert>
 #include <cmath>
@@ -28,7 +26,7 @@ void check_finite(std::span<const float> values, std::string_view source, std::s
 std::string FloatMlp::architecture() const {
   std::vector<std::size_t> sizes{inputs()};
   for (const DenseLayer& layer : layers) sizes.push_back(layer.out);
-  return fmt::format("{}", fmt::join(sizes, "-"));
+  return core::architecture_name(sizes);
 }
 
 void validate_float_mlp(const FloatMlp& model, std::string_view source) {
@@ -71,14 +69,6 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
     input = std::move(y);
   }
   return input;
-}
-
-std::size_t argmax_float(std::span<const float> logits) {
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < logits.size(); ++i) {
-    if (logits[i] > logits[best]) best = i;
-  }
-  return best;
 }
 
 }  // namespace seatorch::model

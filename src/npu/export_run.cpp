@@ -2,6 +2,7 @@
 #include "seatorch/npu/export_run.hpp"
 
 #include "seatorch/npu/hex.hpp"
+#include "seatorch/npu/image_builder.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
 namespace seatorch::npu {

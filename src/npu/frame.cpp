@@ -2,12 +2,16 @@
 // rtl/npu_frame_rx.sv) and the payload layouts of docs/NPU.md's command table.
 #include "seatorch/npu/frame.hpp"
 
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
-#include "seatorch/npu/crc32.hpp"
 
 #include <fmt/format.h>
 
 namespace seatorch::npu {
+
+// The CRC of every frame and of the image is core::crc32; the RTL folds the same one.
+static_assert(kCrcPoly == core::kCrc32Polynomial, "rtl/npu_pkg.sv's CrcPoly must be core::crc32's polynomial");
+
 namespace {
 
 void put_u16(std::vector<std::uint8_t>& out, std::uint32_t v) {
@@ -38,7 +42,7 @@ std::vector<std::uint8_t> encode_frame(const Frame& frame) {
   std::vector<std::uint8_t> out{kSync0, kSync1, frame.type, frame.seq};
   put_u16(out, static_cast<std::uint32_t>(frame.payload.size()));
   out.insert(out.end(), frame.payload.begin(), frame.payload.end());
-  put_u32(out, crc32(std::span(out).subspan(2)));
+  put_u32(out, core::crc32(std::span(out).subspan(2)));
   return out;
 }
 
@@ -93,7 +97,7 @@ std::optional<DecodedFrame> FrameDecoder::push(std::uint8_t byte, bool framing_e
       if (framing_error_) return DecodedFrame{FrameEvent::kFramingError, frame_};
       std::vector<std::uint8_t> covered{frame_.type, frame_.seq};
       put_u16(covered, static_cast<std::uint32_t>(length_));
-      Crc32 crc;
+      core::Crc32 crc;
       crc.update(covered);
       crc.update(frame_.payload);
       if (crc.value() != crc_received_) return DecodedFrame{FrameEvent::kCrcError, frame_};

@@ -4,6 +4,7 @@
 #include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/read_file.hpp"
+#include "seatorch/npu/image_decode.hpp"
 
 #include <fmt/format.h>
 

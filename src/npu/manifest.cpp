@@ -6,13 +6,13 @@
 #include "seatorch/npu/manifest.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/json_fields.hpp"
 #include "seatorch/io/read_file.hpp"
 #include "seatorch/npu/hex.hpp"  // kHexMaxWords: a section the .hex reader would refuse is out of range
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <initializer_list>
 #include <limits>
 
 namespace seatorch::npu {
@@ -27,131 +27,33 @@ constexpr const char* kCrcSection = "crc";
 
 std::string crc_hex(std::uint32_t crc) { return fmt::format("0x{:08x}", crc); }
 
-std::size_t weight_rows(std::size_t in, std::size_t out, std::size_t lanes) { return (out + lanes - 1) / lanes * in; }
-
-// A JSON value for a message: scalars as written (cut short), containers by kind only
-// (dumping one from a hostile file could recurse a million levels deep).
-std::string describe(const json& value) {
-  if (value.is_array()) return fmt::format("an array of {} element{}", value.size(), value.size() == 1 ? "" : "s");
-  if (value.is_object()) return "an object";
-  return core::printable(value.dump(-1, ' ', false, json::error_handler_t::replace));
-}
-
-// Typed reads from one JSON object of the manifest, `where` naming it in messages
-// ("layers[2]"); the object must hold exactly the fields given.
-class Fields {
- public:
-  Fields(const json& object, std::string_view source, std::string where, std::initializer_list<const char*> names)
-      : object_(object), source_(source), where_(std::move(where)) {
-    if (!object_.is_object()) fail_value("", "a JSON object", object_);
-    for (const auto& item : object_.items()) {
-      const std::string& key = item.key();
-      if (std::none_of(names.begin(), names.end(), [&](const char* n) { return key == n; })) {
-        throw core::input_error("{}: unexpected field '{}' in {}; this seatorch writes only the fields of docs/NPU.md",
-                          source_, core::printable(key), where_.empty() ? "the manifest" : where_);
-      }
-    }
-  }
-
-  [[nodiscard]] bool has(const char* key) const { return object_.contains(key); }
-
-  const json& get(const char* key) const {
-    const auto it = object_.find(key);
-    if (it == object_.end()) {
-      throw core::input_error("{}: {} has no '{}' field", source_, where_.empty() ? "the manifest" : where_, key);
-    }
-    return *it;
-  }
-
-  std::uint64_t unsigned_in(const char* key, std::uint64_t lo, std::uint64_t hi) const {
-    const json& v = get(key);
-    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi) {
-      fail_value(key, fmt::format("an integer from {} to {}", lo, hi), v);
-    }
-    return v.get<std::uint64_t>();
-  }
-
-  std::int32_t int8_value(const char* key) const {
-    const json& v = get(key);
-    // Unsigned JSON numbers come first: get<int64_t> on a huge one would wrap.
-    const bool ok = v.is_number_unsigned() ? v.get<std::uint64_t>() <= 127
-                                           : v.is_number_integer() && v.get<std::int64_t>() >= -128;
-    if (!ok) fail_value(key, "an integer from -128 to 127", v);
-    return static_cast<std::int32_t>(v.get<std::int64_t>());
-  }
-
-  bool boolean(const char* key) const {
-    const json& v = get(key);
-    if (!v.is_boolean()) fail_value(key, "true or false", v);
-    return v.get<bool>();
-  }
-
-  std::string string(const char* key, std::size_t max_bytes) const {
-    const json& v = get(key);
-    if (!v.is_string() || v.get_ref<const std::string&>().size() > max_bytes) {
-      fail_value(key, fmt::format("a string of at most {} bytes", max_bytes), v);
-    }
-    return v.get<std::string>();
-  }
-
-  const json& array(const char* key, std::size_t min, std::size_t max) const {
-    const json& v = get(key);
-    if (!v.is_array() || v.size() < min || v.size() > max) {
-      fail_value(key, fmt::format("an array of {} to {} elements", min, max), v);
-    }
-    return v;
-  }
-
-  // A derived value: must equal what the manifest's tables give (`from`: "the layers give").
-  void expect(const char* key, const json& derived, const std::string& from) const {
-    const json& v = get(key);
-    if (v != derived) {
-      throw core::input_error("{}: '{}' is {}, but {} {}; the manifest contradicts itself (edited by hand?)", source_,
-                        path(key), describe(v), from, describe(derived));
-    }
-  }
-
-  std::string path(std::string_view key) const {
-    if (where_.empty()) return std::string(key);
-    return key.empty() ? where_ : fmt::format("{}.{}", where_, key);
-  }
-
- private:
-  [[noreturn]] void fail_value(std::string_view key, const std::string& expected, const json& got) const {
-    const std::string what = path(key);
-    throw core::input_error("{}: {} must be {}, got {}", source_, what.empty() ? "the manifest" : fmt::format("'{}'", what),
-                      expected, describe(got));
-  }
-
-  const json& object_;
-  std::string_view source_;
-  std::string where_;
-};
+// Messages name the manifest file and call its root "the manifest".
+core::JsonSource manifest_source(std::string_view source) { return {source, "the manifest", ""}; }
 
 NpuManifestSection parse_section(const json& value, std::string_view source, std::size_t k) {
-  const Fields f(value, source, fmt::format("sections[{}]", k), {"name", "address", "words"});
+  const core::JsonFields f(value, manifest_source(source), fmt::format("sections[{}]", k), {"name", "address", "words"});
   NpuManifestSection s;
   s.name = f.string("name", kManifestMaxNameBytes);
-  s.address = static_cast<std::uint32_t>(f.unsigned_in("address", 0, kMaxAddress));
-  s.words = f.unsigned_in("words", 1, kHexMaxWords);
+  s.address = static_cast<std::uint32_t>(f.unsigned_integer("address", 0, kMaxAddress));
+  s.words = f.unsigned_integer("words", 1, kHexMaxWords);
   return s;
 }
 
 NpuLayerInfo parse_layer(const json& value, std::string_view source, std::size_t k, std::size_t lanes) {
-  const Fields f(value, source, fmt::format("layers[{}]", k),
+  const core::JsonFields f(value, manifest_source(source), fmt::format("layers[{}]", k),
                  {"in", "out", "relu", "input_zero_point", "weight_zero_point", "output_zero_point", "w_base",
                   "weight_rows", "row_base", "macs"});
   NpuLayerInfo l;
-  l.in = f.unsigned_in("in", 1, kMaxField16);
-  l.out = f.unsigned_in("out", 1, kMaxField16);
+  l.in = f.unsigned_integer("in", 1, kMaxField16);
+  l.out = f.unsigned_integer("out", 1, kMaxField16);
   l.relu = f.boolean("relu");
-  l.input_zero_point = f.int8_value("input_zero_point");
-  l.weight_zero_point = f.int8_value("weight_zero_point");
-  l.output_zero_point = f.int8_value("output_zero_point");
-  l.w_base = f.unsigned_in("w_base", 0, kHexMaxWords);
-  l.row_base = f.unsigned_in("row_base", 0, kHexMaxWords);
-  l.weight_rows = f.unsigned_in("weight_rows", 1, std::numeric_limits<std::uint32_t>::max());
-  f.expect("weight_rows", weight_rows(l.in, l.out, lanes),
+  l.input_zero_point = static_cast<std::int32_t>(f.signed_integer("input_zero_point", -128, 127));
+  l.weight_zero_point = static_cast<std::int32_t>(f.signed_integer("weight_zero_point", -128, 127));
+  l.output_zero_point = static_cast<std::int32_t>(f.signed_integer("output_zero_point", -128, 127));
+  l.w_base = f.unsigned_integer("w_base", 0, kHexMaxWords);
+  l.row_base = f.unsigned_integer("row_base", 0, kHexMaxWords);
+  l.weight_rows = f.unsigned_integer("weight_rows", 1, std::numeric_limits<std::uint32_t>::max());
+  f.expect("weight_rows", npu_weight_rows(l.in, l.out, lanes),
            fmt::format("ceil(out / lanes) * in with lanes {} gives", lanes));
   f.expect("macs", l.macs(), "in * out gives");
   return l;
@@ -231,26 +133,26 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw core::input_error("{}: not valid JSON ({})", source, core::printable(e.what(), 160));
   }
-  const Fields f(root, source, "",
+  const core::JsonFields f(root, manifest_source(source), "",
                  {"format", "format_version", "target", "lanes", "architecture", "input_size", "output_size",
                   "total_words", "macs", "crc32", "crc32_hex", "sections", "layers"});
   if (f.string("format", kManifestMaxNameBytes) != kManifestFormat) {
-    throw core::input_error("{}: 'format' is {}, expected '{}'; not an NPU image manifest", source, describe(f.get("format")),
-                      kManifestFormat);
+    throw core::input_error("{}: 'format' is {}, expected '{}'; not an NPU image manifest", source,
+                            core::describe_json(f.get("format")), kManifestFormat);
   }
   NpuManifest m;
-  m.format_version = static_cast<std::uint32_t>(f.unsigned_in("format_version", 1, kMaxField16));
+  m.format_version = static_cast<std::uint32_t>(f.unsigned_integer("format_version", 1, kMaxField16));
   if (f.has("target")) {
     m.target = f.string("target", kManifestMaxNameBytes);
     const std::vector<std::string> names = npu_target_names();
     if (std::find(names.begin(), names.end(), m.target) == names.end()) {
-      throw core::input_error("{}: 'target' is {}; this seatorch knows the targets {}", source, describe(f.get("target")),
-                        fmt::join(names, ", "));
+      throw core::input_error("{}: 'target' is {}; this seatorch knows the targets {}", source,
+                              core::describe_json(f.get("target")), fmt::join(names, ", "));
     }
   }
-  m.lanes = f.unsigned_in("lanes", 1, 0xFF);
+  m.lanes = f.unsigned_integer("lanes", 1, 0xFF);
   f.expect("lanes", npu_target(m.target).limits.lanes, fmt::format("the {} target has", m.target));
-  m.crc = static_cast<std::uint32_t>(f.unsigned_in("crc32", 0, std::numeric_limits<std::uint32_t>::max()));
+  m.crc = static_cast<std::uint32_t>(f.unsigned_integer("crc32", 0, std::numeric_limits<std::uint32_t>::max()));
   f.expect("crc32_hex", crc_hex(m.crc), "'crc32' gives");
 
   const json& sections = f.array("sections", 1, kManifestMaxSections);

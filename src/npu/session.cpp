@@ -6,6 +6,7 @@
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/rtl_pins.hpp"
 #include "seatorch/npu/sim_link.hpp"
+#include "seatorch/npu/timing.hpp"
 
 #include <algorithm>
 #include <chrono>

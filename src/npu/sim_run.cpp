@@ -2,9 +2,11 @@
 // the simulated NPU or on the one at a serial port.
 #include "seatorch/npu/sim_run.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image.hpp"
+#include "seatorch/npu/image_decode.hpp"
 #include "seatorch/npu/rtl_pins.hpp"
 #include "seatorch/npu/sim_link.hpp"
 #include "seatorch/quant/evaluate.hpp"
@@ -224,7 +226,7 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
     const auto image_pixels = pixels.subspan(i * test.features, test.features);
     const NpuInference answer = session.infer(image_pixels);
     const std::vector<std::int8_t> expected = quant::int8_forward_ref(reference, image_pixels);
-    const bool same_class = answer.predicted == quant::argmax_int8(expected);
+    const bool same_class = answer.predicted == core::argmax(expected);
     const bool same_logits = answer.logits == expected;
     s.class_agreement += same_class ? 1 : 0;
     s.logits_agreement += same_logits ? 1 : 0;

@@ -7,6 +7,7 @@
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/npu/hex.hpp"
+#include "seatorch/npu/image_decode.hpp"
 #include "seatorch/npu/session.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/model_file.hpp"

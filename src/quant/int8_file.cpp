@@ -7,7 +7,6 @@
 
 #include <fmt/ranges.h>
 
-#include <limits>
 #include <set>
 
 namespace seatorch::quant {
@@ -18,18 +17,11 @@ constexpr std::string_view kFields[] = {"weight", "bias", "multiplier", "shift",
                                         "output_scale", "input_zero_point", "weight_zero_point",
                                         "output_zero_point", "relu"};
 
-std::string tensor_name(std::size_t layer, std::string_view field) { return fmt::format("layers.{}.{}", layer, field); }
-
-// A one-line description of a file that is not an int8 model, for the wrong-kind error.
-void check_range(std::string_view source, const std::string& what, std::int64_t value, std::int64_t lo, std::int64_t hi) {
-  if (value < lo || value > hi) throw core::input_error("{}: {} = {} is outside [{}, {}]", source, what, value, lo, hi);
-}
-
 // Reads one tensor of a known dtype and shape.
 template <typename T>
 std::vector<T> field(const io::SafetensorsFile& file, std::string_view source, std::size_t layer, std::string_view name,
                      const std::vector<std::size_t>& shape) {
-  const std::string full = tensor_name(layer, name);
+  const std::string full = int8_field_name(layer, name);
   const auto it = file.tensors.find(full);
   if (it == file.tensors.end()) throw core::input_error("{}: the int8 model has no tensor '{}'", source, full);
   if (it->second.shape != shape) {
@@ -48,49 +40,6 @@ std::vector<float> to_float(const std::vector<double>& values) { return {values.
 
 }  // namespace
 
-void validate_int8_model(const Int8Model& model, std::string_view source) {
-  if (model.layers.empty()) throw core::input_error("{}: the int8 model has no layers", source);
-  for (std::size_t k = 0; k < model.layers.size(); ++k) {
-    const Int8Layer& l = model.layers[k];
-    const auto what = [k](std::string_view field_name) { return tensor_name(k, field_name); };
-    if (l.in == 0 || l.out == 0) throw core::input_error("{}: layer {} has an empty shape ({}, {})", source, k, l.out, l.in);
-    if (l.weight.size() != l.in * l.out || l.bias.size() != l.out || l.multiplier.size() != l.out ||
-        l.shift.size() != l.out || (l.weight_scale.size() != 1 && l.weight_scale.size() != l.out)) {
-      throw core::input_error("{}: layer {} has arrays whose sizes do not match its shape ({}, {})", source, k, l.out, l.in);
-    }
-    check_range(source, what("input_zero_point"), l.input_zero_point, -128, 127);
-    check_range(source, what("weight_zero_point"), l.weight_zero_point, -128, 127);
-    check_range(source, what("output_zero_point"), l.output_zero_point, -128, 127);
-    // The largest |(x - z_x)(w - z_w)| is 255 * 255, so |bias| + in * 255^2 must fit int32,
-    // with 255 to spare: then |srdhm(acc, M)| stays 255 below 2^31, and the kernels' int32
-    // sum z_y + srdhm(acc, M) >> shift cannot overflow either.
-    const std::int64_t max_sum = static_cast<std::int64_t>(l.in) * 255 * 255 + 255;
-    for (std::size_t j = 0; j < l.out; ++j) {
-      check_range(source, fmt::format("{}[{}]", what("multiplier"), j), l.multiplier[j], std::int64_t{1} << 30,
-                  (std::int64_t{1} << 31) - 1);
-      check_range(source, fmt::format("{}[{}]", what("shift"), j), l.shift[j], 0, 31);
-      check_range(source, fmt::format("{}[{}] (with {} inputs the int32 accumulator could overflow)", what("bias"), j, l.in),
-                  l.bias[j], -(std::numeric_limits<std::int32_t>::max() - max_sum),
-                  std::numeric_limits<std::int32_t>::max() - max_sum);
-    }
-    if (k == 0 && l.input_zero_point != -128) {
-      throw core::input_error("{}: {} = {}, but the first layer's input is pixel - 128 (zero-point -128)", source,
-                        what("input_zero_point"), l.input_zero_point);
-    }
-    if (k > 0) {
-      const Int8Layer& prev = model.layers[k - 1];
-      if (prev.out != l.in) {
-        throw core::input_error("{}: layer {} takes {} inputs but layer {} produces {}; the layers do not chain", source, k,
-                          l.in, k - 1, prev.out);
-      }
-      if (prev.output_zero_point != l.input_zero_point || prev.output_scale != l.input_scale) {
-        throw core::input_error("{}: layer {}'s input zero-point/scale ({}, {}) differ from layer {}'s output ({}, {})", source,
-                          k, l.input_zero_point, l.input_scale, k - 1, prev.output_zero_point, prev.output_scale);
-      }
-    }
-  }
-}
-
 io::SafetensorsFile int8_model_file(const Int8Model& model, const std::map<std::string, std::string>& metadata) {
   validate_int8_model(model, "the int8 model to save");
   io::SafetensorsFile file;
@@ -101,7 +50,7 @@ io::SafetensorsFile int8_model_file(const Int8Model& model, const std::map<std::
   file.metadata["input"] = std::string(kInt8InputEncoding);
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     const Int8Layer& l = model.layers[k];
-    auto put = [&](std::string_view name, io::RawTensor tensor) { file.tensors[tensor_name(k, name)] = std::move(tensor); };
+    auto put = [&](std::string_view name, io::RawTensor tensor) { file.tensors[int8_field_name(k, name)] = std::move(tensor); };
     auto put_i32 = [&](std::string_view name, std::int32_t v) { put(name, io::make_tensor<std::int32_t>({}, std::span(&v, 1))); };
     auto put_f32 = [&](std::string_view name, double v) {
       const auto f = static_cast<float>(v);
@@ -135,10 +84,10 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
                       kInt8FormatVersion);
   }
   std::size_t count = 0;
-  while (file.tensors.count(tensor_name(count, "weight")) > 0) ++count;
+  while (file.tensors.count(int8_field_name(count, "weight")) > 0) ++count;
   std::set<std::string> expected;
   for (std::size_t k = 0; k < count; ++k) {
-    for (std::string_view name : kFields) expected.insert(tensor_name(k, name));
+    for (std::string_view name : kFields) expected.insert(int8_field_name(k, name));
   }
   for (const auto& [name, tensor] : file.tensors) {
     if (expected.count(name) == 0) {
@@ -149,9 +98,9 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
   Int8ModelFile result;
   result.metadata = file.metadata;
   for (std::size_t k = 0; k < count; ++k) {
-    const io::RawTensor& weight = file.tensors.at(tensor_name(k, "weight"));
+    const io::RawTensor& weight = file.tensors.at(int8_field_name(k, "weight"));
     if (weight.shape.size() != 2) {
-      throw core::input_error("{}: tensor {} has {} dimensions, expected 2 (out, in)", source, tensor_name(k, "weight"),
+      throw core::input_error("{}: tensor {} has {} dimensions, expected 2 (out, in)", source, int8_field_name(k, "weight"),
                         weight.shape.size());
     }
     Int8Layer l;
@@ -161,7 +110,7 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
     l.bias = field<std::int32_t>(file, source, k, "bias", {l.out});
     l.multiplier = field<std::int32_t>(file, source, k, "multiplier", {l.out});
     l.shift = field<std::int32_t>(file, source, k, "shift", {l.out});
-    const auto scales_it = file.tensors.find(tensor_name(k, "weight_scale"));
+    const auto scales_it = file.tensors.find(int8_field_name(k, "weight_scale"));
     const std::size_t scales = scales_it != file.tensors.end() && scales_it->second.shape == std::vector<std::size_t>{1} ? 1 : l.out;
     for (float s : field<float>(file, source, k, "weight_scale", {scales})) l.weight_scale.push_back(s);
     l.input_scale = scalar_field<float>(file, source, k, "input_scale");
@@ -170,7 +119,7 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
     l.weight_zero_point = scalar_field<std::int32_t>(file, source, k, "weight_zero_point");
     l.output_zero_point = scalar_field<std::int32_t>(file, source, k, "output_zero_point");
     const std::uint8_t relu = scalar_field<std::uint8_t>(file, source, k, "relu");
-    check_range(source, tensor_name(k, "relu"), relu, 0, 1);
+    if (relu > 1) throw core::input_error("{}: {} = {} is outside [0, 1]", source, int8_field_name(k, "relu"), relu);
     l.relu = relu == 1;
     result.model.layers.push_back(std::move(l));
   }

@@ -124,8 +124,8 @@ Int8Layer quantize_layer(const model::DenseLayer& layer, const QuantParams& inpu
     output.scale = to_f32(input.scale * max_ws / kMaxMultiplier * (1.0 + 0x1p-20));
     output.zero_point = zero_point_for(range.lo, output.scale);
   }
-  // The lifted scale also keeps the bias within the int32 accumulator (bias_limit).
-  const std::int64_t bias_limit = std::numeric_limits<std::int32_t>::max() - static_cast<std::int64_t>(layer.in) * 255 * 255;
+  // The lifted scale also keeps the bias within half the bound validate_int8_model checks.
+  const std::int64_t bias_limit = int8_bias_limit(layer.in);
   for (std::size_t r = 0; r < w.rows.size(); ++r) {
     double max_bias = 0.0;
     for (std::size_t j = 0; j < layer.out; ++j) {
@@ -243,21 +243,11 @@ QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uin
     const Calibration range = calibrate(std::move(outputs[k]), options);
     Int8Layer layer = quantize_layer(model.layers[k], input, range, options.granularity);
     LayerReport report;
-    report.in = layer.in;
-    report.out = layer.out;
-    report.relu = layer.relu;
+    static_cast<Int8Layer&>(report) = layer;
     report.observed_min = range.observed_min;
     report.observed_max = range.observed_max;
     report.range_min = range.lo;
     report.range_max = range.hi;
-    report.input_scale = layer.input_scale;
-    report.input_zero_point = layer.input_zero_point;
-    report.weight_scale = layer.weight_scale;
-    report.weight_zero_point = layer.weight_zero_point;
-    report.output_scale = layer.output_scale;
-    report.output_zero_point = layer.output_zero_point;
-    report.multiplier = layer.multiplier;
-    report.shift = layer.shift;
     input = {layer.output_scale, layer.output_zero_point, -128, 127};
     result.model.layers.push_back(std::move(layer));
     result.layers.push_back(std::move(report));
@@ -266,6 +256,7 @@ QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uin
   result.metadata["calibration"] = std::string(calibration_method_name(options.calibration));
   result.metadata["calibration_images"] = std::to_string(n);
   if (options.calibration == CalibrationMethod::kPercentile) result.metadata["percentile"] = fmt::format("{}", options.percentile);
+  validate_int8_model(result.model, "the quantized model");
   return result;
 }
 

@@ -2,6 +2,7 @@
 // epoch records as JSON, and the checks that a resume continues the same run on the same data.
 #include "seatorch/train/resume.hpp"
 
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/engine_weights.hpp"
@@ -40,10 +41,12 @@ nlohmann::json flag_values(const TensorTrainConfig& config) {
   throw core::input_error("{}: not a valid resume file: {}; start the run again from the beginning", source, problem);
 }
 
-// The resume file's error for a problem in its JSON metadata.
-core::JsonFields::Fail fails_for(std::string_view source) {
-  return [source](const std::string& problem) { bad(source, problem); };
-}
+// How a problem in the JSON metadata is reported: as the resume file's own error.
+struct MetadataSource {
+  explicit MetadataSource(std::string_view source) : name(fmt::format("{}: not a valid resume file", source)) {}
+  [[nodiscard]] core::JsonSource json() const { return {name, "the metadata", "start the run again from the beginning"}; }
+  std::string name;
+};
 
 const std::string& metadata(const io::SafetensorsFile& file, std::string_view key, std::string_view source) {
   const auto it = file.metadata.find(std::string(key));
@@ -69,8 +72,8 @@ DataFingerprint fingerprint(const data::Dataset& train) {
   // The features in their stored encoding: pixel bytes, or the floats of real-valued data.
   const auto x = train.is_image() ? std::as_bytes(std::span(train.pixels)) : std::as_bytes(std::span(train.x));
   const auto y = std::as_bytes(std::span(train.y));
-  std::uint32_t crc = io::crc32({reinterpret_cast<const std::uint8_t*>(x.data()), x.size()});
-  crc = io::crc32({reinterpret_cast<const std::uint8_t*>(y.data()), y.size()}, crc);
+  std::uint32_t crc = core::crc32({reinterpret_cast<const std::uint8_t*>(x.data()), x.size()});
+  crc = core::crc32({reinterpret_cast<const std::uint8_t*>(y.data()), y.size()}, crc);
   return {train.size(), train.features, crc};
 }
 
@@ -123,43 +126,44 @@ ResumeState resume_state_from_file(const io::SafetensorsFile& file, std::string_
     bad(source, fmt::format("format version '{}' is not {}", core::printable(metadata(file, "format_version", source)),
                             kResumeFormatVersion));
   }
+  const MetadataSource meta(source);
   ResumeState state;
   TrainRunOptions& o = state.options;
   const nlohmann::json data_json = metadata_json(file, "data", source);
-  const core::JsonFields data(data_json, "data", fails_for(source));
+  const core::JsonFields data(data_json, meta.json(), "data");
   o.data.name = data.string("name");
   o.data.data_dir = data.string("data_dir");
   o.data.csv_path = data.string("csv");
   o.data.label_col = data.string("label_col");
   o.engine = Engine::kTensor;
-  o.tensor = train_config_from_json(metadata_json(file, "config", source), fails_for(source));
+  o.tensor = train_config_from_json(metadata_json(file, "config", source), meta.json());
   o.out = metadata(file, "out", source);
 
   const nlohmann::json position_json = metadata_json(file, "position", source);
-  const core::JsonFields position(position_json, "position", fails_for(source));
+  const core::JsonFields position(position_json, meta.json(), "position");
   TrainPosition& p = state.position;
-  p.epoch = to_size(position.count("epoch"));
-  p.step_in_epoch = to_size(position.count("step_in_epoch"));
+  p.epoch = to_size(position.unsigned_integer("epoch"));
+  p.step_in_epoch = to_size(position.unsigned_integer("step_in_epoch"));
   p.loss_sum = position.number("loss_sum");
-  p.samples = to_size(position.count("samples"));
-  p.correct = to_size(position.count("correct"));
+  p.samples = to_size(position.unsigned_integer("samples"));
+  p.correct = to_size(position.unsigned_integer("correct"));
   p.seconds = position.number("seconds");
   if (p.correct > p.samples) bad(source, "position.correct exceeds position.samples");
 
   const nlohmann::json history = metadata_json(file, "history", source);
   if (!history.is_array()) bad(source, "metadata 'history' is not a JSON array");
-  for (const nlohmann::json& e : history) state.history.push_back(train_epoch_from_json(e, fails_for(source)));
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    state.history.push_back(train_epoch_from_json(history[i], meta.json(), fmt::format("history[{}]", i)));
+  }
   if (state.history.size() != p.epoch) {
     bad(source, fmt::format("the history has {} epochs, the position {}", state.history.size(), p.epoch));
   }
 
   const nlohmann::json train_json = metadata_json(file, "train_data", source);
-  const core::JsonFields train(train_json, "train_data", fails_for(source));
-  state.train_data.samples = to_size(train.count("samples"));
-  state.train_data.features = to_size(train.count("features"));
-  const std::uint64_t crc = train.count("crc32");
-  if (crc > 0xFFFFFFFFu) bad(source, "train_data.crc32 is not a 32-bit value");
-  state.train_data.crc32 = static_cast<std::uint32_t>(crc);
+  const core::JsonFields train(train_json, meta.json(), "train_data");
+  state.train_data.samples = to_size(train.unsigned_integer("samples"));
+  state.train_data.features = to_size(train.unsigned_integer("features"));
+  state.train_data.crc32 = static_cast<std::uint32_t>(train.unsigned_integer("crc32", 0, 0xFFFFFFFFu));
 
   io::SafetensorsFile model_file;
   for (const auto& [name, tensor] : file.tensors) {

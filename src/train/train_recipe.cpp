@@ -3,7 +3,10 @@
 
 #include "seatorch/core/error.hpp"
 
+#include <fmt/format.h>
+
 #include <string>
+#include <utility>
 
 namespace seatorch::train {
 namespace {
@@ -19,7 +22,7 @@ auto reading(const core::JsonFields& f, const char* key, F parse) {
   try {
     return parse();
   } catch (const core::InputError& e) {
-    f.fail(key, std::string("is wrong: ") + e.what());
+    f.fail(key, fmt::format("a name this seatorch knows ({})", e.what()), f.get(key));
   }
 }
 
@@ -45,13 +48,13 @@ nlohmann::json train_config_json(const TensorTrainConfig& c) {
           {"shuffle", c.shuffle}};
 }
 
-TensorTrainConfig train_config_from_json(const nlohmann::json& json, const core::JsonFields::Fail& fail) {
-  const core::JsonFields f(json, "config", fail);
+TensorTrainConfig train_config_from_json(const nlohmann::json& json, const core::JsonSource& source) {
+  const core::JsonFields f(json, source, "config");
   TensorTrainConfig c;
   c.hidden.clear();
-  for (const std::uint64_t width : f.counts("hidden")) c.hidden.push_back(to_size(width));
-  c.epochs = to_size(f.count("epochs"));
-  c.batch = to_size(f.count("batch"));
+  for (const std::uint64_t width : f.unsigned_integers("hidden")) c.hidden.push_back(to_size(width));
+  c.epochs = to_size(f.unsigned_integer("epochs"));
+  c.batch = to_size(f.unsigned_integer("batch"));
   const std::string optimizer = f.string("optimizer");
   c.optimizer = reading(f, "optimizer", [&] { return parse_optimizer(optimizer); });
   c.lr = f.number("lr");
@@ -60,13 +63,13 @@ TensorTrainConfig train_config_from_json(const nlohmann::json& json, const core:
   c.weight_decay = f.number("weight_decay");
   const std::string schedule = f.string("schedule");
   c.schedule.kind = reading(f, "schedule", [&] { return parse_schedule(schedule); });
-  c.schedule.step_size = to_size(f.count("step_size"));
+  c.schedule.step_size = to_size(f.unsigned_integer("step_size"));
   c.schedule.gamma = f.number("gamma");
   c.dropout = f.number("dropout");
-  c.seed = f.count("seed");
-  c.limit = to_size(f.count("limit"));
+  c.seed = f.unsigned_integer("seed");
+  c.limit = to_size(f.unsigned_integer("limit"));
   c.validation = f.number("validation");
-  c.max_steps = to_size(f.count("max_steps"));
+  c.max_steps = to_size(f.unsigned_integer("max_steps"));
   c.shuffle = f.boolean("shuffle");
   return c;
 }
@@ -81,15 +84,15 @@ nlohmann::json train_epoch_json(const TrainEpoch& e) {
           {"seconds", e.seconds}};
 }
 
-TrainEpoch train_epoch_from_json(const nlohmann::json& json, const core::JsonFields::Fail& fail) {
-  const core::JsonFields f(json, "a history entry", fail);
+TrainEpoch train_epoch_from_json(const nlohmann::json& json, const core::JsonSource& source, std::string where) {
+  const core::JsonFields f(json, source, std::move(where));
   TrainEpoch e;
-  e.epoch = to_size(f.count("epoch"));
+  e.epoch = to_size(f.unsigned_integer("epoch"));
   e.loss = f.number("loss");
   e.train_accuracy = f.number("train_accuracy");
-  e.test_accuracy = f.optional_number("test_accuracy");
-  e.validation_accuracy = f.optional_number("validation_accuracy");
-  e.lr = f.optional_number("lr");
+  e.test_accuracy = f.nullable_number("test_accuracy");
+  e.validation_accuracy = f.nullable_number("validation_accuracy");
+  e.lr = f.nullable_number("lr");
   e.seconds = f.number("seconds");
   return e;
 }

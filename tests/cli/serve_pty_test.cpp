@@ -8,6 +8,7 @@
 #include "../data/data_test_util.hpp"
 #include "../npu/npu_test_models.hpp"
 #include "seatorch/npu/hex.hpp"
+#include "seatorch/npu/image_builder.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -9,9 +9,10 @@
 // with one logit per output.
 #include "fuzz_support.hpp"
 
-#include "seatorch/npu/crc32.hpp"
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image.hpp"
+#include "seatorch/npu/image_decode.hpp"
 #include "seatorch/quant/int8_model.hpp"
 
 #include <cstddef>
@@ -54,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::reject_or_accept([&] { check_image(npu::parse_npu_hex(text, "fuzz.hex")); });
   fuzz::reject_or_accept([&] {
     npu::NpuHexWords words = npu::parse_npu_hex_words(text, "fuzz.hex");
-    const std::uint32_t crc = npu::crc32(npu::npu_image_bytes(words.sections));
+    const std::uint32_t crc = seatorch::core::crc32(npu::npu_image_bytes(words.sections));
     check_image(npu::npu_image_from_sections(std::move(words.sections), crc, "fuzz.hex"));
   });
   return 0;

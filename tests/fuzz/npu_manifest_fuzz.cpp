@@ -6,6 +6,7 @@
 #include "fuzz_support.hpp"
 
 #include "seatorch/npu/image.hpp"
+#include "seatorch/npu/image_builder.hpp"
 #include "seatorch/npu/manifest.hpp"
 #include "seatorch/quant/int8_model.hpp"
 

@@ -4,6 +4,7 @@
 // every truncation of a saved file refused.
 #include "seatorch/io/safetensors.hpp"
 
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
 #include "../scratch_dir.hpp"
 
@@ -258,9 +259,9 @@ TEST_CASE("saved safetensors files carry a CRC-32 of their data that loading ver
   const std::string text(bytes.begin(), bytes.end());
   // Data section: 16 bytes of F32 then 2 of I8; zlib's crc32 of them, computed independently below.
   const std::vector<std::uint8_t> data(bytes.end() - 18, bytes.end());
-  const std::uint32_t crc = io::crc32(data);
+  const std::uint32_t crc = seatorch::core::crc32(data);
   CHECK(text.find(fmt::format(R"("data_crc32":"{:08x}")", crc)) != std::string::npos);
-  CHECK(io::crc32(std::vector<std::uint8_t>{'1', '2', '3', '4', '5', '6', '7', '8', '9'}) == 0xCBF43926u);  // the CRC-32 check value
+  CHECK(seatorch::core::crc32(std::vector<std::uint8_t>{'1', '2', '3', '4', '5', '6', '7', '8', '9'}) == 0xCBF43926u);  // the CRC-32 check value
 
   const io::SafetensorsFile back = io::load_safetensors(path);
   CHECK(back.metadata == std::map<std::string, std::string>{{"format", "pt"}});  // the key is consumed

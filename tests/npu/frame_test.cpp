@@ -1,12 +1,13 @@
 // Host-side CRC-32, frames and the bit-level UART, against independent oracles: a bitwise
 // CRC written from the polynomial, the published check value, hand-built frames, and the
 // transmitter and receiver looped back to each other.
-#include "seatorch/npu/crc32.hpp"
 #include "seatorch/npu/frame.hpp"
 #include "seatorch/npu/uart.hpp"
 
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/npu/constants.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,12 +18,12 @@ namespace npu = seatorch::npu;
 
 namespace {
 
-// CRC-32 bit by bit, straight from the definition.
+// CRC-32 bit by bit, as rtl/npu_crc32.sv folds it: LSB first over npu_pkg's CrcPoly.
 std::uint32_t crc32_bitwise(const std::vector<std::uint8_t>& bytes) {
   std::uint32_t c = 0xFFFFFFFFU;
   for (const std::uint8_t b : bytes) {
     c ^= b;
-    for (int k = 0; k < 8; ++k) c = (c & 1U) ? (c >> 1) ^ 0xEDB88320U : c >> 1;
+    for (int k = 0; k < 8; ++k) c = (c & 1U) ? (c >> 1) ^ npu::kCrcPoly : c >> 1;
   }
   return ~c;
 }
@@ -45,20 +46,20 @@ std::vector<npu::DecodedFrame> decode_all(npu::FrameDecoder& decoder, const std:
 
 }  // namespace
 
-TEST_CASE("npu crc32 matches the check value and a bitwise reference", "[npu]") {
+TEST_CASE("the host's crc32 is the NPU's: the check value and a bitwise CRC over CrcPoly", "[npu]") {
   const std::string_view check = "123456789";
   const std::vector<std::uint8_t> digits(check.begin(), check.end());
-  CHECK(npu::crc32(digits) == 0xCBF43926U);
-  CHECK(npu::crc32({}) == 0U);
+  CHECK(seatorch::core::crc32(digits) == 0xCBF43926U);
+  CHECK(seatorch::core::crc32({}) == 0U);
   seatorch::core::Rng rng(1);
   for (int trial = 0; trial < 200; ++trial) {
     const std::vector<std::uint8_t> bytes = random_bytes(rng, rng.below(300));
-    npu::Crc32 pieces;
+    seatorch::core::Crc32 pieces;
     const std::size_t cut = bytes.empty() ? 0 : rng.below(bytes.size());
     pieces.update(std::span(bytes).first(cut));
     pieces.update(std::span(bytes).subspan(cut));
     INFO("trial " << trial << " size " << bytes.size());
-    REQUIRE(npu::crc32(bytes) == crc32_bitwise(bytes));
+    REQUIRE(seatorch::core::crc32(bytes) == crc32_bitwise(bytes));
     REQUIRE(pieces.value() == crc32_bitwise(bytes));
   }
 }

@@ -3,6 +3,7 @@
 #include "seatorch/npu/hex.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/npu/image_builder.hpp"
 #include "npu_test_models.hpp"
 #include "../scratch_dir.hpp"
 

@@ -1,10 +1,13 @@
 // The NPU image layout against golden words, section sizes and a golden CRC written by hand
-// from docs/NPU.md, the round trip through decode_npu_image() for every target, the timing
-// formula on shapes whose cycle counts were derived by hand from the RTL, and every limit,
-// named with its target. CRCs come from a bitwise CRC-32 written here, not from npu/crc32.
+// from docs/NPU.md, the round trip through decode_npu_image() for every target, and every rule
+// and limit, named with its target: the builder's (image_builder.hpp) and the reader's
+// (image_decode.hpp). CRCs come from a bitwise CRC-32 written here, not from core::crc32.
 #include "seatorch/npu/image.hpp"
 
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/npu/image_builder.hpp"
+#include "seatorch/npu/image_decode.hpp"
 #include "npu_test_models.hpp"
 
 #include <catch2/catch.hpp>
@@ -75,6 +78,14 @@ TEST_CASE("npu image lays out header descriptors rows and weights as specified",
   CHECK(image.sections[2].address == 0x200000U);
   CHECK(image.sections[3].address == 0x300000U);
   CHECK(image.sections[4].address == 0x400000U);
+  const std::vector<std::string> names{"header", "bias", "multiplier", "shift", "weights"};
+  for (const npu::NpuSection::Id id : npu::kNpuSectionIds) {
+    const std::size_t index = npu::section_index(id);
+    CHECK(&image.section(id) == &image.sections[index]);
+    CHECK(image.section(id).name == names[index]);
+    CHECK(npu::npu_section_name(id) == names[index]);
+    CHECK(npu::npu_section_address(id) == 0x100000U * index);
+  }
   CHECK(image.sections[1].words == std::vector<std::uint32_t>{0xFFFFFFFFU, 0xFFFFFFFEU, 0xFFFFFFFDU, 0xFFFFFFFCU, 0xFFFFFFFBU});
   CHECK(image.sections[2].words ==
         std::vector<std::uint32_t>{0x40000000U, 0x40000001U, 0x40000002U, 0x40000003U, 0x40000004U});
@@ -146,51 +157,6 @@ TEST_CASE("npu image decodes back to the model it was built from", "[npu]") {
   }
 }
 
-TEST_CASE("npu timing formula on shapes derived by hand from the RTL", "[npu]") {
-  // A layer, read off npu_sequencer.sv: 5 cycles of descriptor fetch; one issue per input of
-  // the first group; per further group the larger of `in` and what the feeder and the
-  // requantizer allow; from the last issue 5 cycles to the first output leaving the shadow
-  // bank (the memory read, the MAC array's 3 stages, the shadow bank's load); the last
-  // group's other c - 1 outputs one requantizer interval apart; then the feeder's register,
-  // the requantizer's latency and the cycle in which the sequencer sees it idle.
-  const auto layer = [](std::size_t in, std::size_t out) {
-    npu::NpuLayerInfo info;
-    info.in = in;
-    info.out = out;
-    return info;
-  };
-  const npu::NpuTarget& fast = npu::npu_target("default");
-  const npu::NpuTarget& ice = npu::npu_target("icebreaker");
-
-  // default: 16 lanes, the pipelined requantizer (interval 1, latency 4). A group's last
-  // input waits until the previous group has left the shadow bank: 5 + 16 - 1 + 1 = 21 cycles
-  // after that group's last input. So 5 + in + (G-1) max(in, 21) + 5 + (c-1) + 1 + 4 + 1.
-  CHECK(npu::npu_layer_cycles(layer(784, 128), fast) == 15 + 8 * 784 + 16);  // 8 full groups
-  CHECK(npu::npu_layer_cycles(layer(128, 10), fast) == 15 + 128 + 10);       // 1 partial group
-  CHECK(npu::npu_layer_cycles(layer(8, 40), fast) == 15 + 8 + 2 * 21 + 8);   // in < 21: waits
-  CHECK(npu::npu_layer_cycles(layer(21, 40), fast) == 15 + 21 + 2 * 21 + 8);
-  CHECK(npu::npu_layer_cycles(layer(3, 1), fast) == 15 + 3 + 1);
-
-  // icebreaker: 8 lanes, the serial requantizer (interval = latency = 68: its state machine
-  // takes an output through Sum, 32 Mul, Round, 31 Shift, Add and Clamp, and is ready again in
-  // Clamp). A group's outputs enter the requantizer 68 cycles apart, so the next group's start
-  // 8 * 68 = 544 cycles after this group's; its last input waits for this group's last output,
-  // 5 + 7 * 68 + 1 = 482 cycles after this group's last input, which the 544 already cover. So
-  // 5 + in + (G-1) max(in, 544) + 5 + 68 (c-1) + 1 + 68 + 1 = 12 + in + (G-1) max(in, 544) + 68 c.
-  CHECK(npu::npu_layer_cycles(layer(784, 128), ice) == 12 + 16 * 784 + 68 * 8);   // the MAC array sets the pace
-  CHECK(npu::npu_layer_cycles(layer(128, 10), ice) == 12 + 128 + 544 + 68 * 2);   // the requantizer does
-  CHECK(npu::npu_layer_cycles(layer(500, 16), ice) == 12 + 500 + 544 + 68 * 8);   // 482 < in < 544
-  CHECK(npu::npu_layer_cycles(layer(544, 17), ice) == 12 + 544 + 2 * 544 + 68);
-  CHECK(npu::npu_layer_cycles(layer(8, 40), ice) == 12 + 8 + 68 * 40);             // every output 68 apart
-  CHECK(npu::npu_layer_cycles(layer(3, 1), ice) == 12 + 3 + 68);
-
-  // A whole inference is the sum over the layers.
-  seatorch::core::Rng rng(5);
-  const q::Int8Model model = npu::test::random_model(rng, {784, 128, 10});
-  CHECK(npu::npu_inference_cycles(npu::build_npu_image(model, fast)) == (15 + 8 * 784 + 16) + (15 + 128 + 10));
-  CHECK(npu::npu_inference_cycles(npu::build_npu_image(model, ice)) == 13100 + 820);
-}
-
 TEST_CASE("npu image builder names the limit a model breaks and the target", "[npu]") {
   seatorch::core::Rng rng(6);
   auto message_of = [](const q::Int8Model& model, const npu::NpuTarget& target) -> std::string {
@@ -229,10 +195,10 @@ TEST_CASE("npu image builder names the limit a model breaks and the target", "[n
 
   q::Int8Model bad = npu::test::random_model(rng, {4, 3});
   bad.layers[0].shift[1] = 32;
-  CHECK_THAT(message_of(bad, fast), Catch::Contains("shift 32"));
+  CHECK_THAT(message_of(bad, fast), Catch::Contains("layers.0.shift[1] = 32 is outside [0, 31]"));
   bad = npu::test::random_model(rng, {4, 3});
   bad.layers[0].output_zero_point = 128;
-  CHECK_THAT(message_of(bad, fast), Catch::Contains("zero-point 128"));
+  CHECK_THAT(message_of(bad, fast), Catch::Contains("layers.0.output_zero_point = 128 is outside [-128, 127]"));
   bad = npu::test::random_model(rng, {4, 3, 2});
   bad.layers[1].in = 4;
   CHECK_THAT(message_of(bad, fast), Catch::Contains("must chain"));

@@ -7,10 +7,13 @@
 // InputError in bounded time. No board is attached: the PTY is the serial port.
 #include "seatorch/npu/serial_link.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/npu/image_builder.hpp"
 #include "seatorch/npu/pty.hpp"
 #include "seatorch/npu/pty_serve.hpp"
 #include "seatorch/npu/session.hpp"
+#include "seatorch/npu/timing.hpp"
 #include "seatorch/quant/int8_model.hpp"
 #include "npu_test_models.hpp"
 
@@ -167,7 +170,7 @@ TEST_CASE("serial host loads a model into the NPU served on a PTY and agrees wit
         INFO("logit " << k << ": NPU " << int{got.logits[k]} << ", reference " << int{expected[k]});
         REQUIRE(got.logits[k] == expected[k]);
       }
-      REQUIRE(got.predicted == q::argmax_int8(expected));
+      REQUIRE(got.predicted == seatorch::core::argmax(expected));
       REQUIRE(got.npu_cycles == npu::npu_inference_cycles(image));  // the NPU's own count, over the port
     }
     const npu::NpuStats& st = session.stats();

@@ -4,7 +4,9 @@
 // they fit, runs images through it (checking every logit against the reference) and prints
 // cycles per inference, MAC utilization, bytes on the wire, simulation speed and wall time per
 // image.
+#include "seatorch/npu/image_builder.hpp"
 #include "seatorch/npu/session.hpp"
+#include "seatorch/npu/timing.hpp"
 
 #include "seatorch/quant/int8_model.hpp"
 #include "npu_test_models.hpp"

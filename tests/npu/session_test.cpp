@@ -6,10 +6,12 @@
 // on the default one.
 #include "seatorch/npu/session.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
-#include "seatorch/npu/crc32.hpp"
+#include "seatorch/npu/image_builder.hpp"
 #include "seatorch/npu/rtl_pins.hpp"
 #include "seatorch/npu/sim_link.hpp"
+#include "seatorch/npu/timing.hpp"
 #include "seatorch/quant/int8_model.hpp"
 #include "npu_test_models.hpp"
 #include "../scratch_dir.hpp"
@@ -77,7 +79,7 @@ void require_agreement(npu::NpuSession& session, const npu::NpuImage& image, con
       INFO("logit " << k << ": NPU " << int{got.logits[k]} << ", reference " << int{expected[k]});
       REQUIRE(got.logits[k] == expected[k]);
     }
-    REQUIRE(got.predicted == q::argmax_int8(expected));
+    REQUIRE(got.predicted == seatorch::core::argmax(expected));
     REQUIRE(got.npu_cycles == npu::npu_inference_cycles(image));
   }
 }

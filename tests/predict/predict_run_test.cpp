@@ -9,6 +9,7 @@
 #include "../image/image_test_util.hpp"
 #include "seatorch/image/pnm.hpp"
 #include "seatorch/npu/hex.hpp"
+#include "seatorch/npu/image_builder.hpp"
 #include "seatorch/quant/evaluate.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/quant/int8_file.hpp"

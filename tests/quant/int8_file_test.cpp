@@ -157,3 +157,51 @@ TEST_CASE("int8 model biases leave room for the accumulator and the requantizati
     CHECK(logits == std::vector<std::int8_t>{127});
   }
 }
+
+TEST_CASE("the inference rules hold for every valid int8 model and allow what the NPU runs", "[quant]") {
+  // validate_int8_model's bias bound implies validate_int8_inference's exact accumulator
+  // rule, so a quantized model passes both.
+  const q::QuantizedMlp quantized = quantized_model(q::Granularity::kChannel);
+  CHECK_NOTHROW(q::validate_int8_model(quantized.model, "m"));
+  CHECK_NOTHROW(q::validate_int8_inference(quantized.model, "m"));
+
+  // Without scales, with a negative multiplier and a bias that only the exact rule allows
+  // (every weight equals z_w: the products are 0): an inference model, not a quantized one.
+  q::Int8Layer l;
+  l.in = 2;
+  l.out = 1;
+  l.weight = {5, 5};
+  l.bias = {std::numeric_limits<std::int32_t>::min()};
+  l.multiplier = {-7};
+  l.shift = {31};
+  l.input_zero_point = -128;
+  l.weight_zero_point = 5;
+  const q::Int8Model bare{{l}};
+  CHECK_NOTHROW(q::validate_int8_inference(bare, "m"));
+  CHECK_THROWS_WITH(q::validate_int8_model(bare, "m"), Catch::Contains("m: layer 0 has 0 weight scales"));
+
+  // Both levels share the shape, zero-point and shift rules, and their messages.
+  q::Int8Model bad = quantized.model;
+  bad.layers[1].shift[2] = 32;
+  for (const auto& validate : {&q::validate_int8_model, &q::validate_int8_inference}) {
+    CHECK_THROWS_WITH(validate(bad, "m"), "m: layers.1.shift[2] = 32 is outside [0, 31]");
+  }
+  bad = quantized.model;
+  bad.layers[1].in = 8;
+  for (const auto& validate : {&q::validate_int8_model, &q::validate_int8_inference}) {
+    CHECK_THROWS_WITH(validate(bad, "m"), "m: layer 1 has 8 inputs but layer 0 has 9 outputs; the layers must chain");
+  }
+  bad = quantized.model;
+  bad.layers[0].bias.pop_back();
+  for (const auto& validate : {&q::validate_int8_model, &q::validate_int8_inference}) {
+    CHECK_THROWS_WITH(validate(bad, "m"), Catch::Contains("m: layer 0: expected 180 weights and 9 biases"));
+  }
+  CHECK_THROWS_WITH(q::validate_int8_inference(q::Int8Model{}, "m"), "m: the int8 model has no layers");
+
+  // The exact rule: one step past INT32_MAX at x = 127 with weights 127 and z_w = 0.
+  l.weight = {127, 127};
+  l.weight_zero_point = 0;
+  l.bias = {std::numeric_limits<std::int32_t>::max() - 2 * 255 * 127 + 1};
+  CHECK_THROWS_WITH(q::validate_int8_inference(q::Int8Model{{l}}, "m"),
+                    Catch::StartsWith("m: layer 0 row 0: bias 2147418878") && Catch::Contains("2147483648]"));
+}

@@ -3,12 +3,14 @@
 // int8 outputs that stay close to float outputs for both granularities.
 #include "seatorch/quant/quantizer.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "random_models.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -120,10 +122,20 @@ TEST_CASE("quantized parameters satisfy their defining equations", "[quant]") {
     CHECK(result.metadata.at("granularity") == q::granularity_name(g));
     CHECK(result.model.layers[0].input_zero_point == -128);
     CHECK(result.model.layers[0].input_scale == static_cast<double>(1.0f / 255.0f));
+    CHECK_NOTHROW(q::validate_int8_model(result.model, "the quantized model"));
+    REQUIRE(result.layers.size() == result.model.layers.size());
     for (std::size_t k = 0; k < result.model.layers.size(); ++k) {
       const q::Int8Layer& l = result.model.layers[k];
       const seatorch::model::DenseLayer& f = model.layers[k];
       INFO("granularity " << q::granularity_name(g) << " layer " << k);
+      // The report is the layer it reports on, plus what calibration saw.
+      const q::LayerReport& report = result.layers[k];
+      CHECK(report.weight == l.weight);
+      CHECK(report.multiplier == l.multiplier);
+      CHECK(report.shift == l.shift);
+      CHECK(report.output_scale == l.output_scale);
+      CHECK(report.range_min <= std::min(report.observed_min, 0.0));
+      CHECK(report.range_max >= std::max(report.observed_max, 0.0));
       CHECK(l.weight_scale.size() == (g == q::Granularity::kTensor ? 1 : l.out));
       if (g == q::Granularity::kChannel) CHECK(l.weight_zero_point == 0);
       if (l.relu) CHECK(l.output_zero_point == -128);  // a ReLU output range starts at 0
@@ -165,7 +177,7 @@ TEST_CASE("int8 outputs stay close to float outputs for both granularities and e
       const std::vector<std::int32_t> classes = engine.predict(test, n);
       std::size_t agree = 0;
       for (std::size_t s = 0; s < n; ++s) {
-        agree += static_cast<std::size_t>(classes[s]) == seatorch::model::argmax_float(std::span(float_logits).subspan(s * 10, 10));
+        agree += static_cast<std::size_t>(classes[s]) == seatorch::core::argmax(std::span(float_logits).subspan(s * 10, 10));
       }
       INFO(q::granularity_name(g) << " " << q::calibration_method_name(m) << ": argmax agreement " << agree << "/" << n);
       CHECK(agree >= n * 9 / 10);

@@ -256,7 +256,7 @@ TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
   SECTION("config field mistyped") {
     nlohmann::json config = nlohmann::json::parse(good.metadata.at("config"));
     config["lr"] = "fast";
-    require_invalid(with_metadata("config", config.dump()), "config.lr is not a number");
+    require_invalid(with_metadata("config", config.dump()), "'config.lr' must be a number, got \"fast\"");
   }
   SECTION("unknown optimizer") {
     nlohmann::json config = nlohmann::json::parse(good.metadata.at("config"));
@@ -266,7 +266,7 @@ TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
   SECTION("negative count") {
     nlohmann::json position = nlohmann::json::parse(good.metadata.at("position"));
     position["samples"] = -1;
-    require_invalid(with_metadata("position", position.dump()), "position.samples is not a non-negative integer");
+    require_invalid(with_metadata("position", position.dump()), "'position.samples' must be a non-negative integer, got -1");
   }
   SECTION("more correct than samples") {
     nlohmann::json position = nlohmann::json::parse(good.metadata.at("position"));

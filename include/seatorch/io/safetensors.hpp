@@ -15,14 +15,15 @@
 // size. Names and values quoted in messages are cut and escaped (seatorch::printable).
 //
 // Integrity: every file save_safetensors writes carries "data_crc32" in its metadata, the
-// CRC-32 (zlib's, 8 lowercase hex digits) of the whole data section. The parser verifies it
-// when present and refuses a mismatch as corruption; files without it (PyTorch's) are
-// accepted. The key is consumed: parse never returns it and save recomputes it, so it
+// CRC-32 (core/crc32.hpp, 8 lowercase hex digits) of the whole data section. The parser
+// verifies it when present and refuses a mismatch as corruption; files without it
+// (PyTorch's) are accepted. The key is consumed: parse never returns it and save recomputes it, so it
 // describes the bytes, not the content. The header itself is covered by the checks above.
 // Deliberately not here: dtypes seatorch does not use (F16, BF16, F64, I64, ...; reading
 // them is an error naming the dtype), memory mapping, and any meaning of the tensors.
 #pragma once
 
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/core/dtype.hpp"
 
 #include <bit>
@@ -70,9 +71,6 @@ template <typename T>
 RawTensor make_tensor(std::vector<std::size_t> shape, std::span<const T> values);
 template <typename T>
 std::vector<T> tensor_values(const RawTensor& tensor, std::string_view what);
-
-// zlib's CRC-32 of `bytes`, continuing from `crc` (0 to start): the checksum above.
-std::uint32_t crc32(std::span<const std::uint8_t> bytes, std::uint32_t crc = 0);
 
 // The file's bytes, exactly as the reference implementation writes them (with exactly
 // file.metadata: no checksum is added here).

@@ -7,8 +7,9 @@
 //               the four SPRAMs (128 KiB), the serial requantizer (one output per 68 cycles)
 // `seatorch export --hex --target NAME` lays an image out for one, its manifest records it, and
 // `seatorch sim` runs the image on that target's Verilated model.
-// Deliberately data only: the layout and the timing formula (image.hpp) and the simulation
-// (session.hpp) read a target; none of that lives here, so the image tools need no Verilator.
+// Deliberately data only: the layout (image_builder.hpp), the timing formula (timing.hpp)
+// and the simulation (session.hpp) read a target; none of that lives here, so the image
+// tools need no Verilator.
 #pragma once
 
 #include "seatorch/npu/constants.hpp"

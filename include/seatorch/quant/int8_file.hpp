@@ -16,6 +16,7 @@
 // caller's (dataset, source model, ...). The arithmetic is in quant/int8_model.hpp.
 // Scales are float32 in the file; the quantizer rounds them to float32 before deriving the
 // integer parameters, so a saved model loads back identical.
+// Both directions check the model with validate_int8_model (quant/int8_model.hpp).
 // Deliberately not here: how the numbers are chosen (quant/quantizer.hpp).
 #pragma once
 
@@ -31,12 +32,6 @@ namespace seatorch::quant {
 
 inline constexpr std::string_view kInt8FormatVersion = "1";
 inline constexpr std::string_view kInt8InputEncoding = "u8 pixel p, first layer sees p - 128 (scale 1/255, zero-point -128)";
-
-// Throws InputError (naming `source`) unless every invariant the integer inference relies
-// on holds: shapes chain, multipliers in [2^30, 2^31), shifts in [0, 31], zero-points in
-// [-128, 127], z_x of layer 0 = -128, each layer's input zero-point and scale equal to the
-// previous layer's output ones, and no accumulator can overflow int32.
-void validate_int8_model(const Int8Model& model, std::string_view source);
 
 struct Int8ModelFile {
   Int8Model model;

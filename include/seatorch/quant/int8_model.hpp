@@ -12,10 +12,13 @@
 // any fast path (those live in kernels and are tested against int8_forward_ref).
 #pragma once
 
+#include "seatorch/core/argmax.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace seatorch::quant {
@@ -65,7 +68,39 @@ void int8_layer_ref(const Int8Layer& layer, std::span<const std::int8_t> x, std:
 std::vector<std::int8_t> int8_forward_ref(const Int8Model& model, std::span<const std::uint8_t> pixels,
                                           std::vector<Int8LayerTrace>* trace = nullptr);
 
-// Index of the largest logit; the lowest index wins a tie (the NPU's argmax does the same).
-std::size_t argmax_int8(std::span<const std::int8_t> logits);
+// Transitional name of core::argmax (core/argmax.hpp) for the callers outside this change
+// (quant/int8_engine.cpp, quant/eval_run.cpp, predict/predict_run.cpp, tests): call
+// core::argmax instead.
+inline std::size_t argmax_int8(std::span<const std::int8_t> logits) { return core::argmax(logits); }
+
+// ---- validity --------------------------------------------------------------------------
+// Two levels, both throwing InputError that names `source` and the layer, row and field:
+//
+// validate_int8_inference: what int8_layer_ref needs to be defined on every input, and no
+// more: at least one layer; non-empty shapes that chain; weight, bias, multiplier and shift
+// arrays of the layer's sizes; zero-points in [-128, 127]; shifts in [0, 31]; and for every
+// row, no int8 input can take the int32 accumulator bias + sum_i (x_i - z_x)(w_ji - z_w)
+// beyond int32 (checked exactly, with the row's weights). Any multiplier is allowed. The
+// Mini NPU's builder and reader check this (npu/image_builder.hpp, npu/image_decode.hpp),
+// then their own limits.
+//
+// validate_int8_model: what a quantized model promises on top, so that every kernel and
+// the int8 file can rely on it: the above but for the accumulator rule, which becomes the
+// bias bound |bias_j| <= int8_bias_limit(in) (it implies the exact rule for any weights);
+// multipliers in [2^30, 2^31); one weight scale or one per row; layer 0's input zero-point
+// is -128 (the pixel encoding); each layer's input zero-point and scale are the previous
+// layer's output ones. The quantizer checks its result with it, the int8 file reader what
+// it read, Int8Engine what it runs.
+void validate_int8_inference(const Int8Model& model, std::string_view source);
+void validate_int8_model(const Int8Model& model, std::string_view source);
+
+// The largest |bias| of a layer with `in` inputs that validate_int8_model accepts:
+// INT32_MAX - in * 255^2 - 255. Each product |(x - z_x)(w - z_w)| is at most 255^2, so the
+// accumulator fits int32 with 255 to spare, and then the kernels' int32 sum
+// z_y + (srdhm(acc, M) >> shift) cannot overflow either.
+std::int64_t int8_bias_limit(std::size_t in);
+
+// "layers.k.field" (field[j] for row j): how messages and the int8 file name a layer's values.
+std::string int8_field_name(std::size_t layer, std::string_view field);
 
 }  // namespace seatorch::quant

@@ -68,23 +68,15 @@ struct QuantizeOptions {
   double percentile = 99.99;  // kPercentile: the upper percentile kept, in (50, 100]
 };
 
-// What the quantizer chose for one layer, for reports; the errors come from measure_errors().
-struct LayerReport {
-  std::size_t in = 0;
-  std::size_t out = 0;
-  bool relu = false;
+// One layer as the quantizer made it, and what it saw and measured: the layer itself (its
+// scales, zero-points, multipliers and shifts, as in QuantizedMlp::model), the float output
+// range calibration observed and the range it chose, and the errors measure_errors() finds.
+// The layer is the base, not a copy of its fields: a report cannot disagree with the model.
+struct LayerReport : Int8Layer {
   double observed_min = 0.0;  // float output range seen on the calibration images
   double observed_max = 0.0;
   double range_min = 0.0;     // the range the output scale covers (calibrated, includes 0)
   double range_max = 0.0;
-  double input_scale = 0.0;
-  std::int32_t input_zero_point = 0;
-  std::vector<double> weight_scale;  // (1) or (out)
-  std::int32_t weight_zero_point = 0;
-  double output_scale = 0.0;
-  std::int32_t output_zero_point = 0;
-  std::vector<std::int32_t> multiplier;  // (out)
-  std::vector<std::int32_t> shift;       // (out)
   double max_abs_error = 0.0;  // of the dequantized int8 outputs vs the float outputs
   double sqnr_db = 0.0;        // 10 log10(sum f^2 / sum (f - deq)^2); +inf when exact
 };
@@ -96,6 +88,7 @@ struct QuantizedMlp {
 };
 
 // Quantizes `model` (validated first) using `n` calibration images of bytes, (n, inputs).
+// The result passes validate_int8_model (quant/int8_model.hpp).
 QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uint8_t> calibration_pixels, std::size_t n,
                           const QuantizeOptions& options);
 

@@ -1,7 +1,7 @@
 // The training recipe and the per-epoch record as JSON: the schema that the resume file's
 // "config" and "history" and metrics.json's share. Writing and reading round-trip exactly
 // (doubles are JSON numbers with round-trip precision). The readers check every field's
-// presence and type and hand each problem to `fail`, which words the file's own error.
+// presence and type; `source` words the error of the file that carries them.
 // Deliberately not here: the files that carry them (resume.hpp, train_outputs.hpp).
 #pragma once
 
@@ -14,9 +14,10 @@
 namespace seatorch::train {
 
 nlohmann::json train_config_json(const TensorTrainConfig& config);
-TensorTrainConfig train_config_from_json(const nlohmann::json& json, const core::JsonFields::Fail& fail);
+TensorTrainConfig train_config_from_json(const nlohmann::json& json, const core::JsonSource& source);
 
 nlohmann::json train_epoch_json(const TrainEpoch& epoch);
-TrainEpoch train_epoch_from_json(const nlohmann::json& json, const core::JsonFields::Fail& fail);
+// `where` names the entry in messages ("history[3]").
+TrainEpoch train_epoch_from_json(const nlohmann::json& json, const core::JsonSource& source, std::string where);
 
 }  // namespace seatorch::train
