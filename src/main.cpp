@@ -1,5 +1,6 @@
 // seatorch's entry point: the root CLI11 app, global flags, logging, and the mapping from
-// errors to exit codes (1: bad input or usage, 2: internal error). Each subcommand lives
+// errors to exit codes (1: bad input or usage, 2: internal error) and to one line each (a
+// library OptionError led by the flag that set the value, a mistyped name with the nearest). Each subcommand lives
 // in src/cli/<name>.cpp and is listed once below.
 #include "cli/command.hpp"
 
@@ -32,16 +33,6 @@ void setup_logging(int verbosity, bool quiet) {
   }
 }
 
-// "seatorch", "seatorch train", "seatorch bench matmul": the deepest subcommand parsed.
-std::string command_path(const CLI::App& root) {
-  std::string path = "seatorch";
-  for (const CLI::App* app = &root; !app->get_subcommands().empty();) {
-    app = app->get_subcommands().front();
-    path += " " + app->get_name();
-  }
-  return path;
-}
-
 int run(int argc, char** argv) {
   CLI::App root{"seatorch: train it yourself, down to the silicon.", "seatorch"};
   root.set_version_flag("--version", std::string("seatorch ") + seatorch::kVersion);
@@ -63,20 +54,31 @@ int run(int argc, char** argv) {
       seatorch::cli::register_bench(root),
   };
 
+  using seatorch::cli::command_path;
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return root.exit(e);  // --help, --version
-    std::cerr << command_path(root) << ": error: " << e.what() << " (see '" << command_path(root)
-              << " --help')\n";
+    // A mistyped command or option is named with the nearest valid name; other errors as CLI11 words them.
+    if (const auto unknown = seatorch::cli::unrecognised_argument(root)) {
+      std::cerr << command_path(root) << ": error: " << *unknown << '\n';
+    } else {
+      std::cerr << command_path(root) << ": error: " << e.what() << " (see '" << command_path(root) << " --help')\n";
+    }
     return 1;
   }
 
   setup_logging(verbosity, quiet);
-  for (const seatorch::cli::Command& command : commands) {
-    if (command.app->parsed()) return command.run();
+  const seatorch::cli::Command& command = seatorch::cli::parsed_command(commands);
+  try {
+    return command.run();
+  } catch (const seatorch::core::OptionError& e) {
+    // The library named the value ("learning rate"); the command knows the flag that set it.
+    const auto flag = command.flags.find(e.value());
+    if (flag == command.flags.end()) throw;
+    std::cerr << command_path(root) << ": error: " << flag->second << ": " << e.what() << '\n';
+    return 1;
   }
-  return 1;  // unreachable: require_subcommand(1) guarantees one was parsed
 }
 
 }  // namespace

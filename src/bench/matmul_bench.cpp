@@ -142,12 +142,12 @@ std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock) {
 
 MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
                                    const std::function<void(const MatmulBenchRow&)>& progress) {
-  if (options.problems.empty()) throw core::input_error("matmul bench: no shapes to run; give --sizes or --shapes");
+  if (options.problems.empty()) throw core::option_error("matmul shapes", "the matmul bench has no shapes to run: give sizes or shapes");
   std::vector<const kernels::KernelInfo*> chosen;
   if (options.kernels.empty()) {
     for (const kernels::KernelInfo& kernel : kernels::available_kernels()) chosen.push_back(&kernel);
   } else {
-    for (const std::string& name : options.kernels) chosen.push_back(&kernels::require_kernel(name, "--kernel"));
+    for (const std::string& name : options.kernels) chosen.push_back(&kernels::require_kernel(name, ""));
   }
 
   MatmulBenchReport report;

@@ -167,23 +167,23 @@ int run_matmul(const MatmulFlags& flags) {
 Command register_matmul(CLI::App& bench) {
   auto flags = std::make_shared<MatmulFlags>();
   CLI::App* app = bench.add_subcommand("matmul", "Matmul GFLOPS of every kernel vs the FMA peak and BLAS");
-  flags->sizes_opt = app->add_option("--sizes", flags->sizes, "Square sizes, comma-separated (default 64,128,256,512,1024)")
-                         ->delimiter(',')
-                         ->check(kPositiveInteger);
+  Command command{app, {}};
+  flags->sizes_opt = add_counts(app, "--sizes", flags->sizes, "Square sizes, comma-separated (default 64,128,256,512,1024)", 1);
   flags->shapes_opt =
-      app->add_option("--shapes", flags->shapes,
-                      "Shapes MxNxK[:FORM], FORM nn|tn|nt|tt, comma-separated (default: the MLP's products)")
+      command.sets("matmul shapes",
+                   app->add_option("--shapes", flags->shapes,
+                                   "Shapes MxNxK[:FORM], FORM nn|tn|nt|tt, comma-separated (default: the MLP's products)"))
           ->delimiter(',')
           ->check(library_validator([](const std::string& t) { bench::parse_matmul_problem(t); }, "SHAPE"));
-  app->add_option("--reps", flags->reps, "Timed samples per figure (the median is reported)")
-      ->check(kPositiveInteger)
-      ->capture_default_str();
+  add_count(app, "--reps", flags->reps, "Timed samples per figure (the median is reported)", 1)->capture_default_str();
   add_clock_option(app, flags->clock);
-  app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)")
+  command.sets("matmul kernel",
+               app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)"))
       ->delimiter(',')
       ->check(library_validator([](const std::string& t) { kernels::require_kernel(t, ""); }, "KERNEL"));
   app->add_flag("--json", flags->json, "Print the results as one JSON object on stdout");
-  return Command{app, [flags] { return run_matmul(*flags); }};
+  command.run = [flags] { return run_matmul(*flags); };
+  return command;
 }
 
 
@@ -235,19 +235,17 @@ int run_train_bench_command(TrainBenchFlags flags) {
 Command register_train_bench(CLI::App& bench) {
   auto f = std::make_shared<TrainBenchFlags>();
   CLI::App* app = bench.add_subcommand("train", "Seconds per MNIST epoch (with a breakdown), scalar vs tensor engine");
-  app->add_option("--hidden", f->options.hidden, "Hidden-layer widths, comma-separated")
-      ->delimiter(',')
-      ->check(kPositiveInteger)
+  Command command{app, {}};
+  command.sets("hidden widths", add_counts(app, "--hidden", f->options.hidden, "Hidden-layer widths, comma-separated", 1))
       ->capture_default_str();
-  app->add_option("--batch", f->options.batch, "Samples per step")->check(kPositiveInteger)->capture_default_str();
-  app->add_option("--epochs", f->options.epochs, "Epochs of the tensor engine")->check(kPositiveInteger)->capture_default_str();
-  app->add_option("--scalar-samples", f->options.scalar_samples, "Samples for the scalar engine")
-      ->check(kPositiveInteger)
-      ->capture_default_str();
-  app->add_option("--data-dir", f->data_dir, "Directory of the MNIST files");
-  app->add_option("--seed", f->options.seed, "Seed")->capture_default_str();
+  command.sets("batch size", add_count(app, "--batch", f->options.batch, "Samples per step", 1))->capture_default_str();
+  command.sets("epochs", add_count(app, "--epochs", f->options.epochs, "Epochs of the tensor engine", 1))->capture_default_str();
+  add_count(app, "--scalar-samples", f->options.scalar_samples, "Samples for the scalar engine", 1)->capture_default_str();
+  command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the MNIST files"));
+  add_count(app, "--seed", f->options.seed, "Seed")->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
-  return Command{app, [f] { return run_train_bench_command(*f); }};
+  command.run = [f] { return run_train_bench_command(*f); };
+  return command;
 }
 
 // ---- bench int8 ---------------------------------------------------------------
@@ -297,18 +295,19 @@ int run_int8_bench_command(Int8BenchFlags f) {
 Command register_int8_bench(CLI::App& bench) {
   auto f = std::make_shared<Int8BenchFlags>();
   CLI::App* app = bench.add_subcommand("int8", "Images per second: float vs INT8 inference on every int8 kernel");
-  app->add_option("--float-model", f->float_model, "Float checkpoint")->capture_default_str();
+  Command command{app, {}};
+  command.sets("float model", app->add_option("--float-model", f->float_model, "Float checkpoint"))->capture_default_str();
   app->add_option("--model", f->int8_model, "INT8 model quantized from it")->capture_default_str();
-  app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the INT8 model)")
+  command.sets("data set", app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the INT8 model)"))
       ->check(CLI::IsMember(data::dataset_names()));
-  app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
-  app->add_option("--images", f->options.images, "Test images to run")->check(kPositiveInteger)->capture_default_str();
-  app->add_option("--reps", f->options.reps, "Timed passes per path, the paths in turn (the median is reported)")
-      ->check(kPositiveInteger)
+  command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the data set's files"));
+  add_count(app, "--images", f->options.images, "Test images to run", 1)->capture_default_str();
+  add_count(app, "--reps", f->options.reps, "Timed passes per path, the paths in turn (the median is reported)", 1)
       ->capture_default_str();
   add_clock_option(app, f->clock);
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
-  return Command{app, [f] { return run_int8_bench_command(*f); }};
+  command.run = [f] { return run_int8_bench_command(*f); };
+  return command;
 }
 
 }  // namespace
@@ -316,13 +315,8 @@ Command register_int8_bench(CLI::App& bench) {
 Command register_bench(CLI::App& root) {
   CLI::App* app = root.add_subcommand("bench", "Benchmark the kernels against their references");
   app->require_subcommand(1);
-  const std::vector<Command> modes{register_matmul(*app), register_train_bench(*app), register_int8_bench(*app)};
-  return Command{app, [modes] {
-                   for (const Command& mode : modes) {
-                     if (mode.app->parsed()) return mode.run();
-                   }
-                   return 1;  // unreachable: require_subcommand(1) guarantees one was parsed
-                 }};
+  // No run of its own: main.cpp runs the parsed mode (parsed_command).
+  return Command{app, {}, {register_matmul(*app), register_train_bench(*app), register_int8_bench(*app)}};
 }
 
 }  // namespace seatorch::cli

@@ -1,25 +1,96 @@
 // Helpers shared by the subcommands.
 #include "command.hpp"
 
+#include "seatorch/core/nearest_name.hpp"
+#include "seatorch/io/atomic_file.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
-#include <cstdint>
 #include <iostream>
-#include <string>
+#include <span>
+#include <stdexcept>
 
 namespace seatorch::cli {
 
-const CLI::Validator kPositiveInteger(
-    [](const std::string& text) -> std::string {
-      std::uint64_t value = 0;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (ec != std::errc() || end != text.data() + text.size() || value == 0) {
-        return "expected a positive integer, got '" + text + "'";
-      }
-      return {};
-    },
-    "POSITIVE");
+CLI::Option* Command::sets(const std::string& value, CLI::Option* option) {
+  flags[value] = option->get_name();
+  return option;
+}
+
+const Command& parsed_command(const std::vector<Command>& commands) {
+  for (const Command& command : commands) {
+    if (command.app->parsed()) return command.modes.empty() ? command : parsed_command(command.modes);
+  }
+  throw std::logic_error("no command was parsed");  // require_subcommand(1) guarantees one
+}
+
+namespace {
+
+// The deepest app that was parsed: root, `train`, `bench`, `bench matmul`.
+const CLI::App& deepest_parsed(const CLI::App& root) {
+  const CLI::App* app = &root;
+  while (!app->get_subcommands().empty()) app = app->get_subcommands().front();
+  return *app;
+}
+
+std::vector<std::string> command_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (!sub->get_name().empty()) names.push_back(sub->get_name());  // option groups have no name
+  }
+  return names;
+}
+
+// The long options `app` accepts, without their dashes: its own and, since subcommands fall
+// through to their parents, the global ones.
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* a = &app; a != nullptr; a = a->get_parent()) {
+    for (const CLI::Option* option : a->get_options()) {
+      for (const std::string& name : option->get_lnames()) names.push_back(name);
+    }
+  }
+  return names;
+}
+
+}  // namespace
+
+std::string command_path(const CLI::App& root) {
+  std::string path = root.get_name();
+  for (const CLI::App* app = &root; !app->get_subcommands().empty();) {
+    app = app->get_subcommands().front();
+    path += " " + app->get_name();
+  }
+  return path;
+}
+
+std::optional<std::string> unrecognised_argument(const CLI::App& root) {
+  const std::vector<std::string> extras = root.remaining(true);
+  const CLI::App& app = deepest_parsed(root);
+  const std::vector<std::string> commands = command_names(app);
+  const auto is_option = [](const std::string& arg) { return arg.size() > 1 && arg[0] == '-'; };
+  // A command that takes subcommands got none: the first plain word was meant as one.
+  const auto word = std::find_if_not(extras.begin(), extras.end(), is_option);
+  if (!commands.empty() && word != extras.end()) {
+    if (const auto near = core::nearest_name(*word, commands)) {
+      return fmt::format("unknown command '{}'; did you mean '{}'?", *word, *near);
+    }
+    return fmt::format("unknown command '{}'; the commands are {}", *word, fmt::join(commands, ", "));
+  }
+  const auto option = std::find_if(extras.begin(), extras.end(), is_option);
+  if (option == extras.end()) return std::nullopt;
+  const std::string typed = option->substr(0, option->find('='));  // --epohcs=3
+  if (typed.rfind("--", 0) == 0) {
+    if (const auto near = core::nearest_name(typed.substr(2), option_names(app))) {
+      return fmt::format("unknown option '{}'; did you mean '--{}'?", typed, *near);
+    }
+  }
+  return fmt::format("unknown option '{}' (see '{} --help')", typed, command_path(root));
+}
 
 const CLI::Validator kPositiveReal(
     [](const std::string& text) -> std::string {
@@ -37,7 +108,33 @@ const CLI::Validator kPositiveReal(
     },
     "POSITIVE");
 
-void print_json(const nlohmann::json& result) { std::cout << result.dump(2) << '\n' << std::flush; }
+CLI::Validator count_validator(std::uint64_t min, std::uint64_t max, bool open_ended) {
+  const std::string range = open_ended ? fmt::format("an integer >= {}", min) : fmt::format("an integer in {}..{}", min, max);
+  const std::string shown = open_ended ? (min == 0 ? "" : min == 1 ? "POSITIVE" : fmt::format(">= {}", min))
+                                       : fmt::format("{}..{}", min, max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        std::uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (digits && ec == std::errc::result_out_of_range) {
+          return fmt::format("expected {}, got '{}' (the largest is {})", range, text, max);
+        }
+        if (!digits || ec != std::errc() || value < min || value > max) {
+          return fmt::format("expected {}, got '{}'", range, text);
+        }
+        text = std::to_string(value);  // "010" is ten, not CLI11's octal eight
+        return {};
+      },
+      shown);
+}
+
+void print_json(const nlohmann::json& result) {
+  const std::string text = result.dump(2) + '\n';
+  std::cout << std::flush;  // nothing else goes to stdout with --json; keep the order anyway
+  io::write_all(STDOUT_FILENO, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
+                "the JSON results to stdout");
+}
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 

@@ -8,21 +8,76 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace seatorch::cli {
 
 struct Command {
   CLI::App* app;             // the subcommand, owned by the root app
-  std::function<int()> run;  // returns the exit code
+  std::function<int()> run;  // returns the exit code; empty for a command with modes
+  std::vector<Command> modes = {};  // `bench matmul`, ...: sub-subcommands, one of which runs
+  // The library's names of the values this command's flags set ("learning rate" -> "--lr"):
+  // the library names values, never flags (core::OptionError), and main.cpp puts the flag
+  // that set the value in front of the message.
+  std::map<std::string, std::string> flags = {};
+
+  // Records that `option` sets the library's `value`, and returns it for chaining:
+  // `command.sets("learning rate", app->add_option("--lr", f->lr, "..."))->check(...)`.
+  CLI::Option* sets(const std::string& value, CLI::Option* option);
 };
 
-// Prints the one JSON object of a `--json` run on stdout.
+// The deepest parsed command (`bench` -> `bench matmul`); the one whose `run` is called.
+const Command& parsed_command(const std::vector<Command>& commands);
+
+// "seatorch", "seatorch train", "seatorch bench matmul": the deepest subcommand parsed.
+std::string command_path(const CLI::App& root);
+
+// After a failed parse: "unknown command 'trian'; did you mean 'train'?" or "unknown option
+// '--epohcs'; did you mean '--epochs'?" for the first argument the deepest parsed app did
+// not recognise (nothing when every argument was recognised: the error is another one).
+std::optional<std::string> unrecognised_argument(const CLI::App& root);
+
+// Prints the one JSON object of a `--json` run on stdout (a full disk is an error, not a
+// silently empty file).
 void print_json(const nlohmann::json& result);
 
 // Validators with one-line messages that say what is expected.
-extern const CLI::Validator kPositiveInteger;  // 1, 2, 3, ...
-extern const CLI::Validator kPositiveReal;     // > 0
+extern const CLI::Validator kPositiveReal;  // > 0
+
+// The check behind add_count: a decimal integer in [min, max] as typed (no sign, no
+// spaces), rewritten in canonical form; `open_ended` when max is only the type's limit.
+CLI::Validator count_validator(std::uint64_t min, std::uint64_t max, bool open_ended);
+
+// The one way to declare an unsigned option (a count, a size, a seed): a decimal integer in
+// [min, max], checked on the text itself, because CLI11's conversion would read "-1" as
+// 2^64 - 1 and "010" as octal. Anything else is refused with one line naming the flag and
+// the accepted range, e.g. "--batch: expected an integer >= 0, got '-1'".
+template <typename T>
+CLI::Option* add_count(CLI::App* app, const std::string& flag, T& value, const std::string& help, std::uint64_t min = 0,
+                       std::uint64_t max = std::numeric_limits<T>::max()) {
+  static_assert(std::is_unsigned_v<T>, "add_count declares unsigned options");
+  const std::uint64_t limit = std::min<std::uint64_t>(max, std::numeric_limits<T>::max());
+  return app->add_option(flag, value, help)->transform(count_validator(min, limit, limit == std::numeric_limits<T>::max()));
+}
+
+// add_count's comma-separated list form: `--hidden 256,128`.
+template <typename T>
+CLI::Option* add_counts(CLI::App* app, const std::string& flag, std::vector<T>& values, const std::string& help,
+                        std::uint64_t min = 0, std::uint64_t max = std::numeric_limits<T>::max()) {
+  static_assert(std::is_unsigned_v<T>, "add_counts declares unsigned options");
+  const std::uint64_t limit = std::min<std::uint64_t>(max, std::numeric_limits<T>::max());
+  return app->add_option(flag, values, help)
+      ->delimiter(',')
+      ->transform(count_validator(min, limit, limit == std::numeric_limits<T>::max()));
+}
 
 // True when stderr is a terminal (progress bars) rather than a file or pipe (log lines).
 bool stderr_is_terminal();
@@ -34,6 +89,6 @@ Command register_export(CLI::App& root);
 Command register_sim(CLI::App& root);
 Command register_serve(CLI::App& root);  // src/cli/serve.cpp: `serve --npu --pty`
 Command register_predict(CLI::App& root);
-Command register_bench(CLI::App& root);  // src/cli/bench.cpp: `bench matmul`
+Command register_bench(CLI::App& root);  // src/cli/bench.cpp: `bench matmul|train|int8`
 
 }  // namespace seatorch::cli

@@ -44,18 +44,20 @@ void print_report(const eval::EvalRunSummary& s) {
 Command register_eval(CLI::App& root) {
   auto f = std::make_shared<EvalFlags>();
   CLI::App* app = root.add_subcommand("eval", "Evaluate a float checkpoint or an INT8 model on the test set");
-  CLI::Option* dump = nullptr;
+  Command command{app, {}};
   app->add_option("--model", f->model, "Model file (float checkpoint or INT8 model)")->capture_default_str();
-  app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the model)")
+  command.sets("data set", app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the model)"))
       ->check(CLI::IsMember(data::dataset_names()));
-  app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
-  app->add_option("--csv", f->csv, "CSV file for --dataset csv");
-  app->add_option("--label-col", f->label_col, "CSV label column");
-  app->add_option("--kernel", f->kernel, "INT8 kernel (auto, or a name from the error message's list)")->capture_default_str();
-  dump = app->add_option("--dump-layers", f->dump_layers,
-                         "INT8 models: dump every layer's int32 accumulators and int8 outputs for this test image");
+  command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the data set's files"));
+  command.sets("CSV file", app->add_option("--csv", f->csv, "CSV file for --dataset csv"));
+  command.sets("label column", app->add_option("--label-col", f->label_col, "CSV label column"));
+  command.sets("int8 kernel", app->add_option("--kernel", f->kernel, "INT8 kernel (auto, or a name from the error message's list)"))
+      ->capture_default_str();
+  CLI::Option* dump = command.sets(
+      "dumped image", add_count(app, "--dump-layers", f->dump_layers,
+                                "INT8 models: dump every layer's int32 accumulators and int8 outputs for this test image"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
-  return Command{app, [f, dump] {
+  command.run = [f, dump] {
                    eval::EvalRunOptions options;
                    options.model = f->model;
                    options.data.name = f->dataset;
@@ -71,7 +73,8 @@ Command register_eval(CLI::App& root) {
                      print_report(s);
                    }
                    return 0;
-                 }};
+                 };
+  return command;
 }
 
 }  // namespace seatorch::cli

@@ -74,15 +74,18 @@ int run_predict_command(PredictFlags& f) {
 Command register_predict(CLI::App& root) {
   auto f = std::make_shared<PredictFlags>();
   CLI::App* app = root.add_subcommand("predict", "Classify your own pictures of digits (PNG, BMP, PGM/PPM)");
-  app->add_option("--image", f->images, "Picture to classify (repeat for several)")->required();
+  Command command{app, {}};
+  command.sets("pictures", app->add_option("--image", f->images, "Picture to classify (repeat for several)"))->required();
   app->add_option("--model", f->model, "Float checkpoint or INT8 model")->capture_default_str();
   CLI::Option* npu = app->add_flag("--npu", f->options.npu, "Also run the Mini NPU (Verilated) on the prepared input");
   app->add_option("--hex", f->hex, "NPU image for --npu, written by `seatorch export --hex`")
       ->needs(npu)
       ->capture_default_str();
-  app->add_option("--save-input", f->save_input, "Write the prepared model input (28 x 28) as a PGM picture");
+  command.sets("saved input",
+               app->add_option("--save-input", f->save_input, "Write the prepared model input (28 x 28) as a PGM picture"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
-  return Command{app, [f] { return run_predict_command(*f); }};
+  command.run = [f] { return run_predict_command(*f); };
+  return command;
 }
 
 }  // namespace seatorch::cli

@@ -71,35 +71,38 @@ int run_quantize_command(const QuantizeFlags& f) {
 Command register_quantize(CLI::App& root) {
   auto f = std::make_shared<QuantizeFlags>();
   CLI::App* app = root.add_subcommand("quantize", "Post-training INT8 quantization of a float checkpoint");
+  Command command{app, {}};
   app->add_flag("--int8", f->int8, "Quantize to INT8 (the one scheme supported)");
   app->add_option("--model", f->model, "Float checkpoint to quantize")->capture_default_str();
   app->add_option("--out", f->out, "INT8 model file to write")->capture_default_str();
-  app->add_option("--dataset", f->dataset, "Data set for calibration and evaluation (default: the checkpoint's)")
+  command.sets("data set", app->add_option("--dataset", f->dataset,
+                                           "Data set for calibration and evaluation (default: the checkpoint's)"))
       ->check(CLI::IsMember(data::dataset_names()));
-  app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
-  app->add_option("--csv", f->csv, "CSV file for --dataset csv");
-  app->add_option("--label-col", f->label_col, "CSV label column");
+  command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the data set's files"));
+  command.sets("CSV file", app->add_option("--csv", f->csv, "CSV file for --dataset csv"));
+  command.sets("label column", app->add_option("--label-col", f->label_col, "CSV label column"));
   app->add_option("--granularity", f->granularity, "Weight scales: per tensor (asymmetric) or per output channel (symmetric)")
       ->check(CLI::IsMember({"tensor", "channel"}))
       ->capture_default_str();
   app->add_option("--calib-method", f->calib_method, "Activation range calibration")
       ->check(CLI::IsMember({"minmax", "percentile", "mse"}))
       ->capture_default_str();
-  app->add_option("--calib", f->calib, "Calibration images (the first N training images)")
-      ->check(kPositiveInteger)
+  command.sets("calibration images", add_count(app, "--calib", f->calib, "Calibration images (the first N training images)", 1))
       ->capture_default_str();
   app->add_option("--percentile", f->percentile, "Upper percentile kept by --calib-method percentile")
       ->check(CLI::Range(50.0, 100.0))
       ->capture_default_str();
-  app->add_option("--qat-epochs", f->qat_epochs,
-                  "Quantization-aware fine-tuning epochs before the export (0: plain post-training quantization)")
-      ->check(CLI::NonNegativeNumber)
+  command.sets("QAT epochs", add_count(app, "--qat-epochs", f->qat_epochs,
+                                       "Quantization-aware fine-tuning epochs before the export (0: plain post-training "
+                                       "quantization)"))
       ->capture_default_str();
-  app->add_option("--qat-lr", f->qat_lr, "Adam learning rate of the fine-tuning (cosine decay to 0)")
+  command.sets("QAT learning rate",
+               app->add_option("--qat-lr", f->qat_lr, "Adam learning rate of the fine-tuning (cosine decay to 0)"))
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
-  return Command{app, [f] { return run_quantize_command(*f); }};
+  command.run = [f] { return run_quantize_command(*f); };
+  return command;
 }
 
 }  // namespace seatorch::cli

@@ -6,6 +6,7 @@
 #include "stop_signal.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/npu/constants.hpp"
 #include "seatorch/npu/pty_serve.hpp"
 #include "seatorch/npu/target.hpp"
 
@@ -60,8 +61,7 @@ Command register_serve(CLI::App& root) {
       ->capture_default_str();
   app->add_flag("--netlist", f->options.netlist,
                 "Serve the target's post-synthesis FPGA netlist (icebreaker; builds with SEATORCH_NPU_NETLIST)");
-  app->add_option("--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles (>= 4)")
-      ->check(CLI::Range(4u, 65535u))
+  add_count(app, "--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles", npu::kMinClksPerBit, 65535)
       ->capture_default_str();
   app->add_option("--exit-after-idle", f->options.exit_after_idle,
                   "Stop after this many seconds without a byte from the host (0: never)")

@@ -7,6 +7,7 @@
 #include "progress.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/npu/constants.hpp"
 #include "seatorch/npu/sim_run.hpp"
 #include "seatorch/npu/target.hpp"
 
@@ -139,6 +140,7 @@ int run_sim_command(const CLI::App& app, SimFlags f) {
 Command register_sim(CLI::App& root) {
   auto f = std::make_shared<SimFlags>();
   CLI::App* app = root.add_subcommand("sim", "Run test images through the Mini NPU (Verilated RTL) over its UART");
+  Command command{app, {}};
   app->add_flag("--npu", f->npu, "Simulate the Mini NPU");
   app->add_option("--hex", f->hex, "NPU image written by `seatorch export --hex`")->capture_default_str();
   app->add_option("--target", f->options.target,
@@ -146,13 +148,12 @@ Command register_sim(CLI::App& root) {
       ->check(CLI::IsMember(npu::npu_target_names()));
   app->add_flag("--netlist", f->options.netlist,
                 "Simulate the target's post-synthesis FPGA netlist (icebreaker; builds with SEATORCH_NPU_NETLIST)");
-  app->add_option("--dataset", f->dataset, "Data set of the test images")
+  command.sets("data set", app->add_option("--dataset", f->dataset, "Data set of the test images"))
       ->check(CLI::IsMember(data::dataset_names()))
       ->capture_default_str();
-  app->add_option("--data-dir", f->data_dir, "Directory of the data set's files");
-  app->add_option("--images", f->options.images, "Run the first N test images (0: all)")->capture_default_str();
-  app->add_option("--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles (>= 4)")
-      ->check(CLI::Range(4u, 65535u))
+  command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the data set's files"));
+  add_count(app, "--images", f->options.images, "Run the first N test images (0: all)")->capture_default_str();
+  add_count(app, "--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles", npu::kMinClksPerBit, 65535)
       ->capture_default_str();
   app->add_option("--clock-mhz", f->options.clock_mhz,
                   "NPU clock for the equivalent wall times (default: the clock of the target)")
@@ -165,20 +166,20 @@ Command register_sim(CLI::App& root) {
                   "Lose each byte on the line (both directions) with this probability")
       ->check(CLI::Range(0.0, 0.999999))
       ->capture_default_str();
-  app->add_option("--seed", f->options.seed, "Seed of the injected faults")->capture_default_str();
+  add_count(app, "--seed", f->options.seed, "Seed of the injected faults")->capture_default_str();
   app->add_option("--trace", f->trace, "Write an FST waveform of every clock edge (large: use with --images 1)");
   app->add_option("--port", f->port,
                   "Run on the NPU at this serial port (a board, or `seatorch serve --npu --pty`) instead of "
                   "simulating it");
-  app->add_option("--baud", f->options.serial.baud,
-                  fmt::format("Line rate of --port: {}", fmt::join(npu::kSerialBauds, ", ")))
+  add_count(app, "--baud", f->options.serial.baud, fmt::format("Line rate of --port: {}", fmt::join(npu::kSerialBauds, ", ")), 1)
       ->capture_default_str();
   app->add_option("--timeout", f->options.serial.allowance_seconds,
                   "Seconds allowed for each answer on --port, on top of its time on the wire")
       ->check(kPositiveReal)
       ->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
-  return Command{app, [f, app] { return run_sim_command(*app, *f); }};
+  command.run = [f, app] { return run_sim_command(*app, *f); };
+  return command;
 }
 
 }  // namespace seatorch::cli

@@ -85,8 +85,8 @@ std::size_t resolve_label_column(const std::vector<std::string>& header, std::si
   if (ec == std::errc() && end == label_col.data() + label_col.size() && index < columns) return index;
   std::vector<std::string> shown;
   for (std::size_t i = 0; i < std::min(columns, kColumnsInMessages); ++i) shown.push_back(core::printable(header[i], 32));
-  throw core::input_error("{}: label column '{}' is neither a header name nor an index 0..{}; the columns "
-                    "are {}{} (choose one with --label-col)", name, core::printable(label_col), columns - 1,
+  throw core::option_error("label column", "{}: label column '{}' is neither a header name nor an index 0..{}; "
+                           "the columns are {}{}", name, core::printable(label_col), columns - 1,
                     fmt::join(shown, ", "), columns > shown.size() ? ", ..." : "");
 }
 

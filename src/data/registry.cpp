@@ -100,8 +100,8 @@ DataSplit load_idx(const DataOptions& options, const IdxSource& source) {
 
 DataSplit load_csv(const DataOptions& options) {
   if (options.csv_path.empty()) {
-    throw core::input_error("--dataset csv needs the file: --csv FILE (a header row, numeric features, "
-                      "an integer label column)");
+    throw core::option_error("CSV file", "the csv data set needs a CSV file (a header row, numeric features, "
+                             "an integer label column)");
   }
   const std::string path = options.csv_path.string();
   HeadTail parts = split_tail(read_csv(options.csv_path, options.label_col), options.test_fraction,
@@ -135,8 +135,9 @@ IdxFiles find_idx_files(const DataOptions& options) {
     if (lookup.files) return *lookup.files;
     tried.push_back(fmt::format("{} ({})", dir.string(), lookup.problem));
   }
-  throw core::input_error("{}: no directory holds its four IDX files ({}; each raw or .gz); looked in {}; "
-                    "{}, or pass --data-dir DIR", source->name, fmt::join(kIdxFileNames, ", "),
+  throw core::option_error("data directory",
+                           "{}: no directory holds its four IDX files ({}; each raw or .gz); looked in {}; "
+                           "{}, or name the directory that holds them", source->name, fmt::join(kIdxFileNames, ", "),
                     fmt::join(tried, ", "), source->how_to_get);
 }
 
@@ -146,7 +147,8 @@ DataSplit load_dataset(const DataOptions& options) {
   if (name == "moons") return make_moons(kMoonsTrain, kMoonsTest, kMoonsNoise, kMoonsSeed);
   if (name == "csv") return load_csv(options);
   if (const IdxSource* source = find_source(name)) return load_idx(options, *source);
-  throw core::input_error("unknown data set '{}': choose one of {}", core::printable(name), fmt::join(dataset_names(), ", "));
+  throw core::option_error("data set", "unknown data set '{}': choose one of {}", core::printable(name),
+                           fmt::join(dataset_names(), ", "));
 }
 
 DataSplit load_dataset(std::string_view name) {

@@ -8,7 +8,7 @@
 namespace seatorch::data {
 
 Dataset take_first(Dataset data, std::size_t n) {
-  if (n == 0) throw core::option_error("sample limit", "a limit of 0 samples selects none; give a positive count");
+  if (n == 0) throw core::option_error("training limit", "a limit of 0 samples selects none; give a positive count");
   if (n >= data.size()) return data;
   return data.slice(0, n);  // a small limit of a large set keeps only the small part
 }

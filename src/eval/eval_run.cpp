@@ -14,7 +14,7 @@ namespace {
 
 nlohmann::json dump_layers(const quant::Int8Model& model, const data::Dataset& test, std::size_t index) {
   if (index >= test.size()) {
-    throw core::option_error("image to dump", "image {} is not in the test set of {} images (0..{})", index, test.size(),
+    throw core::option_error("dumped image", "image {} is not in the test set of {} images (0..{})", index, test.size(),
                              test.size() - 1);
   }
   const auto pixels = data::image_pixels(test, "the int8 model").subspan(index * test.features, test.features);
@@ -66,7 +66,7 @@ EvalRunSummary run_eval(const EvalRunOptions& options) {
     summary.evaluation = quant::evaluate_int8(engine, data.test);
   } else {
     if (options.dump_image) {
-      throw core::option_error("image to dump", "dumping layers needs an int8 model; {} is a float checkpoint", source);
+      throw core::option_error("dumped image", "dumping layers needs an int8 model; {} is a float checkpoint", source);
     }
     const model::FloatMlp model = model::float_mlp_from_checkpoint(file, source);
     summary.kind = "float";

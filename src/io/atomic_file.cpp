@@ -17,9 +17,8 @@
 namespace seatorch::io {
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, std::string_view what, int error) {
-  throw core::input_error("cannot write {}: {} failed ({}); check that the directory exists and is writable",
-                    path.string(), what, std::strerror(error));
+[[noreturn]] void fail(const std::filesystem::path& path, std::string_view step, int error, std::size_t bytes) {
+  throw write_error(path.string(), step, error, bytes);
 }
 
 // The permissions open(path, O_CREAT, 0666) would give: mkstemp makes its file 0600, which
@@ -34,12 +33,12 @@ mode_t default_file_mode() {
 // Owns the temporary file until it has been renamed into place.
 class TempFile {
  public:
-  explicit TempFile(const std::filesystem::path& target) : target_(target) {
+  TempFile(const std::filesystem::path& target, std::size_t bytes) : target_(target), bytes_(bytes) {
     std::string pattern = (target.parent_path() / fmt::format(".{}.tmp.XXXXXX", target.filename().string())).string();
     fd_ = ::mkstemp(pattern.data());
-    if (fd_ < 0) fail(target_, "creating a temporary file", errno);
+    if (fd_ < 0) fail(target_, "creating a temporary file", errno, bytes_);
     path_ = pattern;
-    if (::fchmod(fd_, default_file_mode()) != 0) fail(target_, "fchmod", errno);
+    if (::fchmod(fd_, default_file_mode()) != 0) fail(target_, "fchmod", errno, bytes_);
   }
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
@@ -48,28 +47,21 @@ class TempFile {
     if (!path_.empty()) ::unlink(path_.c_str());
   }
 
-  void write_all(std::span<const std::uint8_t> bytes) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail(target_, "write", errno);
-      done += static_cast<std::size_t>(n);
-    }
-  }
+  void write(std::span<const std::uint8_t> bytes) { write_all(fd_, bytes, target_.string()); }
 
   // fsync, close, rename over the target; afterwards the destructor has nothing to undo.
   void commit() {
-    if (::fsync(fd_) != 0) fail(target_, "fsync", errno);
+    if (::fsync(fd_) != 0) fail(target_, "fsync", errno, bytes_);
     const int fd = fd_;
     fd_ = -1;
-    if (::close(fd) != 0) fail(target_, "close", errno);
-    if (::rename(path_.c_str(), target_.c_str()) != 0) fail(target_, "rename", errno);
+    if (::close(fd) != 0) fail(target_, "close", errno, bytes_);
+    if (::rename(path_.c_str(), target_.c_str()) != 0) fail(target_, "rename", errno, bytes_);
     path_.clear();
   }
 
  private:
   std::filesystem::path target_;
+  std::size_t bytes_;  // what is being written, for the messages
   std::string path_;
   int fd_ = -1;
 };
@@ -84,6 +76,37 @@ void sync_directory(const std::filesystem::path& dir) {
 }
 
 }  // namespace
+
+core::InputError write_error(std::string_view what, std::string_view step, int error, std::size_t bytes) {
+  switch (error) {
+    case ENOSPC:
+      return core::input_error("no space left on the device writing {} ({} bytes): free space or write elsewhere", what,
+                               bytes);
+    case EDQUOT:
+      return core::input_error("the disk quota is used up writing {} ({} bytes): free space or write elsewhere", what,
+                               bytes);
+    case EROFS:
+      return core::input_error("cannot write {}: the file system is read-only; write elsewhere", what);
+    case EACCES:
+    case EPERM:
+    case ENOENT:
+    case ENOTDIR:
+      return core::input_error("cannot write {}: {} failed ({}); check that the directory exists and is writable", what,
+                               step, std::strerror(error));
+    default:
+      return core::input_error("cannot write {}: {} failed ({})", what, step, std::strerror(error));
+  }
+}
+
+void write_all(int fd, std::span<const std::uint8_t> bytes, std::string_view what) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw write_error(what, "write", errno, bytes.size());
+    done += static_cast<std::size_t>(n);
+  }
+}
 
 void check_output_path(const std::filesystem::path& path) {
   std::error_code ec;
@@ -109,10 +132,10 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const std::u
   if (!dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) fail(path, "creating the directory " + dir.string(), ec.value());
+    if (ec) fail(path, "creating the directory " + dir.string(), ec.value(), bytes.size());
   }
-  TempFile temp(path);
-  temp.write_all(bytes);
+  TempFile temp(path, bytes.size());
+  temp.write(bytes);
   temp.commit();
   sync_directory(dir);
 }

@@ -101,8 +101,8 @@ const Int8Kernel& int8_kernel(std::string_view name) {
   for (const Candidate& c : candidates()) {
     if (c.supported() && (name == "auto" || name == c.kernel->name)) return *c.kernel;
   }
-  throw core::input_error("int8 kernel '{}' is not available on this CPU; choose one of: auto, {}", name,
-                    fmt::join(int8_kernel_names(), ", "));
+  throw core::option_error("int8 kernel", "int8 kernel '{}' is not available on this CPU; choose one of: auto, {}", name,
+                           fmt::join(int8_kernel_names(), ", "));
 }
 
 }  // namespace seatorch::kernels

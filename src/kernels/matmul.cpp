@@ -35,8 +35,10 @@ void matmul(const MatmulArgs& args) { selected().matmul(args); }
 
 const KernelInfo& require_kernel(std::string_view name, std::string_view origin) {
   if (const KernelInfo* kernel = find_kernel(name)) return *kernel;
-  throw core::input_error("{}{}no matmul kernel '{}' on this CPU; choose one of: {}", origin, origin.empty() ? "" : ": ",
-                    name, fmt::join(kernel_names(), ", "));
+  const std::string problem =
+      fmt::format("no matmul kernel '{}' on this CPU; choose one of: {}", name, fmt::join(kernel_names(), ", "));
+  if (origin.empty()) throw core::OptionError("matmul kernel", problem);
+  throw core::input_error("{}: {}", origin, problem);
 }
 
 std::vector<std::string> kernel_names() {
@@ -46,7 +48,7 @@ std::vector<std::string> kernel_names() {
 }
 
 void select_kernel(std::string_view name) {
-  g_selected.store(&require_kernel(name, "--kernel"), std::memory_order_release);
+  g_selected.store(&require_kernel(name, ""), std::memory_order_release);
 }
 
 std::string_view selected_kernel() { return selected().name; }

@@ -63,8 +63,8 @@ FloatMlp float_mlp_from_checkpoint(const io::SafetensorsFile& file, std::string_
   }
   const auto activation = file.metadata.find("activation");
   if (activation != file.metadata.end() && activation->second != "relu") {
-    throw core::input_error("{}: the model uses activation '{}'; quantization supports ReLU MLPs only (train with "
-                      "--activation relu)", source, core::printable(activation->second));
+    throw core::input_error("{}: the model uses activation '{}'; quantization supports ReLU MLPs only "
+                      "(like those `seatorch train` writes)", source, core::printable(activation->second));
   }
   std::size_t count = 0;  // Linear layers at positions 0, 2, 4, ...
   for (const auto& [name, tensor] : file.tensors) {

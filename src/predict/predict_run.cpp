@@ -142,10 +142,11 @@ nlohmann::json PredictSummary::to_json() const {
 }
 
 PredictSummary run_predict(const PredictOptions& options) {
-  if (options.images.empty()) throw core::input_error("give a picture to classify: --image FILE");
+  if (options.images.empty()) throw core::option_error("pictures", "give a picture to classify");
   if (!options.save_input.empty()) {
     if (options.images.size() != 1) {
-      throw core::input_error("--save-input writes one picture's input: give exactly one --image (got {})", options.images.size());
+      throw core::option_error("saved input", "saving the prepared input needs exactly one picture, got {}",
+                               options.images.size());
     }
     io::check_output_path(options.save_input);
   }

@@ -62,8 +62,11 @@ tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x,
 QatResult quantization_aware_finetune(const model::FloatMlp& model, const data::DataSplit& data,
                                       std::span<const std::uint8_t> calibration_pixels, std::size_t n,
                                       const QuantizeOptions& quantize, const QatOptions& options) {
-  if (options.epochs == 0) throw core::input_error("quantization-aware training needs at least one epoch (--qat-epochs)");
-  if (!(options.lr > 0.0 && std::isfinite(options.lr))) throw core::input_error("--qat-lr must be positive (got {})", options.lr);
+  if (options.epochs == 0) throw core::option_error("QAT epochs", "quantization-aware training needs at least one epoch");
+  if (!(options.lr > 0.0 && std::isfinite(options.lr))) {
+    throw core::option_error("QAT learning rate", "the learning rate of quantization-aware training must be positive, got {}",
+                             options.lr);
+  }
   const auto start = std::chrono::steady_clock::now();
 
   train::TensorTrainConfig config;

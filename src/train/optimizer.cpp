@@ -18,10 +18,10 @@ constexpr std::string_view kStep = "step";
 bool is_adam(OptimizerKind kind) { return kind != OptimizerKind::kSgd; }
 
 void validate(const OptimizerOptions& o) {
-  if (o.momentum < 0.0) throw core::input_error("--momentum must be >= 0 (got {})", o.momentum);
-  if (o.weight_decay < 0.0) throw core::input_error("--weight-decay must be >= 0 (got {})", o.weight_decay);
+  if (o.momentum < 0.0) throw core::option_error("momentum", "the momentum must be >= 0, got {}", o.momentum);
+  if (o.weight_decay < 0.0) throw core::option_error("weight decay", "the weight decay must be >= 0, got {}", o.weight_decay);
   if (o.nesterov && (o.momentum <= 0.0 || o.dampening != 0.0)) {
-    throw core::input_error("Nesterov momentum needs --momentum > 0 and no dampening");
+    throw core::option_error("momentum", "Nesterov momentum needs a momentum > 0 and no dampening");
   }
   if (!(o.beta1 >= 0.0 && o.beta1 < 1.0) || !(o.beta2 >= 0.0 && o.beta2 < 1.0)) {
     throw core::input_error("Adam betas must be in [0, 1) (got {} and {})", o.beta1, o.beta2);

@@ -69,10 +69,10 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
                                const EpochCallback& on_epoch) {
   const data::Dataset& train = data.train;
   if (train.size() == 0) throw core::input_error("data set '{}' has no training samples", data.name);
-  if (config.epochs == 0) throw core::input_error("--epochs must be at least 1");
-  if (!(config.lr > 0.0)) throw core::input_error("--lr must be positive (got {})", config.lr);
+  if (config.epochs == 0) throw core::option_error("epochs", "the number of epochs must be at least 1");
+  if (!(config.lr > 0.0)) throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
-    throw core::input_error("--hidden widths must be at least 1");
+    throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");
   }
 
   std::vector<std::size_t> sizes{train.features};

@@ -55,14 +55,14 @@ Split split_sizes(const data::Dataset& train, const TensorTrainConfig& config) {
 
 void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
   if (data.train.size() == 0) throw core::input_error("data set '{}' has no training samples", data.name);
-  if (config.epochs == 0) throw core::input_error("--epochs must be at least 1");
+  if (config.epochs == 0) throw core::option_error("epochs", "the number of epochs must be at least 1");
   if (config.start.epoch >= config.epochs) {
     throw core::input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train",
                       config.start.epoch, config.epochs);
   }
-  if (!(config.lr > 0.0)) throw core::input_error("--lr must be positive (got {})", config.lr);
+  if (!(config.lr > 0.0)) throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
-    throw core::input_error("--hidden widths must be at least 1");
+    throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");
   }
 }
 
@@ -155,7 +155,7 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
     step += steps_per_epoch;
   }
   if (step + config.start.step_in_epoch >= total_steps) {
-    throw core::input_error("cannot resume at step {}: --max-steps {} was already reached",
+    throw core::option_error("maximum steps", "cannot resume at step {}: the limit of {} steps was already reached",
                       step + config.start.step_in_epoch, config.max_steps);
   }
   std::optional<model::Evaluation> last_test;  // the latest epoch's, when evaluated each epoch

@@ -111,11 +111,11 @@ TEST_CASE("run_predict reports a bad picture before a missing model and checks i
                                     ".*notes\\.txt: not a picture seatorch can read .*");
   options.images = {};
   seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
-                                    "give a picture to classify: --image FILE");
+                                    "give a picture to classify");
   options.images = {dir / "a.png", dir / "b.png"};
   options.save_input = dir / "seen.pgm";
   seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
-                                    "--save-input writes one picture's input: give exactly one --image \\(got 2\\)");
+                                    "saving the prepared input needs exactly one picture, got 2");
   // A picture that is fine, and a model that is not an image model.
   const GrayImage digit = seatorch::test::mnist_test_digits(1).front();
   seatorch::test::write_file(dir / "d.pgm", seatorch::image::pgm_bytes(digit));

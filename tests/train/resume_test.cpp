@@ -144,7 +144,7 @@ TEST_CASE("the trainer refuses resume positions that cannot be", "[train]") {
   CHECK_THROWS_WITH(train::train_tensor(data, config), Catch::Contains("nothing is left to train"));
   config.start = {1, 2, 0.0, 0, 0, 0.0};
   config.max_steps = 6;
-  CHECK_THROWS_WITH(train::train_tensor(data, config), Catch::Contains("--max-steps 6 was already reached"));
+  CHECK_THROWS_WITH(train::train_tensor(data, config), Catch::Contains("the limit of 6 steps was already reached"));
 }
 
 TEST_CASE("a resume file keeps every field and resuming from it completes the run exactly", "[train]") {

@@ -13,7 +13,7 @@
 
 namespace seatorch::data {
 
-// The first `n` samples; all of them when n >= data.size(). Throws OptionError ("sample
+// The first `n` samples; all of them when n >= data.size(). Throws OptionError ("training
 // limit") for n == 0.
 Dataset take_first(Dataset data, std::size_t n);
 

@@ -5,11 +5,14 @@
 // system and is atomic), are flushed and fsync'ed, and the temporary is renamed over
 // `path`; the directory is fsync'ed too so the rename survives a crash. The file gets the
 // permissions a plain create would (0666 minus the umask), not the temporary's 0600. Any failure removes
-// the temporary and throws InputError naming `path` and the system's reason.
+// the temporary and throws write_error()'s InputError: `path`, the reason, and a hint that fits it.
 // Deliberately not here: locking against concurrent writers (the last rename wins) and
 // streaming writes (every file seatorch writes fits in memory).
 #pragma once
 
+#include "seatorch/core/error.hpp"
+
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -25,5 +28,14 @@ void check_output_path(const std::filesystem::path& path);
 // Writes `bytes` to `path`, creating missing parent directories.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 void write_file_atomic(const std::filesystem::path& path, std::string_view text);
+
+// The one-line error for a write of `bytes` bytes to `what` (a path, "stdout") whose `step`
+// ("write", "fsync", ...) failed with errno `error`; its hint fits the cause: a full device
+// or quota, a read-only file system, or a missing or unwritable directory.
+core::InputError write_error(std::string_view what, std::string_view step, int error, std::size_t bytes);
+
+// Writes all of `bytes` to the open file descriptor `fd` (a plain, non-atomic write: stdout),
+// retrying short and interrupted writes; a failure throws write_error()'s InputError.
+void write_all(int fd, std::span<const std::uint8_t> bytes, std::string_view what);
 
 }  // namespace seatorch::io

@@ -91,8 +91,8 @@ const Int8Kernel& int8_kernel_ref();
 // The kernels this CPU can run, fastest first; "ref" is always last.
 std::vector<std::string> int8_kernel_names();
 
-// A kernel by name; "auto" is the fastest this CPU runs. Throws InputError for an unknown
-// name or a kernel this CPU lacks, listing the available ones.
+// A kernel by name; "auto" is the fastest this CPU runs. Throws OptionError ("int8 kernel")
+// for an unknown name or a kernel this CPU lacks, listing the available ones.
 const Int8Kernel& int8_kernel(std::string_view name);
 
 }  // namespace seatorch::kernels

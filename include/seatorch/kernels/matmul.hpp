@@ -58,12 +58,13 @@ void matmul(const MatmulArgs& args);
 std::vector<std::string> kernel_names();
 
 // The available kernel called `name`. Throws InputError when it is unknown or this CPU lacks
-// its ISA; the one-line message starts with `origin` (e.g. "--kernel"; may be empty) and
-// lists the available kernels.
+// its ISA; the one-line message lists the available kernels and starts with `origin` (e.g.
+// "SEATORCH_KERNEL"). With an empty `origin` it is an OptionError about the "matmul kernel".
 const KernelInfo& require_kernel(std::string_view name, std::string_view origin);
 
 // Makes matmul() use the kernel called `name` from now on (the CLI's --kernel). Throws
-// InputError listing the available kernels when it is unknown or this CPU lacks its ISA.
+// OptionError ("matmul kernel") listing the available kernels when it is unknown or this
+// CPU lacks its ISA.
 void select_kernel(std::string_view name);
 
 // The name of the kernel matmul() uses (resolving SEATORCH_KERNEL if not done yet).
