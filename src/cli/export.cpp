@@ -4,8 +4,6 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/export_run.hpp"
-#include "seatorch/npu/timing.hpp"
-#include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/target.hpp"
 
 #include <spdlog/spdlog.h>
@@ -27,19 +25,14 @@ int run_export(ExportFlags f) {
   if (!f.hex) throw core::input_error("seatorch export writes the NPU image only: pass --hex");
   f.options.model = f.model;
   f.options.out = f.out;
-  const npu::NpuImage image = npu::run_export(f.options);
+  const npu::ExportRunSummary s = npu::run_export(f.options);
+  const npu::NpuImage& image = s.image;
   spdlog::info("{} for the {} target: {} layers, {} words in {} sections, {} MACs per inference, {} NPU cycles, "
                "CRC-32 {:08x}",
                image.architecture(), image.target.name, image.layers.size(), image.total_words(),
-               image.sections.size(), image.macs(), npu::npu_inference_cycles(image), image.crc);
-  spdlog::info("wrote {} and {}", f.out, npu::npu_manifest_path(f.out).string());
-  if (f.json) {
-    nlohmann::json manifest = npu::npu_manifest(image);
-    manifest["hex"] = f.out;
-    manifest["manifest"] = npu::npu_manifest_path(f.out).string();
-    manifest["npu_cycles_per_inference"] = npu::npu_inference_cycles(image);
-    print_json(manifest);
-  }
+               image.sections.size(), image.macs(), s.cycles_per_inference, image.crc);
+  spdlog::info("wrote {} and {}", s.hex.string(), s.manifest.string());
+  if (f.json) print_json(s.to_json());
   return 0;
 }
 

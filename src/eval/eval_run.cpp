@@ -1,6 +1,7 @@
 // run_eval(): float or int8 model file -> test-set evaluation (+ an int8 layer dump).
 #include "seatorch/eval/eval_run.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/quant/evaluate.hpp"
@@ -26,7 +27,7 @@ nlohmann::json dump_layers(const quant::Int8Model& model, const data::Dataset& t
   }
   return {{"image", index},
           {"label", test.y[index]},
-          {"predicted", quant::argmax_int8(logits)},
+          {"predicted", core::argmax(logits)},
           {"pixels", std::vector<std::uint8_t>(pixels.begin(), pixels.end())},
           {"layers", layers}};
 }

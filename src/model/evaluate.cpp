@@ -1,6 +1,7 @@
 // The float evaluator and the shared tally (model/evaluate.hpp).
 #include "seatorch/model/evaluate.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ Evaluation evaluate_float(const FloatMlp& model, const data::Dataset& data, std:
         std::vector<std::int32_t> classes(n);
         for (std::size_t s = 0; s < n; ++s) {
           const auto row = std::span<const float>(logits).subspan(s * model.outputs(), model.outputs());
-          classes[s] = static_cast<std::int32_t>(argmax_float(row));
+          classes[s] = static_cast<std::int32_t>(core::argmax(row));
         }
         return classes;
       },

@@ -3,6 +3,7 @@
 
 #include "seatorch/nn/state_dict.hpp"
 
+#include "seatorch/core/architecture.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/tensor/dropout.hpp"
 #include "seatorch/tensor/elementwise.hpp"
@@ -16,7 +17,7 @@ namespace {
 std::vector<Linear> make_layers(std::span<const std::size_t> sizes, core::Rng& rng) {
   if (sizes.size() < 2) throw core::input_error("an MLP needs at least an input and an output size");
   for (std::size_t s : sizes) {
-    if (s == 0) throw core::input_error("MLP sizes must be positive, got {}", fmt::join(sizes, "-"));
+    if (s == 0) throw core::input_error("MLP sizes must be positive, got {}", core::architecture_name(sizes));
   }
   std::vector<Linear> layers;
   for (std::size_t l = 0; l + 1 < sizes.size(); ++l) layers.emplace_back(sizes[l], sizes[l + 1], rng);
@@ -82,7 +83,7 @@ void Mlp::load_state_dict(const StateDict& state) {
   }
 }
 
-std::string Mlp::architecture() const { return fmt::format("{}", fmt::join(sizes_, "-")); }
+std::string Mlp::architecture() const { return core::architecture_name(sizes_); }
 
 std::size_t Mlp::parameter_count() const {
   std::size_t n = 0;

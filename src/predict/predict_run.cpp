@@ -1,6 +1,7 @@
 // run_predict(): pictures -> MNIST-style inputs -> float or int8 model (-> Mini NPU).
 #include "seatorch/predict/predict_run.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/image/image_file.hpp"
 #include "seatorch/image/pnm.hpp"
 #include "seatorch/core/error.hpp"
@@ -55,11 +56,11 @@ void classify(const LoadedModel& model, ImagePrediction& p) {
     std::vector<float> x(pixels.size());
     std::transform(pixels.begin(), pixels.end(), x.begin(), [](std::uint8_t b) { return static_cast<float>(b) / 255.0f; });
     const std::vector<float> logits = model::float_forward(*model.float_model, x, 1);
-    p.predicted = model::argmax_float(logits);
+    p.predicted = core::argmax(logits);
     p.probabilities = softmax(logits);
   } else {
     p.int8_logits = quant::int8_forward_ref(*model.int8_model, pixels);
-    p.predicted = quant::argmax_int8(p.int8_logits);
+    p.predicted = core::argmax(p.int8_logits);
   }
 }
 

@@ -2,6 +2,7 @@
 // through the kernel's fused layer (gemm, zero-point correction and requantize in one).
 #include "seatorch/quant/int8_engine.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
 #include <algorithm>
@@ -81,7 +82,7 @@ std::vector<std::int32_t> Int8Engine::predict(std::span<const std::uint8_t> pixe
   std::vector<std::int32_t> classes(n);
   for (std::size_t s = 0; s < n; ++s) {
     classes[s] = static_cast<std::int32_t>(
-        argmax_int8(std::span<const std::int8_t>(logits).subspan(s * model_.outputs(), model_.outputs())));
+        core::argmax(std::span<const std::int8_t>(logits).subspan(s * model_.outputs(), model_.outputs())));
   }
   return classes;
 }

@@ -1,6 +1,7 @@
 // The scalar training loop. Graph memory is reused across samples through truncate().
 #include "seatorch/train/scalar_trainer.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/model/engine_weights.hpp"
@@ -32,13 +33,6 @@ std::vector<scalar::Value> input_leaves(scalar::ScalarGraph& graph, const data::
   return leaves;
 }
 
-std::size_t argmax(std::span<const scalar::Value> outputs) {
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < outputs.size(); ++i) {
-    if (outputs[i].data() > outputs[best].data()) best = i;
-  }
-  return best;
-}
 
 }  // namespace
 
@@ -111,7 +105,7 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
         const std::vector<scalar::Value> logits = model(input_leaves(graph, train, i));
         const scalar::Value loss = scalar::cross_entropy(logits, static_cast<std::size_t>(train.y[i]));
         loss_sum += loss.data();
-        if (static_cast<std::int32_t>(argmax(logits)) == train.y[i]) ++correct;
+        if (static_cast<std::int32_t>(core::argmax(logits, &scalar::Value::data)) == train.y[i]) ++correct;
         graph.backward(loss * scale);
         result.nodes += graph.size() - param_mark;
         graph.truncate(param_mark);

@@ -5,6 +5,7 @@
 #include "fuzz_support.hpp"
 
 #include "seatorch/io/safetensors.hpp"
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/int8_model.hpp"
 
@@ -23,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const std::vector<std::uint8_t> image(model.inputs(), pixel);
       const std::vector<std::int8_t> logits = quant::int8_forward_ref(model, image);
       fuzz::require(logits.size() == model.outputs(), "one logit per output");
-      fuzz::require(quant::argmax_int8(logits) < model.outputs(), "argmax is an output");
+      fuzz::require(core::argmax(logits) < model.outputs(), "argmax is an output");
     }
     const quant::Int8ModelFile again =
         quant::int8_model_from_file(quant::int8_model_file(model, loaded.metadata), "round trip");

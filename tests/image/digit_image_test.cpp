@@ -6,6 +6,7 @@
 
 #include "../data/data_test_util.hpp"
 #include "image_test_util.hpp"
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/image/image_file.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/model/float_mlp.hpp"
@@ -37,7 +38,7 @@ Difference max_difference(const std::vector<std::uint8_t>& a, const std::vector<
 std::size_t classify(const seatorch::model::FloatMlp& model, const std::vector<std::uint8_t>& pixels) {
   std::vector<float> x(pixels.size());
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(pixels[i]) / 255.0f;
-  return seatorch::model::argmax_float(seatorch::model::float_forward(model, x, 1));
+  return seatorch::core::argmax(seatorch::model::float_forward(model, x, 1));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "../data/data_test_util.hpp"
 #include "../image/image_test_util.hpp"
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/image/pnm.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image_builder.hpp"
@@ -70,7 +71,7 @@ TEST_CASE("run_predict classifies pictures of digits with the float and int8 mod
     std::vector<float> x(784);
     for (std::size_t k = 0; k < 784; ++k) x[k] = static_cast<float>(digits[i].pixels[k]) / 255.0f;
     const std::vector<float> logits = seatorch::model::float_forward(models.float_model, x, 1);
-    CHECK(p.predicted == seatorch::model::argmax_float(logits));
+    CHECK(p.predicted == seatorch::core::argmax(logits));
     REQUIRE(p.probabilities.size() == 10);
     CHECK(std::accumulate(p.probabilities.begin(), p.probabilities.end(), 0.0) == Approx(1.0));
     CHECK(p.probabilities[p.predicted] == *std::max_element(p.probabilities.begin(), p.probabilities.end()));
@@ -88,7 +89,7 @@ TEST_CASE("run_predict classifies pictures of digits with the float and int8 mod
   REQUIRE(n.images.size() == 1);
   const seatorch::predict::ImagePrediction& p = n.images.front();
   CHECK(p.int8_logits == q::int8_forward_ref(models.int8_model, p.input.pixels));
-  CHECK(p.predicted == q::argmax_int8(p.int8_logits));
+  CHECK(p.predicted == seatorch::core::argmax(p.int8_logits));
   REQUIRE(p.npu.has_value());
   CHECK(p.npu->matches_reference());
   CHECK(p.npu->logits == p.int8_logits);

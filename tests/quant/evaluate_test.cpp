@@ -2,6 +2,7 @@
 // a count made with the reference model, and the throughput report's shape.
 #include "seatorch/quant/evaluate.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/quant/quantizer.hpp"
 #include "random_models.hpp"
@@ -36,11 +37,11 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
   std::size_t correct8 = 0, correctf = 0;
   for (std::size_t s = 0; s < n; ++s) {
     const auto image = std::span(pixels).subspan(s * 24, 24);
-    correct8 += q::argmax_int8(q::int8_forward_ref(quantized.model, image)) == static_cast<std::size_t>(data.y[s]);
+    correct8 += seatorch::core::argmax(q::int8_forward_ref(quantized.model, image)) == static_cast<std::size_t>(data.y[s]);
     std::vector<float> x(24);  // the float model's view of the image: p / 255
     for (std::size_t i = 0; i < 24; ++i) x[i] = static_cast<float>(image[i]) / 255.0f;
     const std::vector<float> logits = seatorch::model::float_forward(model, x, 1);
-    correctf += seatorch::model::argmax_float(logits) == static_cast<std::size_t>(data.y[s]);
+    correctf += seatorch::core::argmax(logits) == static_cast<std::size_t>(data.y[s]);
   }
   CHECK(e8.correct() == correct8);
   CHECK(ef.correct() == correctf);

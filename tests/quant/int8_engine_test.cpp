@@ -3,6 +3,7 @@
 #include "seatorch/quant/int8_engine.hpp"
 
 #include "random_models.hpp"
+#include "seatorch/core/argmax.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -35,7 +36,7 @@ TEST_CASE("Int8Engine equals int8_forward_ref bit for bit on every kernel", "[qu
           }
         }
         for (std::size_t j = 0; j < model.outputs(); ++j) REQUIRE(logits[s * model.outputs() + j] == expected[j]);
-        REQUIRE(classes[s] == static_cast<std::int32_t>(q::argmax_int8(expected)));
+        REQUIRE(classes[s] == static_cast<std::int32_t>(seatorch::core::argmax(expected)));
       }
     }
   }

@@ -3,6 +3,7 @@
 // hand-picked exact ties of both roundings.
 #include "seatorch/quant/int8_model.hpp"
 
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/kernels/fixed_point.hpp"
 #include "seatorch/core/rng.hpp"
 
@@ -137,7 +138,7 @@ TEST_CASE("int8_layer_ref rounds exact ties as specified", "[quant]") {
   }
 }
 
-TEST_CASE("argmax_int8 picks the lowest index on ties", "[quant]") {
+TEST_CASE("core::argmax picks the lowest index of int8 logits on ties", "[quant]") {
   const std::vector<std::int8_t> logits{-5, 7, 7, -128};
-  CHECK(q::argmax_int8(logits) == 1);
+  CHECK(seatorch::core::argmax(logits) == 1);
 }

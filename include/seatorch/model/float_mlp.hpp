@@ -8,7 +8,6 @@
 // nothing), and any notion of tensors or autograd.
 #pragma once
 
-#include "seatorch/core/argmax.hpp"
 
 #include <cstddef>
 #include <span>
@@ -44,8 +43,5 @@ void validate_float_mlp(const FloatMlp& model, std::string_view source);
 std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x, std::size_t n,
                                  std::vector<std::vector<float>>* layer_outputs = nullptr);
 
-// Transitional name of core::argmax (core/argmax.hpp) for the callers outside this change
-// (predict/predict_run.cpp, quant/evaluate.cpp, tests): call core::argmax instead.
-inline std::size_t argmax_float(std::span<const float> logits) { return core::argmax(logits); }
 
 }  // namespace seatorch::model

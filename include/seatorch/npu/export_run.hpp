@@ -7,6 +7,9 @@
 
 #include "seatorch/npu/image.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -18,7 +21,16 @@ struct ExportRunOptions {
   std::string target = "default";                        // an npu_targets() name
 };
 
-// The image written.
-NpuImage run_export(const ExportRunOptions& options);
+struct ExportRunSummary {
+  NpuImage image;                  // what the .hex holds
+  std::filesystem::path hex;       // the files written
+  std::filesystem::path manifest;
+  std::size_t cycles_per_inference = 0;  // the NPU's, for this image (timing.hpp)
+
+  // The --json object: the manifest, plus "hex", "manifest" and "npu_cycles_per_inference".
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+
+ExportRunSummary run_export(const ExportRunOptions& options);
 
 }  // namespace seatorch::npu

@@ -36,7 +36,7 @@ class Int8Engine {
   void forward(std::span<const std::uint8_t> pixels, std::size_t n, std::span<std::int8_t> logits,
                std::vector<std::vector<std::int8_t>>* layer_outputs = nullptr) const;
 
-  // The predicted class of each image (argmax_int8 of its logits).
+  // The predicted class of each image (core::argmax of its logits).
   [[nodiscard]] std::vector<std::int32_t> predict(std::span<const std::uint8_t> pixels, std::size_t n) const;
 
  private:

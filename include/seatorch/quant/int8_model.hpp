@@ -12,7 +12,6 @@
 // any fast path (those live in kernels and are tested against int8_forward_ref).
 #pragma once
 
-#include "seatorch/core/argmax.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -68,10 +67,6 @@ void int8_layer_ref(const Int8Layer& layer, std::span<const std::int8_t> x, std:
 std::vector<std::int8_t> int8_forward_ref(const Int8Model& model, std::span<const std::uint8_t> pixels,
                                           std::vector<Int8LayerTrace>* trace = nullptr);
 
-// Transitional name of core::argmax (core/argmax.hpp) for the callers outside this change
-// (quant/int8_engine.cpp, quant/eval_run.cpp, predict/predict_run.cpp, tests): call
-// core::argmax instead.
-inline std::size_t argmax_int8(std::span<const std::int8_t> logits) { return core::argmax(logits); }
 
 // ---- validity --------------------------------------------------------------------------
 // Two levels, both throwing InputError that names `source` and the layer, row and field:
