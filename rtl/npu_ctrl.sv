@@ -1,23 +1,28 @@
-// npu_ctrl: the command executor. Takes each frame the receiver has finished, carries out
-// the command (docs/NPU.md, "Commands") and hands one response to the encoder.
+// npu_ctrl: the command executor. Takes each frame the receiver has finished, decodes its
+// command, checks what the request alone decides (its receive error, its length, the image
+// state), hands the work to the block that does it, and has exactly one response sent
+// (docs/NPU.md, "Commands").
 //
-// Loading: LOAD_BEGIN invalidates the image and opens a load; each LOAD_CHUNK already sits
-// complete and CRC-checked in the frame buffer, so it is checked (open load, index,
-// address range) before a single word is written - a rejected chunk changes nothing. The
-// accepted chunk's bytes go to the image memories through the flat write port and into the
-// running image CRC. LOAD_END compares that CRC and reads back the header; only then is
-// the image valid and INFER accepted.
+// STATUS and ECHO are answered from here (the encoder reads ECHO's payload back from the
+// frame buffer). LOAD_BEGIN is accepted here and told to npu_loader as a strobe; LOAD_CHUNK
+// and LOAD_END are carried out by npu_loader, which reports their outcome (done, NAK, error
+// code) in the cycle it knows it. INFER starts the sequencer, whose input the receiver has
+// already written into activation buffer A, and waits for its done.
+// The response is decided in one cycle (respond: NAK, error, kind), its lengths and the
+// ACK/NAK counters are registered a cycle later (StRespond), and the encoder starts a cycle
+// after that (StSend); npu_rsp_fixed then forms the fixed bytes the encoder asks for, and
+// the encoder reads the tail (logits or ECHO payload) from the memories itself.
+// Assumes the receiver has finished with a frame's payload when it raises rx_done_i, and
+// starts a new frame only while rx_accept_o is high.
 // Deliberately no queue: one request at a time (stop-and-wait); the receiver is told to
 // ignore the line (rx_accept_o low) from a frame's end until its response has been sent.
+// Deliberately no memory ports: the loader, the sequencer and the encoder own those.
 module npu_ctrl #(
   parameter int unsigned Lanes      = npu_pkg::Lanes,
   parameter int unsigned WmemDepth  = npu_pkg::WmemDepth,
   parameter int unsigned RowDepth   = npu_pkg::RowDepth,
   parameter int unsigned ActDepth   = npu_pkg::ActDepth,
-  parameter int unsigned DmemDepth  = npu_pkg::DmemDepth,
-  parameter int unsigned FbufDepth  = npu_pkg::FbufDepth,
-  localparam int unsigned FbufAw = $clog2(FbufDepth),
-  localparam int unsigned DmemAw = $clog2(DmemDepth)
+  parameter int unsigned DmemDepth  = npu_pkg::DmemDepth
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -30,24 +35,24 @@ module npu_ctrl #(
   input  logic [7:0]              rx_seq_i,
   input  logic [15:0]             rx_len_i,
 
-  // frame buffer, read
-  output logic                    fbuf_req_o,
-  output logic [FbufAw-1:0]       fbuf_addr_o,
-  input  logic [7:0]              fbuf_rdata_i,
+  // loader: the load commands, and their outcome
+  output logic                    load_begin_o,    // LOAD_BEGIN accepted
+  output logic                    load_chunk_o,    // LOAD_CHUNK: check and commit the chunk
+  output logic                    load_end_o,      // LOAD_END: check the image
+  output logic [15:0]             load_len_o,      // the request's payload bytes
+  input  logic                    load_done_i,
+  input  logic                    load_nak_i,
+  input  logic [7:0]              load_err_i,
 
-  // image memories, write (flat word address, docs/NPU.md "Memory map")
-  output logic                    mem_we_o,
-  output logic [23:0]             mem_addr_o,
-  output logic [31:0]             mem_wdata_o,
-
-  // header, read back at LOAD_END
-  output logic                    dmem_req_o,
-  output logic [DmemAw-1:0]       dmem_addr_o,
-  input  logic [31:0]             dmem_rdata_i,
+  // the image state, kept by the loader
+  input  logic                    image_valid_i,
+  input  logic                    image_open_i,
+  input  logic [7:0]              image_layers_i,
+  input  logic [15:0]             image_in_size_i,
+  input  logic [15:0]             image_out_size_i,
 
   // sequencer
   output logic                    seq_start_o,
-  output logic [7:0]              seq_layers_o,
   input  logic                    seq_done_i,
   input  logic [15:0]             seq_class_i,
   input  logic [31:0]             seq_cycles_i,
@@ -63,28 +68,14 @@ module npu_ctrl #(
   output logic                    tx_tail_act_o,   // tail from the logits (else the frame buffer)
   input  logic                    tx_done_i,
 
-  // for status lights on a board
-  output logic                    loaded_o,        // a complete, CRC-checked image is loaded
+  // for a status light on a board
   output logic                    nak_o            // the last response was a NAK
 );
 
-  localparam int unsigned Banks     = Lanes / 4;
-  localparam int unsigned MaxLayers = (DmemDepth - npu_pkg::HeaderWords) / npu_pkg::DescWords;
-
-  typedef enum logic [4:0] {
+  typedef enum logic [2:0] {
     StIdle,
     StDispatch,
-    StChunkHdr,
-    StChunkTest,
-    StChunkFits,
-    StChunkCheck,
-    StCommit,
-    StEndCrc,
-    StEndTest,
-    StEndCheck,
-    StEndHdr,
-    StEndHdrTest,
-    StEndValidate,
+    StLoad,
     StInfer,
     StRespond,
     StSend,
@@ -141,40 +132,6 @@ module npu_ctrl #(
   logic        len_four_q;    // len == 4 (LOAD_END)
   logic        len_chunk_q;   // a chunk header and whole words
   logic        len_input_q;   // len == the loaded image's input size (INFER)
-  logic [15:0] len_last_q;    // len - 1
-  logic        commit_end_q;  // StCommit: cnt_q == len_q (set when cnt_q was len - 1)
-  logic        commit_data_q; // StCommit after its first cycle: a data byte arrives
-  logic [13:0] chunk_words_q; // (len - chunk header) / 4: data words of a LOAD_CHUNK
-
-  // image state
-  logic        valid_q;       // a complete, CRC-checked image is loaded
-  logic        open_q;        // LOAD_BEGIN seen, LOAD_END not yet accepted
-  logic [15:0] expect_q;      // next chunk index
-  logic        dup_ok_q;      // a chunk was committed since LOAD_BEGIN
-  logic [7:0]  layers_q;
-  logic [15:0] in_size_q;
-  logic [15:0] out_size_q;
-  logic        magic_ok_q;
-
-  // the chunk's header, judged in StChunkTest
-  logic        idx_next_q;    // the expected chunk index
-  logic        idx_again_q;   // the previous chunk again
-  logic [20:0] chunk_end_q;   // the chunk's end: its region offset + its words
-  logic [20:0] region_q;      // the words of the chunk's region
-  logic        fits_q;        // inside one region of the memory map
-  logic        crc_match_q;   // LOAD_END's CRC is the running image CRC
-  logic        header_ok_q;   // the loaded header is valid for this NPU
-
-  // the registered write port: the word assembled in StCommit is written a cycle later
-  logic        mem_we_q;
-  logic [23:0] mem_addr_q;    // flat word address, counts up from the chunk's address
-  logic [31:0] mem_wdata_q;
-  logic        mem_write;     // a word is complete this cycle
-
-  // byte and word fetches from the buffers
-  logic [15:0] cnt_q;
-  logic [63:0] hdr_q;         // chunk header, or LOAD_END CRC, or header words 1-2
-  logic [23:0] word_q;        // commit: the first three bytes of the word being assembled
 
   // counters for STATUS
   logic [15:0] acked_q;
@@ -191,62 +148,12 @@ module npu_ctrl #(
   logic [5:0]  rsp_fixed_len_q;
   logic [15:0] rsp_tail_len_q;
 
-  // strobes of the FSM for the registers above
+  // strobes of the FSM
   logic        load_begin;    // LOAD_BEGIN accepted
-  logic        chunk_done;    // the last byte of an accepted chunk is written
-  logic        image_ok;      // LOAD_END accepted
-  logic        cnt_clear, cnt_step;
-  logic        cnt_skip_hdr;  // cnt_q = the chunk header's size: StCommit counts frame-buffer addresses
-  logic        hdr_byte;      // shift a frame-buffer byte into hdr_q
-  logic        hdr_word;      // shift a DMEM word into hdr_q
-  logic        magic_take;    // the DMEM word is header word 0
-  logic        commit_byte;   // a chunk data byte arrives from the frame buffer
+  logic        load_chunk;    // LOAD_CHUNK handed to the loader
+  logic        load_end;      // LOAD_END handed to the loader
   logic        seq_start;     // INFER accepted: start the sequencer (a cycle later)
   logic        seq_start_q;
-
-  // the running image CRC
-  logic [31:0] image_crc;
-
-  npu_crc32 u_image_crc (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .clear_i(load_begin),
-    .valid_i(commit_byte),
-    .data_i (fbuf_rdata_i),
-    .crc_o  (image_crc)
-  );
-
-  // ---- the chunk being checked ----
-  logic [15:0] chunk_index;
-  logic [31:0] chunk_addr;
-
-  assign chunk_index = hdr_q[15:0];
-  assign chunk_addr  = hdr_q[63:32];
-
-  // The words a region of the memory map holds (0 for an address outside the map).
-  function automatic logic [20:0] region_words(logic [31:npu_pkg::RegionLsb] addr_hi);
-    if (addr_hi[31:24] != 8'd0) begin
-      region_words = 21'd0;
-    end else begin
-      unique case (addr_hi[npu_pkg::RegionLsb +: 4])
-        npu_pkg::RegionDmem:  region_words = 21'(DmemDepth);
-        npu_pkg::RegionBias:  region_words = 21'(RowDepth);
-        npu_pkg::RegionMult:  region_words = 21'(RowDepth);
-        npu_pkg::RegionShift: region_words = 21'(RowDepth);
-        npu_pkg::RegionWmem:  region_words = 21'(WmemDepth * Banks);
-        default:              region_words = 21'd0;
-      endcase
-    end
-  endfunction
-
-  // LOAD_END: header words 1 and 2 (in hdr) are valid for this NPU
-  function automatic logic header_fits(logic [63:0] hdr);
-    header_fits = hdr[15:0] == 16'(npu_pkg::FormatVersion)
-        && hdr[23:16] == 8'(Lanes)
-        && hdr[31:24] >= 8'd1 && hdr[31:24] <= 8'(MaxLayers)
-        && hdr[47:32] >= 16'd1 && hdr[47:32] <= 16'(ActDepth)
-        && hdr[63:48] >= 16'd1 && hdr[63:48] <= 16'(ActDepth);
-  endfunction
 
   always_comb begin
     state_d = state_q;
@@ -256,24 +163,11 @@ module npu_ctrl #(
     rsp_err  = npu_pkg::ErrNone;
     rsp_kind = KindPlain;
 
-    load_begin  = 1'b0;
-    chunk_done  = 1'b0;
-    image_ok    = 1'b0;
-    cnt_clear   = 1'b0;
-    cnt_skip_hdr = 1'b0;
-    cnt_step    = 1'b0;
-    hdr_byte    = 1'b0;
-    hdr_word    = 1'b0;
-    magic_take  = 1'b0;
-    commit_byte = 1'b0;
-
-    fbuf_req_o  = 1'b0;
-    fbuf_addr_o = FbufAw'(cnt_q);
-    mem_write   = 1'b0;
-    dmem_req_o  = 1'b0;
-    dmem_addr_o = DmemAw'(cnt_q);
-    seq_start   = 1'b0;
-    tx_start_o  = 1'b0;
+    load_begin = 1'b0;
+    load_chunk = 1'b0;
+    load_end   = 1'b0;
+    seq_start  = 1'b0;
+    tx_start_o = 1'b0;
 
     unique case (state_q)
       StIdle: begin
@@ -283,7 +177,6 @@ module npu_ctrl #(
       end
 
       StDispatch: begin
-        cnt_clear = 1'b1;
         if (!ok_q) begin
           respond = 1'b1;
           rsp_nak = 1'b1;
@@ -312,7 +205,7 @@ module npu_ctrl #(
               end
             end
             OpLoadChunk: begin
-              if (!open_q) begin
+              if (!image_open_i) begin
                 respond = 1'b1;
                 rsp_nak = 1'b1;
                 rsp_err = npu_pkg::ErrState;
@@ -321,7 +214,8 @@ module npu_ctrl #(
                 rsp_nak = 1'b1;
                 rsp_err = npu_pkg::ErrLength;
               end else begin
-                state_d = StChunkHdr;
+                load_chunk = 1'b1;
+                state_d    = StLoad;
               end
             end
             OpLoadEnd: begin
@@ -330,11 +224,12 @@ module npu_ctrl #(
                 rsp_nak = 1'b1;
                 rsp_err = npu_pkg::ErrLength;
               end else begin
-                state_d = StEndCrc;
+                load_end = 1'b1;
+                state_d  = StLoad;
               end
             end
             OpInfer: begin
-              if (!valid_q) begin
+              if (!image_valid_i) begin
                 respond = 1'b1;
                 rsp_nak = 1'b1;
                 rsp_err = npu_pkg::ErrNoImage;
@@ -343,8 +238,8 @@ module npu_ctrl #(
                 rsp_nak = 1'b1;
                 rsp_err = npu_pkg::ErrLength;
               end else begin
-                seq_start   = 1'b1;
-                state_d     = StInfer;
+                seq_start = 1'b1;
+                state_d   = StInfer;
               end
             end
             default: begin
@@ -356,122 +251,12 @@ module npu_ctrl #(
         end
       end
 
-      // read the 8-byte chunk header from the frame buffer
-      StChunkHdr: begin
-        fbuf_req_o = 1'b1;  // bytes 0-7; the read one past them is harmless (see StCommit)
-        cnt_step   = 1'b1;
-        hdr_byte   = (cnt_q != 16'd0);
-        if (cnt_q == 16'd8) begin
-          state_d = StChunkTest;
-        end
-      end
-
-      // the header's tests are registered over two cycles (idx_next_q, idx_again_q and the
-      // chunk's end; then fits_q: the words [addr, addr + words) lie inside one region) ...
-      StChunkTest: begin
-        state_d = StChunkFits;
-      end
-      StChunkFits: begin
-        state_d = StChunkCheck;
-      end
-
-      // ... and judged here
-      StChunkCheck: begin
-        cnt_skip_hdr = 1'b1;
-        if (idx_next_q) begin
-          if (fits_q) begin
-            state_d = StCommit;
-          end else begin
-            respond = 1'b1;
-            rsp_nak = 1'b1;
-            rsp_err = npu_pkg::ErrAddress;
-          end
-        end else if (idx_again_q) begin
-          respond = 1'b1;  // the previous chunk again: its ACK was lost
-        end else begin
+      // the loader carries out LOAD_CHUNK or LOAD_END and says how it went
+      StLoad: begin
+        if (load_done_i) begin
           respond = 1'b1;
-          rsp_nak = 1'b1;
-          rsp_err = npu_pkg::ErrSequence;
-        end
-      end
-
-      // cnt_q is the frame-buffer address of a payload byte: it starts after the chunk header
-      // and ends with the payload (len_q). Each cycle requests byte cnt_q and receives byte
-      // cnt_q - 1: fold that into the CRC, and write every 4th (the one whose data index
-      // cnt - 1 - header is 3 mod 4; the header is 8 bytes). The read one past the end is
-      // harmless: npu_ctrl owns the frame buffer until it responds.
-      StCommit: begin
-        fbuf_req_o  = 1'b1;
-        cnt_step    = 1'b1;
-        if (commit_data_q) begin
-          commit_byte = 1'b1;
-          mem_write   = (cnt_q[1:0] == 2'd0);
-          if (commit_end_q) begin
-            chunk_done = 1'b1;
-            respond    = 1'b1;
-          end
-        end
-      end
-
-      // read the 4-byte image CRC of LOAD_END into hdr_q[63:32]
-      StEndCrc: begin
-        fbuf_req_o = 1'b1;  // bytes 0-3, and one harmless read past them
-        cnt_step   = 1'b1;
-        hdr_byte   = (cnt_q != 16'd0);
-        if (cnt_q == 16'd4) begin
-          state_d = StEndTest;
-        end
-      end
-
-      // the image CRC's comparison is registered (crc_match_q) ...
-      StEndTest: begin
-        state_d = StEndCheck;
-      end
-
-      // ... and judged here
-      StEndCheck: begin
-        cnt_clear = 1'b1;
-        if (open_q) begin
-          if (!crc_match_q) begin
-            respond = 1'b1;
-            rsp_nak = 1'b1;
-            rsp_err = npu_pkg::ErrImageCrc;
-          end else begin
-            state_d = StEndHdr;
-          end
-        end else if (valid_q && crc_match_q) begin
-          respond = 1'b1;  // LOAD_END again: its ACK was lost
-        end else begin
-          respond = 1'b1;
-          rsp_nak = 1'b1;
-          rsp_err = npu_pkg::ErrState;
-        end
-      end
-
-      // read header words 0-2: the magic into magic_ok_q, words 1-2 into hdr_q
-      StEndHdr: begin
-        dmem_req_o = 1'b1;  // words 0-2, and one harmless read past them
-        cnt_step   = 1'b1;
-        magic_take = (cnt_q == 16'd1);
-        hdr_word   = (cnt_q[15:1] != 15'd0);  // cnt_q >= 2
-        if (cnt_q == 16'd3) begin
-          state_d = StEndHdrTest;
-        end
-      end
-
-      // the header's test is registered (header_ok_q) ...
-      StEndHdrTest: begin
-        state_d = StEndValidate;
-      end
-
-      // ... and judged here
-      StEndValidate: begin
-        respond = 1'b1;
-        if (header_ok_q) begin
-          image_ok = 1'b1;
-        end else begin
-          rsp_nak = 1'b1;
-          rsp_err = npu_pkg::ErrImageHeader;
+          rsp_nak = load_nak_i;
+          rsp_err = load_err_i;
         end
       end
 
@@ -515,98 +300,30 @@ module npu_ctrl #(
     end
   end
 
-  // ---- datapath registers ----
+  // ---- the request, captured and judged ----
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cmd_q <= '0;
       seq_q <= '0;
       len_q <= '0;
       err_q <= '0;
-      op_q          <= OpUnknown;
-      ok_q          <= 1'b0;
-      len_zero_q    <= 1'b0;
-      len_four_q    <= 1'b0;
-      len_chunk_q   <= 1'b0;
-      len_input_q   <= 1'b0;
-      len_last_q    <= '0;
-      chunk_words_q <= '0;
+      op_q        <= OpUnknown;
+      ok_q        <= 1'b0;
+      len_zero_q  <= 1'b0;
+      len_four_q  <= 1'b0;
+      len_chunk_q <= 1'b0;
+      len_input_q <= 1'b0;
     end else if (state_q == StIdle && rx_done_i) begin
       cmd_q <= rx_cmd_i;
       seq_q <= rx_seq_i;
       len_q <= rx_len_i;
       err_q <= rx_err_i;
-      op_q          <= decode(rx_cmd_i);
-      ok_q          <= (rx_err_i == npu_pkg::ErrNone);
-      len_zero_q    <= (rx_len_i == 16'd0);
-      len_four_q    <= (rx_len_i == 16'd4);
-      len_chunk_q   <= (rx_len_i >= 16'(npu_pkg::ChunkHeaderBytes + 4)) && (rx_len_i[1:0] == 2'd0);
-      len_input_q   <= (rx_len_i == in_size_q);
-      len_last_q    <= rx_len_i - 16'd1;
-      chunk_words_q <= 14'((rx_len_i - 16'(npu_pkg::ChunkHeaderBytes)) >> 2);
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      idx_next_q  <= 1'b0;
-      idx_again_q <= 1'b0;
-      chunk_end_q <= '0;
-      region_q    <= '0;
-      fits_q      <= 1'b0;
-    end else if (state_q == StChunkTest) begin
-      idx_next_q  <= (chunk_index == expect_q);
-      idx_again_q <= dup_ok_q && (chunk_index == expect_q - 16'd1);
-      chunk_end_q <= 21'(chunk_addr[npu_pkg::RegionLsb-1:0]) + 21'(chunk_words_q);
-      region_q    <= region_words(chunk_addr[31:npu_pkg::RegionLsb]);
-    end else if (state_q == StChunkFits) begin
-      fits_q <= (chunk_end_q <= region_q);
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      crc_match_q <= 1'b0;
-    end else if (state_q == StEndTest) begin
-      crc_match_q <= (hdr_q[63:32] == image_crc);
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      header_ok_q <= 1'b0;
-    end else if (state_q == StEndHdrTest) begin
-      header_ok_q <= magic_ok_q && header_fits(hdr_q);
-    end
-  end
-
-  // StCommit's cnt_q steps every cycle, so its first data byte and its end are known a
-  // cycle ahead.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      commit_end_q  <= 1'b0;
-      commit_data_q <= 1'b0;
-    end else begin
-      commit_end_q  <= (state_q == StCommit) && (cnt_q == len_last_q);
-      commit_data_q <= (state_q == StCommit);
-    end
-  end
-
-  // The write port: mem_addr_q starts at the chunk's address and counts words.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      mem_we_q    <= 1'b0;
-      mem_addr_q  <= '0;
-      mem_wdata_q <= '0;
-    end else begin
-      mem_we_q <= mem_write;
-      if (mem_we_q) begin
-        mem_addr_q <= mem_addr_q + 24'd1;
-      end else if (state_q == StChunkCheck) begin
-        mem_addr_q <= chunk_addr[23:0];
-      end
-      if (mem_write) begin
-        mem_wdata_q <= {fbuf_rdata_i, word_q};
-      end
+      op_q        <= decode(rx_cmd_i);
+      ok_q        <= (rx_err_i == npu_pkg::ErrNone);
+      len_zero_q  <= (rx_len_i == 16'd0);
+      len_four_q  <= (rx_len_i == 16'd4);
+      len_chunk_q <= (rx_len_i >= 16'(npu_pkg::ChunkHeaderBytes + 4)) && (rx_len_i[1:0] == 2'd0);
+      len_input_q <= (rx_len_i == image_in_size_i);
     end
   end
 
@@ -620,62 +337,11 @@ module npu_ctrl #(
     end
   end
 
-  assign seq_start_o = seq_start_q;
-  assign mem_we_o    = mem_we_q;
-  assign mem_addr_o  = mem_addr_q;
-  assign mem_wdata_o = mem_wdata_q;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q    <= 1'b0;
-      open_q     <= 1'b0;
-      expect_q   <= '0;
-      dup_ok_q   <= 1'b0;
-      layers_q   <= '0;
-      in_size_q  <= '0;
-      out_size_q <= '0;
-    end else if (chunk_done) begin
-      expect_q <= expect_q + 16'd1;
-      dup_ok_q <= 1'b1;
-    end else if (load_begin) begin
-      valid_q  <= 1'b0;
-      open_q   <= 1'b1;
-      expect_q <= 16'd0;
-      dup_ok_q <= 1'b0;
-    end else if (image_ok) begin
-      valid_q    <= 1'b1;
-      open_q     <= 1'b0;
-      layers_q   <= hdr_q[31:24];
-      in_size_q  <= hdr_q[47:32];
-      out_size_q <= hdr_q[63:48];
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      cnt_q      <= '0;
-      hdr_q      <= '0;
-      magic_ok_q <= 1'b0;
-      word_q     <= '0;
-    end else begin
-      if (cnt_step) begin
-        cnt_q <= cnt_q + 16'd1;
-      end else if (cnt_skip_hdr) begin
-        cnt_q <= 16'(npu_pkg::ChunkHeaderBytes);
-      end else if (cnt_clear) begin
-        cnt_q <= 16'd0;
-      end
-      if (hdr_byte || hdr_word) begin
-        hdr_q <= hdr_word ? {dmem_rdata_i, hdr_q[63:32]} : {fbuf_rdata_i, hdr_q[63:8]};
-      end
-      if (magic_take) begin
-        magic_ok_q <= (dmem_rdata_i == npu_pkg::ImageMagic);
-      end
-      if (commit_byte) begin
-        word_q <= {fbuf_rdata_i, word_q[23:8]};
-      end
-    end
-  end
+  assign seq_start_o  = seq_start_q;
+  assign load_begin_o = load_begin;
+  assign load_chunk_o = load_chunk;
+  assign load_end_o   = load_end;
+  assign load_len_o   = len_q;
 
   // ---- the response ----
   // Only its kind and lengths are registered; the bytes are read from the live registers
@@ -715,7 +381,7 @@ module npu_ctrl #(
           end
           KindInfer: begin
             rsp_fixed_len_q <= 6'(1 + npu_pkg::ResultBytes);
-            rsp_tail_len_q  <= out_size_q;
+            rsp_tail_len_q  <= image_out_size_i;
           end
           KindEcho: begin
             rsp_fixed_len_q <= 6'd1;
@@ -730,94 +396,41 @@ module npu_ctrl #(
     end
   end
 
-  // Byte tx_fixed_idx_i of the fixed part, formed only while a response is being sent:
-  // the command byte, then the NAK's error code, the STATUS block (docs/NPU.md) or the
-  // INFER result (class u16, cycles u32; the logits follow as the tail).
-  // Two register stages: the STATUS and result tables are looked up from the index, then
-  // the response's kind picks one. The byte is offered two cycles after its index, which
-  // the encoder tolerates because the UART takes a byte at most once per byte time
-  // (npu_frame_tx.sv); the table's multiplexers then stay off every other path.
-  function automatic logic [7:0] status_byte(logic [4:0] idx, logic valid, logic open,
-                                             logic [7:0] layers, logic [15:0] in_size,
-                                             logic [15:0] out_size, logic [15:0] acked,
-                                             logic [15:0] naked);
-    logic [7:0] byte_of;
-    unique case (idx)
-      5'd1:    byte_of = 8'(npu_pkg::FormatVersion);
-      5'd2:    byte_of = 8'(Lanes);
-      5'd3:    byte_of = 8'(MaxLayers);
-      5'd4:    byte_of = {6'd0, open, valid};
-      5'd5:    byte_of = valid ? layers : 8'd0;
-      5'd7:    byte_of = 8'(npu_pkg::MaxChunkBytes);
-      5'd8:    byte_of = 8'(npu_pkg::MaxChunkBytes >> 8);
-      5'd9:    byte_of = 8'(ActDepth);
-      5'd10:   byte_of = 8'(ActDepth >> 8);
-      5'd11:   byte_of = 8'(RowDepth);
-      5'd12:   byte_of = 8'(RowDepth >> 8);
-      5'd13:   byte_of = 8'(WmemDepth);
-      5'd14:   byte_of = 8'(WmemDepth >> 8);
-      5'd15:   byte_of = 8'(WmemDepth >> 16);
-      5'd16:   byte_of = 8'(WmemDepth >> 24);
-      5'd17:   byte_of = valid ? in_size[7:0] : 8'd0;
-      5'd18:   byte_of = valid ? in_size[15:8] : 8'd0;
-      5'd19:   byte_of = valid ? out_size[7:0] : 8'd0;
-      5'd20:   byte_of = valid ? out_size[15:8] : 8'd0;
-      5'd21:   byte_of = acked[7:0];
-      5'd22:   byte_of = acked[15:8];
-      5'd23:   byte_of = naked[7:0];
-      5'd24:   byte_of = naked[15:8];
-      default: byte_of = 8'd0;
-    endcase
-    status_byte = byte_of;
-  endfunction
-
-  function automatic logic [7:0] result_byte(logic [4:0] idx, logic [15:0] cls, logic [31:0] cycles);
-    logic [7:0] byte_of;
-    unique case (idx)
-      5'd1:    byte_of = cls[7:0];
-      5'd2:    byte_of = cls[15:8];
-      5'd3:    byte_of = cycles[7:0];
-      5'd4:    byte_of = cycles[15:8];
-      5'd5:    byte_of = cycles[23:16];
-      5'd6:    byte_of = cycles[31:24];
-      default: byte_of = 8'd0;
-    endcase
-    result_byte = byte_of;
-  endfunction
-
-  logic       idx0_q;            // stage 1: the index is 0 (the command byte)
-  logic [7:0] status_byte_q;     // stage 1: the tables at the index
-  logic [7:0] result_byte_q;
-  logic [7:0] fixed_byte_q;      // stage 2: the byte
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      idx0_q        <= 1'b0;
-      status_byte_q <= '0;
-      result_byte_q <= '0;
-      fixed_byte_q  <= '0;
-    end else if (state_q == StWaitTx) begin
-      idx0_q        <= (tx_fixed_idx_i == 5'd0);
-      status_byte_q <= status_byte(tx_fixed_idx_i, valid_q, open_q, layers_q, in_size_q, out_size_q,
-                                   acked_q, naked_q);
-      result_byte_q <= result_byte(tx_fixed_idx_i, seq_class_i, seq_cycles_i);
-      fixed_byte_q  <= idx0_q                     ? cmd_q :
-                       rsp_nak_q                  ? rsp_err_q :
-                       (rsp_kind_q == KindStatus) ? status_byte_q : result_byte_q;
-    end
-  end
-
-  assign tx_fixed_byte_o = fixed_byte_q;
+  // Byte tx_fixed_idx_i of the fixed part, formed only while a response is being sent.
+  npu_rsp_fixed #(
+    .Lanes    (Lanes),
+    .WmemDepth(WmemDepth),
+    .RowDepth (RowDepth),
+    .ActDepth (ActDepth),
+    .DmemDepth(DmemDepth)
+  ) u_rsp_fixed (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .en_i            (state_q == StWaitTx),
+    .idx_i           (tx_fixed_idx_i),
+    .byte_o          (tx_fixed_byte_o),
+    .cmd_i           (cmd_q),
+    .nak_i           (rsp_nak_q),
+    .err_i           (rsp_err_q),
+    .status_i        (rsp_kind_q == KindStatus),
+    .image_valid_i   (image_valid_i),
+    .image_open_i    (image_open_i),
+    .image_layers_i  (image_layers_i),
+    .image_in_size_i (image_in_size_i),
+    .image_out_size_i(image_out_size_i),
+    .acked_i         (acked_q),
+    .naked_i         (naked_q),
+    .class_i         (seq_class_i),
+    .cycles_i        (seq_cycles_i)
+  );
 
   assign rx_accept_o    = (state_q == StIdle);
-  assign seq_layers_o   = layers_q;
   assign tx_type_o      = rsp_nak_q ? npu_pkg::RspNak : npu_pkg::RspAck;
   assign tx_seq_o       = seq_q;
   assign tx_fixed_len_o = rsp_fixed_len_q;
   assign tx_tail_len_o  = rsp_tail_len_q;
   assign tx_tail_act_o  = !rsp_nak_q && rsp_kind_q == KindInfer;
 
-  assign loaded_o = valid_q;
-  assign nak_o    = rsp_nak_q;
+  assign nak_o = rsp_nak_q;
 
 endmodule

@@ -129,7 +129,7 @@ module npu_sequencer #(
   logic [15:0]         ftag_q;
 
   // control strobes of the FSM
-  logic desc_done, next_layer;
+  logic desc_done_q, next_layer;  // desc_done_q: StFetch with fetch_q == 4, registered a cycle ahead
 
   // MAC array and requantization unit
   logic [Lanes*32-1:0] mac_acc;
@@ -142,7 +142,6 @@ module npu_sequencer #(
   assign last_layer = (layers_left_q == 8'd0);
   assign issue_last = i_last_q;
   assign last_group = last_group_q;
-  assign desc_done  = (state_q == StFetch) && (fetch_q == 3'd4);
   assign feed       = feeding_q && !mac_acc_valid && rq_ready;
   assign feed_last  = ({1'b0, feed_k_q} + CountW'(1) == pend_count_q);
 
@@ -165,7 +164,7 @@ module npu_sequencer #(
       end
       StFetch: begin
         dmem_req_o = (fetch_q < 3'd4);
-        if (desc_done) begin
+        if (desc_done_q) begin
           // an empty layer has nothing to stream: skip it
           state_d = (in_q == 16'd0 || out_q == 16'd0) ? StDrain : StRun;
         end
@@ -199,6 +198,17 @@ module npu_sequencer #(
       state_q <= StIdle;
     end else begin
       state_q <= state_d;
+    end
+  end
+
+  // The descriptor's last word arrives in StFetch's cycle with fetch_q == 4, which always
+  // follows the one with fetch_q == 3 (fetch_q counts only in StFetch): the flag is a flop,
+  // since it enables some 80 streaming registers (the iCE40 timing).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      desc_done_q <= 1'b0;
+    end else begin
+      desc_done_q <= (state_q == StFetch) && (fetch_q == 3'd3);
     end
   end
 
@@ -294,7 +304,7 @@ module npu_sequencer #(
         i_left_q <= issue_last ? in_last_q : i_left_q - 16'd1;
         i_last_q <= issue_last ? in_one_q : (i_left_q == 16'd1);
         waddr_q  <= waddr_q + WmemAw'(1);
-      end else if (desc_done) begin
+      end else if (desc_done_q) begin
         i_q         <= 16'd0;
         i_left_q    <= in_last_q;
         i_last_q    <= in_one_q;

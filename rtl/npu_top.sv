@@ -1,9 +1,9 @@
 // npu_top: the Mini NPU (docs/NPU.md). Two pins besides clock and reset: the UART receive
 // and transmit lines. This file holds the memories and the wiring between the blocks; every
 // decision is made in a block. Memory ports are shared by time: the receiver writes only
-// while npu_ctrl is idle, npu_ctrl reads and writes only while executing a command, the
-// sequencer owns the activation, weight and row memories only while it runs, and the
-// response encoder reads only while a response is being sent.
+// while npu_ctrl is idle, npu_loader reads and writes only while it carries out a load
+// command for npu_ctrl, the sequencer owns the activation, weight and row memories only
+// while it runs, and the response encoder reads only while a response is being sent.
 // Parameters must be powers of two; Lanes >= 4; FbufDepth >= npu_pkg::MaxPayload.
 // SerialRequant selects the requantizer without a multiplier (npu_requant_serial), for
 // parts whose multipliers all serve the MAC lanes (rtl/npu_ice40.sv).
@@ -118,14 +118,19 @@ module npu_top #(
   assign pl_to_act  = pl_we && (pl_cmd == npu_pkg::CmdInfer);
   assign pl_to_fbuf = pl_we && (pl_cmd != npu_pkg::CmdInfer);
 
-  // ---- command executor ----
-  logic                    ctrl_fbuf_req;
-  logic [FbufAw-1:0]       ctrl_fbuf_addr;
+  // ---- command executor and loader ----
+  logic                    load_begin, load_chunk, load_end, load_done, load_nak;
+  logic [15:0]             load_len;
+  logic [7:0]              load_err;
+  logic                    image_valid, image_open;
+  logic [15:0]             image_in_size, image_out_size;
+  logic                    load_fbuf_req;
+  logic [FbufAw-1:0]       load_fbuf_addr;
   logic                    mem_we;
   logic [23:0]             mem_addr;
   logic [31:0]             mem_wdata;
-  logic                    ctrl_dmem_req;
-  logic [DmemAw-1:0]       ctrl_dmem_addr;
+  logic                    load_dmem_req;
+  logic [DmemAw-1:0]       load_dmem_addr;
   logic                    seq_start, seq_done, seq_busy;
   logic [7:0]              seq_layers;
   logic [15:0]             seq_class;
@@ -144,43 +149,79 @@ module npu_top #(
     .WmemDepth (WmemDepth),
     .RowDepth  (RowDepth),
     .ActDepth  (ActDepth),
+    .DmemDepth (DmemDepth)
+  ) u_ctrl (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .rx_accept_o     (rx_accept),
+    .rx_done_i       (frame_done),
+    .rx_err_i        (frame_err),
+    .rx_cmd_i        (frame_cmd),
+    .rx_seq_i        (frame_seq),
+    .rx_len_i        (frame_len),
+    .load_begin_o    (load_begin),
+    .load_chunk_o    (load_chunk),
+    .load_end_o      (load_end),
+    .load_len_o      (load_len),
+    .load_done_i     (load_done),
+    .load_nak_i      (load_nak),
+    .load_err_i      (load_err),
+    .image_valid_i   (image_valid),
+    .image_open_i    (image_open),
+    .image_layers_i  (seq_layers),
+    .image_in_size_i (image_in_size),
+    .image_out_size_i(image_out_size),
+    .seq_start_o     (seq_start),
+    .seq_done_i      (seq_done),
+    .seq_class_i     (seq_class),
+    .seq_cycles_i    (seq_cycles),
+    .tx_start_o      (rsp_start),
+    .tx_type_o       (rsp_type),
+    .tx_seq_o        (rsp_seq),
+    .tx_fixed_len_o  (rsp_fixed_len),
+    .tx_fixed_idx_i  (rsp_fixed_idx),
+    .tx_fixed_byte_o (rsp_fixed_byte),
+    .tx_tail_len_o   (rsp_tail_len),
+    .tx_tail_act_o   (rsp_tail_act),
+    .tx_done_i       (rsp_done),
+    .nak_o           (error_o)
+  );
+
+  // LOAD_CHUNK and LOAD_END; the image state (its layer count is the sequencer's)
+  npu_loader #(
+    .Lanes     (Lanes),
+    .WmemDepth (WmemDepth),
+    .RowDepth  (RowDepth),
+    .ActDepth  (ActDepth),
     .DmemDepth (DmemDepth),
     .FbufDepth (FbufDepth)
-  ) u_ctrl (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .rx_accept_o   (rx_accept),
-    .rx_done_i     (frame_done),
-    .rx_err_i      (frame_err),
-    .rx_cmd_i      (frame_cmd),
-    .rx_seq_i      (frame_seq),
-    .rx_len_i      (frame_len),
-    .fbuf_req_o    (ctrl_fbuf_req),
-    .fbuf_addr_o   (ctrl_fbuf_addr),
-    .fbuf_rdata_i  (fbuf_rdata),
-    .mem_we_o      (mem_we),
-    .mem_addr_o    (mem_addr),
-    .mem_wdata_o   (mem_wdata),
-    .dmem_req_o    (ctrl_dmem_req),
-    .dmem_addr_o   (ctrl_dmem_addr),
-    .dmem_rdata_i  (dmem_rdata),
-    .seq_start_o   (seq_start),
-    .seq_layers_o  (seq_layers),
-    .seq_done_i    (seq_done),
-    .seq_class_i   (seq_class),
-    .seq_cycles_i  (seq_cycles),
-    .tx_start_o    (rsp_start),
-    .tx_type_o     (rsp_type),
-    .tx_seq_o      (rsp_seq),
-    .tx_fixed_len_o(rsp_fixed_len),
-    .tx_fixed_idx_i(rsp_fixed_idx),
-    .tx_fixed_byte_o(rsp_fixed_byte),
-    .tx_tail_len_o (rsp_tail_len),
-    .tx_tail_act_o (rsp_tail_act),
-    .tx_done_i     (rsp_done),
-    .loaded_o      (loaded_o),
-    .nak_o         (error_o)
+  ) u_loader (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .begin_i      (load_begin),
+    .chunk_i      (load_chunk),
+    .end_i        (load_end),
+    .len_i        (load_len),
+    .done_o       (load_done),
+    .nak_o        (load_nak),
+    .err_o        (load_err),
+    .fbuf_req_o   (load_fbuf_req),
+    .fbuf_addr_o  (load_fbuf_addr),
+    .fbuf_rdata_i (fbuf_rdata),
+    .mem_we_o     (mem_we),
+    .mem_addr_o   (mem_addr),
+    .mem_wdata_o  (mem_wdata),
+    .dmem_req_o   (load_dmem_req),
+    .dmem_addr_o  (load_dmem_addr),
+    .dmem_rdata_i (dmem_rdata),
+    .valid_o      (image_valid),
+    .open_o       (image_open),
+    .layers_o     (seq_layers),
+    .in_size_o    (image_in_size),
+    .out_size_o   (image_out_size)
   );
+
+  assign loaded_o = image_valid;
 
   // ---- frames out ----
   logic        tail_req;
@@ -260,7 +301,7 @@ module npu_top #(
     .shift_i     (shift_rdata)
   );
 
-  // ---- the flat write port, decoded (npu_ctrl has range-checked the address) ----
+  // ---- the flat write port, decoded (npu_loader has range-checked the address) ----
   logic [3:0]  wr_region;
   logic [19:0] wr_index;
   assign wr_region = mem_addr[npu_pkg::RegionLsb +: 4];
@@ -283,14 +324,14 @@ module npu_top #(
   assign wmem_we  = mem_we && (wr_region == npu_pkg::RegionWmem);
 
   // ---- memories ----
-  // frame buffer: receiver writes, npu_ctrl reads (chunks, LOAD_END), encoder reads (ECHO)
+  // frame buffer: receiver writes, npu_loader reads (chunks, LOAD_END), encoder reads (ECHO)
   logic              tail_from_fbuf;
   logic              fbuf_req;
   logic [FbufAw-1:0] fbuf_addr;
   assign tail_from_fbuf = tail_req && !rsp_tail_act;
-  assign fbuf_req  = pl_to_fbuf || ctrl_fbuf_req || tail_from_fbuf;
+  assign fbuf_req  = pl_to_fbuf || load_fbuf_req || tail_from_fbuf;
   assign fbuf_addr = pl_to_fbuf    ? FbufAw'(pl_idx) :
-                     ctrl_fbuf_req ? ctrl_fbuf_addr  : FbufAw'(tail_addr);
+                     load_fbuf_req ? load_fbuf_addr  : FbufAw'(tail_addr);
 
   npu_ram #(
     .Width(8),
@@ -353,15 +394,15 @@ module npu_top #(
   assign src_rdata = seq_parity ? act_b_rdata : act_a_rdata;
   assign tail_data = !rsp_tail_act ? fbuf_rdata : (final_in_b ? act_b_rdata : act_a_rdata);
 
-  // header and descriptors: npu_ctrl writes and reads the header, the sequencer reads
+  // header and descriptors: npu_loader writes and reads the header, the sequencer reads
   npu_ram #(
     .Width(32),
     .Depth(DmemDepth)
   ) u_dmem (
     .clk_i  (clk_i),
-    .req_i  (dmem_we || ctrl_dmem_req || seq_dmem_req),
+    .req_i  (dmem_we || load_dmem_req || seq_dmem_req),
     .we_i   (dmem_we),
-    .addr_i (dmem_we ? dmem_waddr : (ctrl_dmem_req ? ctrl_dmem_addr : seq_dmem_addr)),
+    .addr_i (dmem_we ? dmem_waddr : (load_dmem_req ? load_dmem_addr : seq_dmem_addr)),
     .wdata_i(mem_wdata),
     .rdata_o(dmem_rdata)
   );
