@@ -44,14 +44,10 @@ int run(int argc, char** argv) {
   root.fallthrough();  // global flags may also follow the subcommand: `seatorch train -v`
 
   const std::vector<seatorch::cli::Command> commands{
-      seatorch::cli::register_train(root),
-      seatorch::cli::register_eval(root),
-      seatorch::cli::register_quantize(root),
-      seatorch::cli::register_export(root),
-      seatorch::cli::register_sim(root),
-      seatorch::cli::register_serve(root),
-      seatorch::cli::register_predict(root),
-      seatorch::cli::register_bench(root),
+      seatorch::cli::register_train(root),    seatorch::cli::register_eval(root),
+      seatorch::cli::register_quantize(root), seatorch::cli::register_export(root),
+      seatorch::cli::register_sim(root),      seatorch::cli::register_serve(root),
+      seatorch::cli::register_predict(root),  seatorch::cli::register_bench(root),
   };
 
   using seatorch::cli::command_path;

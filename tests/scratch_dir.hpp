@@ -52,7 +52,8 @@ class ScratchDir {
     std::string out;
     for (const char c : name) {
       if (out.size() == 48) break;
-      const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+      const bool plain =
+          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
       out += plain ? c : '_';
     }
     return out;

@@ -14,9 +14,10 @@ Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
   const model::FloatMlp float_model = model::load_float_checkpoint(options.float_model);
   const quant::Int8ModelFile int8 = quant::load_int8_model(options.int8_model);
   if (float_model.architecture() != int8.model.architecture()) {
-    throw core::option_error("float model", "{} is {} but {} is {}: give the float model the int8 model was quantized from",
-                      options.float_model.string(), float_model.architecture(), options.int8_model.string(),
-                      int8.model.architecture());
+    throw core::option_error("float model",
+                             "{} is {} but {} is {}: give the float model the int8 model was quantized from",
+                             options.float_model.string(), float_model.architecture(), options.int8_model.string(),
+                             int8.model.architecture());
   }
   data::DataOptions data_options = options.data;
   data_options.test_only = true;  // only the test images are used

@@ -4,8 +4,8 @@
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/error.hpp"
-#include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/kernels/kernel_registry.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -74,8 +74,10 @@ Operands make_operands(const MatmulProblem& problem, core::Rng& rng) {
   ops.c.assign(m * n, 0.0f);
   for (float& x : ops.a) x = static_cast<float>(rng.uniform(-1.0, 1.0));
   for (float& x : ops.b) x = static_cast<float>(rng.uniform(-1.0, 1.0));
-  ops.args = {problem.shape, ops.a.data(),  problem.ta == Transpose::kYes ? m : k, problem.ta,
-              ops.b.data(),  problem.tb == Transpose::kYes ? k : n, problem.tb, ops.c.data(), n, false};
+  ops.args = {problem.shape, ops.a.data(), problem.ta == Transpose::kYes ? m : k,
+              problem.ta,    ops.b.data(), problem.tb == Transpose::kYes ? k : n,
+              problem.tb,    ops.c.data(), n,
+              false};
   return ops;
 }
 
@@ -108,12 +110,12 @@ std::vector<MatmulProblem> mlp_matmul_problems() {
   constexpr std::size_t kBatch = 64, kIn = 784, kHidden = 128, kOut = 10;
   const Transpose no = Transpose::kNo, yes = Transpose::kYes;
   return {
-      {{kBatch, kHidden, kIn}, no, no},   // H = X * W1            (64, 784) * (784, 128)
-      {{kBatch, kOut, kHidden}, no, no},  // Y = H * W2            (64, 128) * (128, 10)
-      {{kIn, kHidden, kBatch}, yes, no},  // dW1 = Xᵀ * dH         (64, 784)ᵀ * (64, 128)
-      {{kHidden, kOut, kBatch}, yes, no}, // dW2 = Hᵀ * dY         (64, 128)ᵀ * (64, 10)
-      {{kBatch, kHidden, kOut}, no, yes}, // dH = dY * W2ᵀ         (64, 10) * (128, 10)ᵀ
-      {{kBatch, kIn, kHidden}, no, yes},  // dX = dH * W1ᵀ         (64, 128) * (784, 128)ᵀ
+      {{kBatch, kHidden, kIn}, no, no},    // H = X * W1            (64, 784) * (784, 128)
+      {{kBatch, kOut, kHidden}, no, no},   // Y = H * W2            (64, 128) * (128, 10)
+      {{kIn, kHidden, kBatch}, yes, no},   // dW1 = Xᵀ * dH         (64, 784)ᵀ * (64, 128)
+      {{kHidden, kOut, kBatch}, yes, no},  // dW2 = Hᵀ * dY         (64, 128)ᵀ * (64, 10)
+      {{kBatch, kHidden, kOut}, no, yes},  // dH = dY * W2ᵀ         (64, 10) * (128, 10)ᵀ
+      {{kBatch, kIn, kHidden}, no, yes},   // dX = dH * W1ᵀ         (64, 128) * (784, 128)ᵀ
   };
 }
 
@@ -128,8 +130,8 @@ std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock) {
     double flops = 0.0;
     std::size_t rounds = 1 << 14;
     double t = seconds_of_probe(kernel.fma_probe, rounds, clock, &flops);
-    rounds = std::max<std::size_t>(rounds, static_cast<std::size_t>(static_cast<double>(rounds) * seconds / kRuns /
-                                                                     std::max(t, 1e-9)));
+    rounds = std::max<std::size_t>(
+        rounds, static_cast<std::size_t>(static_cast<double>(rounds) * seconds / kRuns / std::max(t, 1e-9)));
     double gflops = 0.0;
     for (int run = 0; run < kRuns; ++run) {
       t = seconds_of_probe(kernel.fma_probe, rounds, clock, &flops);
@@ -142,7 +144,8 @@ std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock) {
 
 MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
                                    const std::function<void(const MatmulBenchRow&)>& progress) {
-  if (options.problems.empty()) throw core::option_error("matmul shapes", "the matmul bench has no shapes to run: give sizes or shapes");
+  if (options.problems.empty())
+    throw core::option_error("matmul shapes", "the matmul bench has no shapes to run: give sizes or shapes");
   std::vector<const kernels::KernelInfo*> chosen;
   if (options.kernels.empty()) {
     for (const kernels::KernelInfo& kernel : kernels::available_kernels()) chosen.push_back(&kernel);

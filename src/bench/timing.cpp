@@ -48,7 +48,7 @@ double median(std::vector<double> values) {
 
 std::vector<double> time_interleaved(const std::vector<std::function<void()>>& works, std::size_t rounds,
                                      TimingClock clock) {
-  for (const auto& work : works) work();  // warm-up: caches, page tables, the clock rate
+  for (const auto& work : works) work();                   // warm-up: caches, page tables, the clock rate
   std::vector<std::vector<double>> seconds(works.size());  // (works, rounds)
   for (std::size_t r = 0; r < std::max<std::size_t>(rounds, 1); ++r) {
     for (std::size_t w = 0; w < works.size(); ++w) seconds[w].push_back(seconds_for(works[w], 1, clock));

@@ -150,8 +150,7 @@ int run_matmul(const MatmulFlags& flags) {
   }
   for (const std::string& text : flags.shapes) options.problems.push_back(bench::parse_matmul_problem(text));
 
-  spdlog::info("matmul bench: {} shapes, {} timed samples each, single thread", options.problems.size(),
-               options.reps);
+  spdlog::info("matmul bench: {} shapes, {} timed samples each, single thread", options.problems.size(), options.reps);
   const bench::MatmulBenchReport report = bench::run_matmul_bench(options, [](const bench::MatmulBenchRow& row) {
     spdlog::info("{:<18} {:<8} {:8.2f} GFLOPS{}", shape_label(row.problem), row.kernel, row.gflops,
                  row.ratio_to_blas ? fmt::format("  {:.2f}x blas", *row.ratio_to_blas) : std::string());
@@ -168,17 +167,20 @@ Command register_matmul(CLI::App& bench) {
   auto flags = std::make_shared<MatmulFlags>();
   CLI::App* app = bench.add_subcommand("matmul", "Matmul GFLOPS of every kernel vs the FMA peak and BLAS");
   Command command{app, {}};
-  flags->sizes_opt = add_counts(app, "--sizes", flags->sizes, "Square sizes, comma-separated (default 64,128,256,512,1024)", 1);
+  flags->sizes_opt =
+      add_counts(app, "--sizes", flags->sizes, "Square sizes, comma-separated (default 64,128,256,512,1024)", 1);
   flags->shapes_opt =
-      command.sets("matmul shapes",
-                   app->add_option("--shapes", flags->shapes,
-                                   "Shapes MxNxK[:FORM], FORM nn|tn|nt|tt, comma-separated (default: the MLP's products)"))
+      command
+          .sets("matmul shapes",
+                app->add_option("--shapes", flags->shapes,
+                                "Shapes MxNxK[:FORM], FORM nn|tn|nt|tt, comma-separated (default: the MLP's products)"))
           ->delimiter(',')
           ->check(library_validator([](const std::string& t) { bench::parse_matmul_problem(t); }, "SHAPE"));
   add_count(app, "--reps", flags->reps, "Timed samples per figure (the median is reported)", 1)->capture_default_str();
   add_clock_option(app, flags->clock);
-  command.sets("matmul kernel",
-               app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)"))
+  command
+      .sets("matmul kernel",
+            app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)"))
       ->delimiter(',')
       ->check(library_validator([](const std::string& t) { kernels::require_kernel(t, ""); }, "KERNEL"));
   app->add_flag("--json", flags->json, "Print the results as one JSON object on stdout");
@@ -209,7 +211,8 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"epochs", r.epochs},
                 {"train_size", r.train_size},
                 {"seconds_per_epoch", r.seconds_per_epoch},
-                {"breakdown_seconds", {{"data", p.data}, {"forward", p.forward}, {"backward", p.backward}, {"optimizer", p.optimizer}}},
+                {"breakdown_seconds",
+                 {{"data", p.data}, {"forward", p.forward}, {"backward", p.backward}, {"optimizer", p.optimizer}}},
                 {"tensor_us_per_sample", r.tensor_us_per_sample},
                 {"test_accuracy", r.test_accuracy},
                 {"scalar_samples", r.scalar_samples},
@@ -223,8 +226,9 @@ int run_train_bench_command(TrainBenchFlags flags) {
                            r.dataset, r.batch, r.kernel);
   std::cout << fmt::format("tensor engine: {:.3f} s/epoch ({} samples), {:.2f} us/sample, test accuracy {:.4f}\n",
                            r.seconds_per_epoch, r.train_size, r.tensor_us_per_sample, r.test_accuracy);
-  std::cout << fmt::format("  breakdown per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s\n",
-                           p.data, p.forward, p.backward, p.optimizer);
+  std::cout << fmt::format(
+      "  breakdown per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s\n", p.data,
+      p.forward, p.backward, p.optimizer);
   std::cout << fmt::format("scalar engine: {:.1f} us/sample on {} samples ({:.0f} graph nodes/sample)\n",
                            r.scalar_us_per_sample, r.scalar_samples, r.scalar_nodes_per_sample);
   std::cout << fmt::format("scalar / tensor: {:.0f}x slower per sample\n", r.scalar_to_tensor);
@@ -236,11 +240,14 @@ Command register_train_bench(CLI::App& bench) {
   auto f = std::make_shared<TrainBenchFlags>();
   CLI::App* app = bench.add_subcommand("train", "Seconds per MNIST epoch (with a breakdown), scalar vs tensor engine");
   Command command{app, {}};
-  command.sets("hidden widths", add_counts(app, "--hidden", f->options.hidden, "Hidden-layer widths, comma-separated", 1))
+  command
+      .sets("hidden widths", add_counts(app, "--hidden", f->options.hidden, "Hidden-layer widths, comma-separated", 1))
       ->capture_default_str();
   command.sets("batch size", add_count(app, "--batch", f->options.batch, "Samples per step", 1))->capture_default_str();
-  command.sets("epochs", add_count(app, "--epochs", f->options.epochs, "Epochs of the tensor engine", 1))->capture_default_str();
-  add_count(app, "--scalar-samples", f->options.scalar_samples, "Samples for the scalar engine", 1)->capture_default_str();
+  command.sets("epochs", add_count(app, "--epochs", f->options.epochs, "Epochs of the tensor engine", 1))
+      ->capture_default_str();
+  add_count(app, "--scalar-samples", f->options.scalar_samples, "Samples for the scalar engine", 1)
+      ->capture_default_str();
   command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the MNIST files"));
   add_count(app, "--seed", f->options.seed, "Seed")->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
@@ -296,9 +303,12 @@ Command register_int8_bench(CLI::App& bench) {
   auto f = std::make_shared<Int8BenchFlags>();
   CLI::App* app = bench.add_subcommand("int8", "Images per second: float vs INT8 inference on every int8 kernel");
   Command command{app, {}};
-  command.sets("float model", app->add_option("--float-model", f->float_model, "Float checkpoint"))->capture_default_str();
+  command.sets("float model", app->add_option("--float-model", f->float_model, "Float checkpoint"))
+      ->capture_default_str();
   app->add_option("--model", f->int8_model, "INT8 model quantized from it")->capture_default_str();
-  command.sets("data set", app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the INT8 model)"))
+  command
+      .sets("data set",
+            app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the INT8 model)"))
       ->check(CLI::IsMember(data::dataset_names()));
   command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the data set's files"));
   add_count(app, "--images", f->options.images, "Test images to run", 1)->capture_default_str();

@@ -109,12 +109,16 @@ const CLI::Validator kPositiveReal(
     "POSITIVE");
 
 CLI::Validator count_validator(std::uint64_t min, std::uint64_t max, bool open_ended) {
-  const std::string range = open_ended ? fmt::format("an integer >= {}", min) : fmt::format("an integer in {}..{}", min, max);
-  const std::string shown = open_ended ? (min == 0 ? "" : min == 1 ? "POSITIVE" : fmt::format(">= {}", min))
+  const std::string range =
+      open_ended ? fmt::format("an integer >= {}", min) : fmt::format("an integer in {}..{}", min, max);
+  const std::string shown = open_ended ? (min == 0   ? ""
+                                          : min == 1 ? "POSITIVE"
+                                                     : fmt::format(">= {}", min))
                                        : fmt::format("{}..{}", min, max);
   return CLI::Validator(
       [=](std::string& text) -> std::string {
-        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const bool digits =
+            !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
         std::uint64_t value = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (digits && ec == std::errc::result_out_of_range) {
@@ -132,7 +136,8 @@ CLI::Validator count_validator(std::uint64_t min, std::uint64_t max, bool open_e
 void print_json(const nlohmann::json& result) {
   const std::string text = result.dump(2) + '\n';
   std::cout << std::flush;  // nothing else goes to stdout with --json; keep the order anyway
-  io::write_all(STDOUT_FILENO, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
+  io::write_all(STDOUT_FILENO,
+                std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
                 "the JSON results to stdout");
 }
 

@@ -21,8 +21,8 @@
 namespace seatorch::cli {
 
 struct Command {
-  CLI::App* app;             // the subcommand, owned by the root app
-  std::function<int()> run;  // returns the exit code; empty for a command with modes
+  CLI::App* app;                    // the subcommand, owned by the root app
+  std::function<int()> run;         // returns the exit code; empty for a command with modes
   std::vector<Command> modes = {};  // `bench matmul`, ...: sub-subcommands, one of which runs
   // The library's names of the values this command's flags set ("learning rate" -> "--lr"):
   // the library names values, never flags (core::OptionError), and main.cpp puts the flag
@@ -65,7 +65,8 @@ CLI::Option* add_count(CLI::App* app, const std::string& flag, T& value, const s
                        std::uint64_t max = std::numeric_limits<T>::max()) {
   static_assert(std::is_unsigned_v<T>, "add_count declares unsigned options");
   const std::uint64_t limit = std::min<std::uint64_t>(max, std::numeric_limits<T>::max());
-  return app->add_option(flag, value, help)->transform(count_validator(min, limit, limit == std::numeric_limits<T>::max()));
+  return app->add_option(flag, value, help)
+      ->transform(count_validator(min, limit, limit == std::numeric_limits<T>::max()));
 }
 
 // add_count's comma-separated list form: `--hidden 256,128`.

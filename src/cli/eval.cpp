@@ -46,34 +46,38 @@ Command register_eval(CLI::App& root) {
   CLI::App* app = root.add_subcommand("eval", "Evaluate a float checkpoint or an INT8 model on the test set");
   Command command{app, {}};
   app->add_option("--model", f->model, "Model file (float checkpoint or INT8 model)")->capture_default_str();
-  command.sets("data set", app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the model)"))
+  command
+      .sets("data set", app->add_option("--dataset", f->dataset, "Data set (default: the one recorded in the model)"))
       ->check(CLI::IsMember(data::dataset_names()));
   command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the data set's files"));
   command.sets("CSV file", app->add_option("--csv", f->csv, "CSV file for --dataset csv"));
   command.sets("label column", app->add_option("--label-col", f->label_col, "CSV label column"));
-  command.sets("int8 kernel", app->add_option("--kernel", f->kernel, "INT8 kernel (auto, or a name from the error message's list)"))
+  command
+      .sets("int8 kernel",
+            app->add_option("--kernel", f->kernel, "INT8 kernel (auto, or a name from the error message's list)"))
       ->capture_default_str();
   CLI::Option* dump = command.sets(
-      "dumped image", add_count(app, "--dump-layers", f->dump_layers,
-                                "INT8 models: dump every layer's int32 accumulators and int8 outputs for this test image"));
+      "dumped image",
+      add_count(app, "--dump-layers", f->dump_layers,
+                "INT8 models: dump every layer's int32 accumulators and int8 outputs for this test image"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   command.run = [f, dump] {
-                   eval::EvalRunOptions options;
-                   options.model = f->model;
-                   options.data.name = f->dataset;
-                   options.data.data_dir = f->data_dir;
-                   options.data.csv_path = f->csv;
-                   options.data.label_col = f->label_col;
-                   options.kernel = f->kernel;
-                   if (dump->count() > 0) options.dump_image = f->dump_layers;
-                   const eval::EvalRunSummary s = eval::run_eval(options);
-                   if (f->json) {
-                     print_json(s.to_json());
-                   } else {
-                     print_report(s);
-                   }
-                   return 0;
-                 };
+    eval::EvalRunOptions options;
+    options.model = f->model;
+    options.data.name = f->dataset;
+    options.data.data_dir = f->data_dir;
+    options.data.csv_path = f->csv;
+    options.data.label_col = f->label_col;
+    options.kernel = f->kernel;
+    if (dump->count() > 0) options.dump_image = f->dump_layers;
+    const eval::EvalRunSummary s = eval::run_eval(options);
+    if (f->json) {
+      print_json(s.to_json());
+    } else {
+      print_report(s);
+    }
+    return 0;
+  };
   return command;
 }
 

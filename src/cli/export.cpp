@@ -29,8 +29,8 @@ int run_export(ExportFlags f) {
   const npu::NpuImage& image = s.image;
   spdlog::info("{} for the {} target: {} layers, {} words in {} sections, {} MACs per inference, {} NPU cycles, "
                "CRC-32 {:08x}",
-               image.architecture(), image.target.name, image.layers.size(), image.total_words(),
-               image.sections.size(), image.macs(), s.cycles_per_inference, image.crc);
+               image.architecture(), image.target.name, image.layers.size(), image.total_words(), image.sections.size(),
+               image.macs(), s.cycles_per_inference, image.crc);
   spdlog::info("wrote {} and {}", s.hex.string(), s.manifest.string());
   if (f.json) print_json(s.to_json());
   return 0;

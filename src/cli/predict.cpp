@@ -37,10 +37,10 @@ void print_report(const predict::PredictSummary& s) {
   for (const predict::ImagePrediction& p : s.images) {
     const image::DigitInput& in = p.input;
     std::cout << fmt::format("{}: {}\n", p.image.string(), p.predicted);
-    std::cout << fmt::format("  picture        {} x {}, {} background{}, ink {} x {} at ({}, {}) -> {} x {} in {} x {}\n",
-                             p.width, p.height, in.inverted ? "light" : "dark", in.inverted ? " (inverted)" : "",
-                             in.ink_width, in.ink_height, in.ink_x, in.ink_y, in.scaled_width, in.scaled_height,
-                             in.side, in.side);
+    std::cout << fmt::format(
+        "  picture        {} x {}, {} background{}, ink {} x {} at ({}, {}) -> {} x {} in {} x {}\n", p.width, p.height,
+        in.inverted ? "light" : "dark", in.inverted ? " (inverted)" : "", in.ink_width, in.ink_height, in.ink_x,
+        in.ink_y, in.scaled_width, in.scaled_height, in.side, in.side);
     if (!p.probabilities.empty()) std::cout << "  probabilities  " << scores(p.probabilities, "{:.3f}") << '\n';
     if (!p.int8_logits.empty()) std::cout << "  int8 logits    " << scores(p.int8_logits, "{}") << '\n';
     if (p.npu) {
@@ -75,14 +75,15 @@ Command register_predict(CLI::App& root) {
   auto f = std::make_shared<PredictFlags>();
   CLI::App* app = root.add_subcommand("predict", "Classify your own pictures of digits (PNG, BMP, PGM/PPM)");
   Command command{app, {}};
-  command.sets("pictures", app->add_option("--image", f->images, "Picture to classify (repeat for several)"))->required();
+  command.sets("pictures", app->add_option("--image", f->images, "Picture to classify (repeat for several)"))
+      ->required();
   app->add_option("--model", f->model, "Float checkpoint or INT8 model")->capture_default_str();
   CLI::Option* npu = app->add_flag("--npu", f->options.npu, "Also run the Mini NPU (Verilated) on the prepared input");
   app->add_option("--hex", f->hex, "NPU image for --npu, written by `seatorch export --hex`")
       ->needs(npu)
       ->capture_default_str();
-  command.sets("saved input",
-               app->add_option("--save-input", f->save_input, "Write the prepared model input (28 x 28) as a PGM picture"));
+  command.sets("saved input", app->add_option("--save-input", f->save_input,
+                                              "Write the prepared model input (28 x 28) as a PGM picture"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   command.run = [f] { return run_predict_command(*f); };
   return command;

@@ -14,8 +14,11 @@ constexpr auto kRedrawInterval = std::chrono::milliseconds(100);
 }  // namespace
 
 ProgressBar::ProgressBar(std::string label, std::size_t total, bool enabled)
-    : label_(std::move(label)), total_(total), enabled_(enabled && total > 0),
-      start_(std::chrono::steady_clock::now()), last_draw_(start_ - kRedrawInterval) {}
+    : label_(std::move(label)),
+      total_(total),
+      enabled_(enabled && total > 0),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_ - kRedrawInterval) {}
 
 ProgressBar::~ProgressBar() { finish(); }
 

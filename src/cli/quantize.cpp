@@ -50,8 +50,8 @@ int run_quantize_command(const QuantizeFlags& f) {
   spdlog::info("layer   in   out  relu  s_in        z_in  s_w(first)  z_w   s_out       z_out  max|err|   SQNR dB");
   for (std::size_t k = 0; k < s.layers.size(); ++k) {
     const quant::LayerReport& l = s.layers[k];
-    spdlog::info("{:>5} {:>4} {:>5}  {:>4}  {:<10.4g} {:>5}  {:<10.4g} {:>4}   {:<10.4g} {:>5}  {:<9.4g}  {:>7}", k, l.in,
-                 l.out, l.relu ? "yes" : "no", l.input_scale, l.input_zero_point, l.weight_scale.front(),
+    spdlog::info("{:>5} {:>4} {:>5}  {:>4}  {:<10.4g} {:>5}  {:<10.4g} {:>4}   {:<10.4g} {:>5}  {:<9.4g}  {:>7}", k,
+                 l.in, l.out, l.relu ? "yes" : "no", l.input_scale, l.input_zero_point, l.weight_scale.front(),
                  l.weight_zero_point, l.output_scale, l.output_zero_point, l.max_abs_error,
                  std::isfinite(l.sqnr_db) ? fmt::format("{:.1f}", l.sqnr_db) : std::string("exact"));
   }
@@ -75,29 +75,35 @@ Command register_quantize(CLI::App& root) {
   app->add_flag("--int8", f->int8, "Quantize to INT8 (the one scheme supported)");
   app->add_option("--model", f->model, "Float checkpoint to quantize")->capture_default_str();
   app->add_option("--out", f->out, "INT8 model file to write")->capture_default_str();
-  command.sets("data set", app->add_option("--dataset", f->dataset,
-                                           "Data set for calibration and evaluation (default: the checkpoint's)"))
+  command
+      .sets("data set", app->add_option("--dataset", f->dataset,
+                                        "Data set for calibration and evaluation (default: the checkpoint's)"))
       ->check(CLI::IsMember(data::dataset_names()));
   command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the data set's files"));
   command.sets("CSV file", app->add_option("--csv", f->csv, "CSV file for --dataset csv"));
   command.sets("label column", app->add_option("--label-col", f->label_col, "CSV label column"));
-  app->add_option("--granularity", f->granularity, "Weight scales: per tensor (asymmetric) or per output channel (symmetric)")
+  app->add_option("--granularity", f->granularity,
+                  "Weight scales: per tensor (asymmetric) or per output channel (symmetric)")
       ->check(CLI::IsMember({"tensor", "channel"}))
       ->capture_default_str();
   app->add_option("--calib-method", f->calib_method, "Activation range calibration")
       ->check(CLI::IsMember({"minmax", "percentile", "mse"}))
       ->capture_default_str();
-  command.sets("calibration images", add_count(app, "--calib", f->calib, "Calibration images (the first N training images)", 1))
+  command
+      .sets("calibration images",
+            add_count(app, "--calib", f->calib, "Calibration images (the first N training images)", 1))
       ->capture_default_str();
   app->add_option("--percentile", f->percentile, "Upper percentile kept by --calib-method percentile")
       ->check(CLI::Range(50.0, 100.0))
       ->capture_default_str();
-  command.sets("QAT epochs", add_count(app, "--qat-epochs", f->qat_epochs,
-                                       "Quantization-aware fine-tuning epochs before the export (0: plain post-training "
-                                       "quantization)"))
+  command
+      .sets("QAT epochs", add_count(app, "--qat-epochs", f->qat_epochs,
+                                    "Quantization-aware fine-tuning epochs before the export (0: plain post-training "
+                                    "quantization)"))
       ->capture_default_str();
-  command.sets("QAT learning rate",
-               app->add_option("--qat-lr", f->qat_lr, "Adam learning rate of the fine-tuning (cosine decay to 0)"))
+  command
+      .sets("QAT learning rate",
+            app->add_option("--qat-lr", f->qat_lr, "Adam learning rate of the fine-tuning (cosine decay to 0)"))
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");

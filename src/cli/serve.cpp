@@ -61,7 +61,8 @@ Command register_serve(CLI::App& root) {
       ->capture_default_str();
   app->add_flag("--netlist", f->options.netlist,
                 "Serve the target's post-synthesis FPGA netlist (icebreaker; builds with SEATORCH_NPU_NETLIST)");
-  add_count(app, "--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles", npu::kMinClksPerBit, 65535)
+  add_count(app, "--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles", npu::kMinClksPerBit,
+            65535)
       ->capture_default_str();
   app->add_option("--exit-after-idle", f->options.exit_after_idle,
                   "Stop after this many seconds without a byte from the host (0: never)")

@@ -40,7 +40,8 @@ void check_line_flags(const CLI::App& app, const SimFlags& f) {
     }
     return;
   }
-  for (const char* flag : {"--trace", "--inject-bit-errors", "--inject-drops", "--seed", "--clks-per-bit", "--netlist"}) {
+  for (const char* flag :
+       {"--trace", "--inject-bit-errors", "--inject-drops", "--seed", "--clks-per-bit", "--netlist"}) {
     if (app.count(flag) > 0) {
       throw core::input_error("{} exists only on the simulated line; it cannot be used with --port", flag);
     }
@@ -49,8 +50,8 @@ void check_line_flags(const CLI::App& app, const SimFlags& f) {
 
 void print_faults(const npu::SimRunSummary& s) {
   const npu::NpuStats& st = s.stats;
-  std::cout << fmt::format("  line faults         bit-error rate {:g}, drop rate {:g}, seed {}\n", s.faults.bit_error_rate,
-                           s.faults.drop_rate, s.seed);
+  std::cout << fmt::format("  line faults         bit-error rate {:g}, drop rate {:g}, seed {}\n",
+                           s.faults.bit_error_rate, s.faults.drop_rate, s.seed);
   for (const auto& [name, c] : {std::pair{"to NPU", st.faults_to_npu}, std::pair{"from NPU", st.faults_from_npu}}) {
     std::cout << fmt::format("    {:<8}          {} bits inverted, {} bytes dropped: {} of {} bytes hit\n", name,
                              c.bit_flips, c.drops, c.bytes_hit, c.bytes);
@@ -153,7 +154,8 @@ Command register_sim(CLI::App& root) {
       ->capture_default_str();
   command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the data set's files"));
   add_count(app, "--images", f->options.images, "Run the first N test images (0: all)")->capture_default_str();
-  add_count(app, "--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles", npu::kMinClksPerBit, 65535)
+  add_count(app, "--clks-per-bit", f->options.clks_per_bit, "UART bit time in NPU clock cycles", npu::kMinClksPerBit,
+            65535)
       ->capture_default_str();
   app->add_option("--clock-mhz", f->options.clock_mhz,
                   "NPU clock for the equivalent wall times (default: the clock of the target)")
@@ -171,7 +173,8 @@ Command register_sim(CLI::App& root) {
   app->add_option("--port", f->port,
                   "Run on the NPU at this serial port (a board, or `seatorch serve --npu --pty`) instead of "
                   "simulating it");
-  add_count(app, "--baud", f->options.serial.baud, fmt::format("Line rate of --port: {}", fmt::join(npu::kSerialBauds, ", ")), 1)
+  add_count(app, "--baud", f->options.serial.baud,
+            fmt::format("Line rate of --port: {}", fmt::join(npu::kSerialBauds, ", ")), 1)
       ->capture_default_str();
   app->add_option("--timeout", f->options.serial.allowance_seconds,
                   "Seconds allowed for each answer on --port, on top of its time on the wire")

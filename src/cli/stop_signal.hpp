@@ -27,8 +27,8 @@ class StopSignals {
   static std::string_view name(int signal);
 
  private:
-  struct sigaction previous_int_{};
-  struct sigaction previous_term_{};
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
 };
 
 }  // namespace seatorch::cli

@@ -7,8 +7,8 @@
 #include "progress.hpp"
 #include "stop_signal.hpp"
 
-#include "seatorch/kernels/matmul.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/kernels/matmul.hpp"
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/train_run.hpp"
 
@@ -59,11 +59,12 @@ struct TrainFlags {
 train::TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
   auto given = [&app](const char* name) { return app.count(name) > 0; };
   if (given("--resume")) {
-    const std::filesystem::path path = f.resume.empty() ? train::default_resume_path(f.out) : std::filesystem::path(f.resume);
+    const std::filesystem::path path =
+        f.resume.empty() ? train::default_resume_path(f.out) : std::filesystem::path(f.resume);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
       throw core::input_error("--resume: {} does not exist; an interrupted `seatorch train` writes it beside its --out",
-                        path.string());
+                              path.string());
     }
     // Read once: its options are the defaults here, and run_training checks the rest of it.
     auto state = std::make_shared<const train::ResumeState>(train::load_resume_state(path));
@@ -112,9 +113,7 @@ train::TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
   return options;
 }
 
-std::string percent_or_dash(const std::optional<double>& v) {
-  return v ? fmt::format("{:.4f}", *v) : std::string("-");
-}
+std::string percent_or_dash(const std::optional<double>& v) { return v ? fmt::format("{:.4f}", *v) : std::string("-"); }
 
 int run_train(const TrainFlags& flags, const CLI::App& app) {
   if (!flags.kernel.empty()) kernels::select_kernel(flags.kernel);
@@ -156,8 +155,9 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
     const int signal = StopSignals::received();
     const train::TrainPosition& p = r.position;
     spdlog::warn("interrupted by {} after {} steps (epoch {}, step {} of it done); wrote {}; continue with "
-                 "`seatorch train --resume {}`", StopSignals::name(signal), r.steps, p.epoch + 1,
-                 p.step_in_epoch, summary.written.front().string(), summary.written.front().string());
+                 "`seatorch train --resume {}`",
+                 StopSignals::name(signal), r.steps, p.epoch + 1, p.step_in_epoch, summary.written.front().string(),
+                 summary.written.front().string());
     return 128 + signal;
   }
   if (StopSignals::received() != 0) {
@@ -180,49 +180,62 @@ Command register_train(CLI::App& root) {
   command.sets("data set", app->add_option("--dataset", f->dataset, "Data set"))
       ->check(CLI::IsMember(data::dataset_names()))
       ->capture_default_str();
-  command.sets("data directory", app->add_option("--data-dir", f->data_dir,
-                                                 "Directory of the data set's files (default: $SEATORCH_DATA/<name>, data/<name>)"));
-  command.sets("CSV file", app->add_option("--csv", f->csv,
-                                           "CSV file for --dataset csv (header row; last 20% of rows are the test part)"));
-  command.sets("label column",
-               app->add_option("--label-col", f->label_col, "CSV label column: a header name or 0-based index (default: last)"));
+  command.sets("data directory",
+               app->add_option("--data-dir", f->data_dir,
+                               "Directory of the data set's files (default: $SEATORCH_DATA/<name>, data/<name>)"));
+  command.sets(
+      "CSV file",
+      app->add_option("--csv", f->csv, "CSV file for --dataset csv (header row; last 20% of rows are the test part)"));
+  command.sets("label column", app->add_option("--label-col", f->label_col,
+                                               "CSV label column: a header name or 0-based index (default: last)"));
   command.sets("engine", app->add_option("--engine", f->engine, "Autograd engine"))
       ->check(CLI::IsMember({"tensor", "scalar"}))
       ->capture_default_str();
-  command.sets("hidden widths", add_counts(app, "--hidden", f->hidden, "Hidden-layer widths, comma-separated (e.g. 256,128)", 1));
+  command.sets("hidden widths",
+               add_counts(app, "--hidden", f->hidden, "Hidden-layer widths, comma-separated (e.g. 256,128)", 1));
   command.sets("epochs", add_count(app, "--epochs", f->epochs, "Passes over the training set", 1));
-  command.sets("batch size", add_count(app, "--batch", f->batch, "Samples per optimizer step (0: the whole training set)"));
+  command.sets("batch size",
+               add_count(app, "--batch", f->batch, "Samples per optimizer step (0: the whole training set)"));
   app->add_option("--opt", f->opt, "Optimizer")->check(CLI::IsMember({"sgd", "adam", "adamw"}));
   command.sets("learning rate", app->add_option("--lr", f->lr, "Learning rate"))->check(kPositiveReal);
   command.sets("momentum", app->add_option("--momentum", f->momentum, "SGD momentum"))->check(CLI::Range(0.0, 1.0));
   app->add_flag("--nesterov", f->nesterov, "Nesterov momentum (SGD)");
-  command.sets("weight decay", app->add_option("--weight-decay", f->weight_decay,
-                                               "Weight decay (L2 for sgd/adam, decoupled for adamw)"))
+  command
+      .sets("weight decay",
+            app->add_option("--weight-decay", f->weight_decay, "Weight decay (L2 for sgd/adam, decoupled for adamw)"))
       ->check(CLI::Range(0.0, 1.0));
-  app->add_option("--schedule", f->schedule, "Learning-rate schedule")->check(CLI::IsMember({"constant", "step", "cosine"}));
+  app->add_option("--schedule", f->schedule, "Learning-rate schedule")
+      ->check(CLI::IsMember({"constant", "step", "cosine"}));
   add_count(app, "--step-size", f->step_size, "Epochs between decays (--schedule step)", 1);
   app->add_option("--gamma", f->gamma, "Decay factor (--schedule step)")->check(kPositiveReal);
   command.sets("dropout", app->add_option("--dropout", f->dropout, "Dropout after each hidden ReLU, in [0, 1)"))
       ->check(CLI::Range(0.0, 0.99));
   add_count(app, "--seed", f->seed, "Seed for initialization, data order and dropout")->capture_default_str();
-  command.sets("training limit", add_count(app, "--limit", f->limit, "Train on the first N training samples only (0: all)"));
+  command.sets("training limit",
+               add_count(app, "--limit", f->limit, "Train on the first N training samples only (0: all)"));
   app->add_option("--val-split", f->val_split, "Hold out this fraction of the training set for validation")
       ->check(CLI::Range(0.0, 0.9));
   command.sets("maximum steps",
                add_count(app, "--max-steps", f->max_steps, "Stop after this many optimizer steps (0: no limit)"));
   app->add_flag("--no-shuffle", f->no_shuffle, "Keep the files' order in every epoch");
-  command.sets("initial weights", app->add_option("--init", f->init,
-                                                  "Start from the weights of this checkpoint (its architecture wins over --hidden)"))
+  command
+      .sets("initial weights",
+            app->add_option("--init", f->init,
+                            "Start from the weights of this checkpoint (its architecture wins over --hidden)"))
       ->check(CLI::ExistingFile);
-  command.sets("resume file",
-               app->add_option("--resume", f->resume,
-                               "Continue the interrupted run saved in this resume file (no value: resume.safetensors beside "
-                               "--out); its settings are the defaults and flags that differ are refused"))
+  command
+      .sets(
+          "resume file",
+          app->add_option("--resume", f->resume,
+                          "Continue the interrupted run saved in this resume file (no value: resume.safetensors beside "
+                          "--out); its settings are the defaults and flags that differ are refused"))
       ->expected(0, 1);
-  app->add_option("--out", f->out, "Checkpoint to write; metrics.json and the plots go beside it (with --resume: the "
-                  "interrupted run's)")->capture_default_str();
-  command.sets("matmul kernel",
-               app->add_option("--kernel", f->kernel, "Matmul kernel (default: the best this CPU has; see SEATORCH_KERNEL)"));
+  app->add_option("--out", f->out,
+                  "Checkpoint to write; metrics.json and the plots go beside it (with --resume: the "
+                  "interrupted run's)")
+      ->capture_default_str();
+  command.sets("matmul kernel", app->add_option("--kernel", f->kernel,
+                                                "Matmul kernel (default: the best this CPU has; see SEATORCH_KERNEL)"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   command.run = [f, app] { return run_train(*f, *app); };
   return command;

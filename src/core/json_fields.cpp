@@ -100,7 +100,8 @@ bool JsonFields::boolean(std::string_view key) const {
 std::string JsonFields::string(std::string_view key, std::size_t max_bytes) const {
   const json& v = get(key);
   if (!v.is_string() || v.get_ref<const std::string&>().size() > max_bytes) {
-    fail(key, max_bytes == kAnySize ? std::string("a string") : fmt::format("a string of at most {} bytes", max_bytes), v);
+    fail(key, max_bytes == kAnySize ? std::string("a string") : fmt::format("a string of at most {} bytes", max_bytes),
+         v);
   }
   return v.get<std::string>();
 }
@@ -129,8 +130,9 @@ std::string JsonFields::path(std::string_view key) const {
 
 void JsonFields::fail(std::string_view key, std::string_view expected, const json& got) const {
   const std::string what = path(key);
-  fail_problem(fmt::format("{} must be {}, got {}", what.empty() ? std::string(source_.document) : fmt::format("'{}'", what),
-                           expected, describe_json(got)));
+  fail_problem(fmt::format("{} must be {}, got {}",
+                           what.empty() ? std::string(source_.document) : fmt::format("'{}'", what), expected,
+                           describe_json(got)));
 }
 
 void JsonFields::fail_problem(const std::string& problem) const {

@@ -1,8 +1,8 @@
 // The CSV reader: line splitting with quotes, label-column resolution, numeric parsing.
 #include "seatorch/data/csv.hpp"
 
-#include "seatorch/data/data_file.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/data/data_file.hpp"
 
 #include <fmt/ranges.h>
 
@@ -45,8 +45,7 @@ std::size_t split_fields(std::string_view line, std::vector<std::string>& fields
     if (pos < line.size() && line[pos] == '"') {
       for (++pos;; ++pos) {
         if (pos >= line.size()) {
-          throw core::input_error("{}:{}: field {} opens a quote that the line never closes", at.name,
-                            at.line, count);
+          throw core::input_error("{}:{}: field {} opens a quote that the line never closes", at.name, at.line, count);
         }
         if (line[pos] == '"') {
           if (pos + 1 < line.size() && line[pos + 1] == '"') {
@@ -84,21 +83,25 @@ std::size_t resolve_label_column(const std::vector<std::string>& header, std::si
   const auto [end, ec] = std::from_chars(label_col.data(), label_col.data() + label_col.size(), index);
   if (ec == std::errc() && end == label_col.data() + label_col.size() && index < columns) return index;
   std::vector<std::string> shown;
-  for (std::size_t i = 0; i < std::min(columns, kColumnsInMessages); ++i) shown.push_back(core::printable(header[i], 32));
-  throw core::option_error("label column", "{}: label column '{}' is neither a header name nor an index 0..{}; "
-                           "the columns are {}{}", name, core::printable(label_col), columns - 1,
-                    fmt::join(shown, ", "), columns > shown.size() ? ", ..." : "");
+  for (std::size_t i = 0; i < std::min(columns, kColumnsInMessages); ++i)
+    shown.push_back(core::printable(header[i], 32));
+  throw core::option_error("label column",
+                           "{}: label column '{}' is neither a header name nor an index 0..{}; "
+                           "the columns are {}{}",
+                           name, core::printable(label_col), columns - 1, fmt::join(shown, ", "),
+                           columns > shown.size() ? ", ..." : "");
 }
 
 float parse_feature(std::string_view text, Location at, std::string_view column) {
   float value = 0.0f;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size()) {
-    throw core::input_error("{}:{}: column '{}': '{}' is not a number", at.name, at.line, core::printable(column), core::printable(text));
+    throw core::input_error("{}:{}: column '{}': '{}' is not a number", at.name, at.line, core::printable(column),
+                            core::printable(text));
   }
   if (ec == std::errc::result_out_of_range || !std::isfinite(value)) {
     throw core::input_error("{}:{}: column '{}': '{}' is not a finite float", at.name, at.line, core::printable(column),
-                      core::printable(text));
+                            core::printable(text));
   }
   return value;
 }
@@ -108,8 +111,8 @@ std::int32_t parse_label(std::string_view text, Location at, std::string_view co
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0 ||
       value >= static_cast<std::int64_t>(kCsvMaxClasses)) {
-    throw core::input_error("{}:{}: label column '{}': '{}' is not a class label (an integer 0..{})",
-                      at.name, at.line, core::printable(column), core::printable(text), kCsvMaxClasses - 1);
+    throw core::input_error("{}:{}: label column '{}': '{}' is not a class label (an integer 0..{})", at.name, at.line,
+                            core::printable(column), core::printable(text), kCsvMaxClasses - 1);
   }
   return static_cast<std::int32_t>(value);
 }
@@ -132,8 +135,8 @@ Dataset parse_csv(std::string_view text, std::string_view name, std::string_view
     ++line_no;
     const Location at{name, line_no};
     if (line.size() > kCsvMaxLineBytes) {
-      throw core::input_error("{}:{}: the line is longer than {}, the limit for a CSV line", name,
-                        line_no, io::describe_bytes(kCsvMaxLineBytes));
+      throw core::input_error("{}:{}: the line is longer than {}, the limit for a CSV line", name, line_no,
+                              io::describe_bytes(kCsvMaxLineBytes));
     }
     if (line.ends_with('\r')) line.remove_suffix(1);
     if (trim(line).empty()) continue;
@@ -142,7 +145,8 @@ Dataset parse_csv(std::string_view text, std::string_view name, std::string_view
       columns = split_fields(line, header, at);
       if (columns < 2) {
         throw core::input_error("{}:{}: the header has {} column; a data set needs at least one feature "
-                          "and the label", name, line_no, columns);
+                                "and the label",
+                                name, line_no, columns);
       }
       label = resolve_label_column(header, columns, label_col, name);
       data.features = columns - 1;
@@ -153,8 +157,8 @@ Dataset parse_csv(std::string_view text, std::string_view name, std::string_view
       throw core::input_error("{}:{}: {} fields, but the header has {} columns", name, line_no, count, columns);
     }
     if (data.size() == kCsvMaxRows) {
-      throw core::input_error("{}:{}: more than {} data rows, the limit for a CSV data set", name,
-                        line_no, kCsvMaxRows);
+      throw core::input_error("{}:{}: more than {} data rows, the limit for a CSV data set", name, line_no,
+                              kCsvMaxRows);
     }
     for (std::size_t c = 0; c < columns; ++c) {
       if (c != label) data.x.push_back(parse_feature(fields[c], at, header[c]));

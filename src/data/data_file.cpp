@@ -37,9 +37,7 @@ class Inflater {
 
 }  // namespace
 
-bool is_gzip(std::span<const std::uint8_t> bytes) {
-  return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
-}
+bool is_gzip(std::span<const std::uint8_t> bytes) { return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b; }
 
 std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::string_view name,
                                  std::size_t max_bytes) {
@@ -65,25 +63,26 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::
     out_pos += out_chunk - z->avail_out;
     if (out_pos > max_bytes) {
       throw core::input_error("{}: decompresses to more than {}, the limit for a data file", name,
-                        io::describe_bytes(max_bytes));
+                              io::describe_bytes(max_bytes));
     }
     if (rc == Z_STREAM_END) {
       if (in_pos == compressed.size()) break;
       // RFC 1952 allows several members back to back (`cat a.gz b.gz`); anything else is junk.
       if (!is_gzip(compressed.subspan(in_pos))) {
-        throw core::input_error("{}: {} unexpected bytes follow the gzip stream; re-download the file",
-                          name, compressed.size() - in_pos);
+        throw core::input_error("{}: {} unexpected bytes follow the gzip stream; re-download the file", name,
+                                compressed.size() - in_pos);
       }
       inflateReset(z);
       continue;
     }
     if (rc == Z_BUF_ERROR && in_pos == compressed.size() && out_pos < out.size()) {
       throw core::input_error("{}: the gzip stream ends early (truncated file after {} compressed bytes); "
-                        "re-download the file", name, compressed.size());
+                              "re-download the file",
+                              name, compressed.size());
     }
     if (rc != Z_OK && rc != Z_BUF_ERROR) {
       throw core::input_error("{}: corrupt gzip data ({}); re-download the file", name,
-                        z->msg != nullptr ? z->msg : "inflate failed");
+                              z->msg != nullptr ? z->msg : "inflate failed");
     }
   }
   out.resize(out_pos);

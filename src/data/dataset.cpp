@@ -56,7 +56,8 @@ Dataset Dataset::slice(std::size_t first, std::size_t count) const {
 std::span<const std::uint8_t> image_pixels(const Dataset& data, std::string_view user) {
   if (!data.is_image() && data.size() > 0) {
     throw core::input_error("{} reads pixel bytes, but this data set has real-valued features; use an image data set "
-                            "(mnist, fashion-mnist)", user);
+                            "(mnist, fashion-mnist)",
+                            user);
   }
   return data.pixels;
 }

@@ -1,8 +1,8 @@
 // IDX parsing and validation; the data-set assembly of MNIST-like image/label pairs.
 #include "seatorch/data/idx.hpp"
 
-#include "seatorch/data/data_file.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/data/data_file.hpp"
 
 namespace seatorch::data {
 namespace {
@@ -25,8 +25,8 @@ std::uint32_t read_be32(std::span<const std::uint8_t> bytes, std::size_t at) {
 
 void check_dimension(std::string_view name, const char* what, std::uint32_t value, std::size_t limit) {
   if (value == 0 || value > limit) {
-    throw core::input_error("{}: the header claims {} {}, expected 1 to {} (a corrupt header?)", name,
-                      value, what, limit);
+    throw core::input_error("{}: the header claims {} {}, expected 1 to {} (a corrupt header?)", name, value, what,
+                            limit);
   }
 }
 
@@ -40,13 +40,13 @@ IdxArray parse_idx(std::span<const std::uint8_t> bytes, IdxKind kind, std::strin
   }
   const std::uint32_t magic = read_be32(bytes, 0);
   if (magic != expected.magic) {
-    throw core::input_error("{}: magic number 0x{:08x}, expected 0x{:08x} ({}); is this the right file?",
-                      name, magic, expected.magic, expected.what);
+    throw core::input_error("{}: magic number 0x{:08x}, expected 0x{:08x} ({}); is this the right file?", name, magic,
+                            expected.magic, expected.what);
   }
   const std::size_t header = 4 + 4 * expected.dims;
   if (bytes.size() < header) {
-    throw core::input_error("{}: {} bytes is shorter than the {}-byte header of {} (truncated?)", name,
-                      bytes.size(), header, expected.what);
+    throw core::input_error("{}: {} bytes is shorter than the {}-byte header of {} (truncated?)", name, bytes.size(),
+                            header, expected.what);
   }
 
   IdxArray array;
@@ -66,13 +66,13 @@ IdxArray parse_idx(std::span<const std::uint8_t> bytes, IdxKind kind, std::strin
   const std::size_t total = header + payload;
   if (bytes.size() < total) {
     throw core::input_error("{}: truncated: {} bytes, but the header promises {} ({} items of {}x{}); "
-                      "re-download the file", name, bytes.size(), total, array.items, array.rows,
-                      array.cols);
+                            "re-download the file",
+                            name, bytes.size(), total, array.items, array.rows, array.cols);
   }
   if (bytes.size() > total) {
     throw core::input_error("{}: {} unexpected bytes after the {} items the header promises "
-                      "(expected exactly {} bytes); is this the right file?", name,
-                      bytes.size() - total, array.items, total);
+                            "(expected exactly {} bytes); is this the right file?",
+                            name, bytes.size() - total, array.items, total);
   }
   array.values.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header), bytes.end());
   return array;
@@ -88,7 +88,7 @@ Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesys
   const IdxArray label_array = read_idx(labels, IdxKind::kLabels);
   if (image_array.items != label_array.items) {
     throw core::input_error("{} holds {} images but {} holds {} labels; the two files must belong together",
-                      images.string(), image_array.items, labels.string(), label_array.items);
+                            images.string(), image_array.items, labels.string(), label_array.items);
   }
   Dataset data;
   data.features = image_array.rows * image_array.cols;
@@ -97,8 +97,8 @@ Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesys
   for (std::size_t i = 0; i < label_array.items; ++i) {
     const std::uint8_t label = label_array.values[i];
     if (label >= classes) {
-      throw core::input_error("{}: label {} of item {} is not a class in 0..{}", labels.string(), label,
-                        i, classes - 1);
+      throw core::input_error("{}: label {} of item {} is not a class in 0..{}", labels.string(), label, i,
+                              classes - 1);
     }
     data.y[i] = label;
   }

@@ -1,11 +1,11 @@
 // Maps data-set names to loaders, and finds the IDX data sets on disk.
 #include "seatorch/data/registry.hpp"
 
+#include "seatorch/core/error.hpp"
 #include "seatorch/data/csv.hpp"
 #include "seatorch/data/idx.hpp"
 #include "seatorch/data/split.hpp"
 #include "seatorch/data/toy.hpp"
-#include "seatorch/core/error.hpp"
 
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
@@ -36,13 +36,13 @@ constexpr std::array kIdxSources{
     IdxSource{"mnist", "", "get them with `scripts/fetch-data.sh mnist` (it writes data/mnist)", 10},
     IdxSource{"fashion-mnist", "/usr/share/datasets/fashion-mnist",
               "get them with `sudo apt-get install dataset-fashion-mnist` (Debian's package installs "
-              "/usr/share/datasets/fashion-mnist)", 10},
+              "/usr/share/datasets/fashion-mnist)",
+              10},
 };
 
 // The four standard names, in the order of IdxFiles' members.
-constexpr std::array<std::string_view, 4> kIdxFileNames{
-    "train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
-    "t10k-labels-idx1-ubyte"};
+constexpr std::array<std::string_view, 4> kIdxFileNames{"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                                                        "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"};
 
 const IdxSource* find_source(std::string_view name) {
   for (const IdxSource& source : kIdxSources) {
@@ -92,8 +92,8 @@ DataSplit load_idx(const DataOptions& options, const IdxSource& source) {
   split.train = load_idx_dataset(files.train_images, files.train_labels, source.classes);
   if (split.train.features != split.test.features) {
     throw core::input_error("{}: the training images have {} pixels but the test images {}; the four "
-                      "files must come from one data set", files.dir.string(),
-                      split.train.features, split.test.features);
+                            "files must come from one data set",
+                            files.dir.string(), split.train.features, split.test.features);
   }
   return split;
 }
@@ -101,11 +101,11 @@ DataSplit load_idx(const DataOptions& options, const IdxSource& source) {
 DataSplit load_csv(const DataOptions& options) {
   if (options.csv_path.empty()) {
     throw core::option_error("CSV file", "the csv data set needs a CSV file (a header row, numeric features, "
-                             "an integer label column)");
+                                         "an integer label column)");
   }
   const std::string path = options.csv_path.string();
-  HeadTail parts = split_tail(read_csv(options.csv_path, options.label_col), options.test_fraction,
-                              path + ": test fraction");
+  HeadTail parts =
+      split_tail(read_csv(options.csv_path, options.label_col), options.test_fraction, path + ": test fraction");
   return DataSplit{"csv", std::move(parts.head), std::move(parts.tail)};
 }
 
@@ -137,8 +137,8 @@ IdxFiles find_idx_files(const DataOptions& options) {
   }
   throw core::option_error("data directory",
                            "{}: no directory holds its four IDX files ({}; each raw or .gz); looked in {}; "
-                           "{}, or name the directory that holds them", source->name, fmt::join(kIdxFileNames, ", "),
-                    fmt::join(tried, ", "), source->how_to_get);
+                           "{}, or name the directory that holds them",
+                           source->name, fmt::join(kIdxFileNames, ", "), fmt::join(tried, ", "), source->how_to_get);
 }
 
 DataSplit load_dataset(const DataOptions& options) {

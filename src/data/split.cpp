@@ -21,8 +21,7 @@ HeadTail split_tail(Dataset data, double fraction, std::string_view what) {
   const auto rounded = static_cast<std::size_t>(std::llround(static_cast<double>(n) * fraction));
   const std::size_t tail_size = rounded == 0 ? 1 : rounded;
   if (tail_size >= n) {
-    throw core::input_error("{} {}: {} samples are too few to split into two non-empty parts", what,
-                      fraction, n);
+    throw core::input_error("{} {}: {} samples are too few to split into two non-empty parts", what, fraction, n);
   }
   const std::size_t head_size = n - tail_size;
   return HeadTail{data.slice(0, head_size), data.slice(head_size, tail_size)};

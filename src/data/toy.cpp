@@ -39,8 +39,7 @@ DataSplit make_xor() {
   return DataSplit{"xor", d, d};
 }
 
-DataSplit make_moons(std::size_t train_size, std::size_t test_size, double noise,
-                     std::uint64_t seed) {
+DataSplit make_moons(std::size_t train_size, std::size_t test_size, double noise, std::uint64_t seed) {
   core::Rng rng(seed);
   Dataset train = moons(train_size, noise, rng);
   Dataset test = moons(test_size, noise, rng);

@@ -4,9 +4,9 @@
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/io/safetensors.hpp"
-#include "seatorch/quant/evaluate.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/model_file.hpp"
+#include "seatorch/quant/evaluate.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/int8_file.hpp"
 

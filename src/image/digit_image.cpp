@@ -49,7 +49,8 @@ std::vector<std::vector<Share>> area_shares(std::size_t n, std::size_t m) {
   for (std::size_t k = 0; k < m; ++k) {
     const std::size_t lo = k * n;
     const std::size_t hi = (k + 1) * n;
-    for (std::size_t x = lo / m; x * m < hi; ++x) shares[k].push_back({x, std::min(hi, (x + 1) * m) - std::max(lo, x * m)});
+    for (std::size_t x = lo / m; x * m < hi; ++x)
+      shares[k].push_back({x, std::min(hi, (x + 1) * m) - std::max(lo, x * m)});
   }
   return shares;
 }
@@ -73,8 +74,8 @@ std::size_t square_input_side(std::size_t inputs, std::string_view model) {
   std::size_t side = 0;
   while ((side + 1) * (side + 1) <= inputs) ++side;
   if (side == 0 || side * side != inputs) {
-    throw core::input_error("{} takes {} inputs, not a square picture (e.g. 784 = 28 x 28): it is not an image model", model,
-                      inputs);
+    throw core::input_error("{} takes {} inputs, not a square picture (e.g. 784 = 28 x 28): it is not an image model",
+                            model, inputs);
   }
   return side;
 }
@@ -98,8 +99,8 @@ DigitInput prepare_digit(const GrayImage& image, std::size_t side, std::string_v
   for (const std::uint8_t p : image.pixels) digit.ink_max = std::max(digit.ink_max, oriented(p));
   if (digit.ink_max < digit.background + kMinInkContrast) {
     throw core::input_error("{}: no digit found: the picture is blank (no pixel stands {} gray levels above its {} "
-                      "background); draw the digit darker or crop the picture to it",
-                      source, kMinInkContrast, digit.inverted ? "light" : "dark");
+                            "background); draw the digit darker or crop the picture to it",
+                            source, kMinInkContrast, digit.inverted ? "light" : "dark");
   }
 
   // 2-3. Stretched levels and the ink's bounding box.
@@ -164,9 +165,10 @@ DigitInput prepare_digit(const GrayImage& image, std::size_t side, std::string_v
     }
   }
   if (mass == 0) {
-    throw core::input_error("{}: no digit found: its {} x {} pixels of ink are too thin to survive scaling to {} x {}; crop "
-                      "the picture to the digit",
-                      source, digit.ink_width, digit.ink_height, tw, th);
+    throw core::input_error(
+        "{}: no digit found: its {} x {} pixels of ink are too thin to survive scaling to {} x {}; crop "
+        "the picture to the digit",
+        source, digit.ink_width, digit.ink_height, tw, th);
   }
 
   // 5. Center of mass to the middle of the field.

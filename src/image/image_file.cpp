@@ -6,9 +6,9 @@
 // this file keeps -Wall -Wextra -Wpedantic and the asan preset's sanitizers.
 #include "seatorch/image/image_file.hpp"
 
+#include "seatorch/core/error.hpp"
 #include "seatorch/image/png_chunks.hpp"
 #include "seatorch/image/pnm.hpp"
-#include "seatorch/core/error.hpp"
 #include "seatorch/io/read_file.hpp"
 
 #include <algorithm>
@@ -120,16 +120,23 @@ class StbReader {
     int channels = 0;
     int ok = 0;
     switch (format) {
-      case Format::kPng: ok = stbi__png_info(&context_, &width, &height, &channels); break;
-      case Format::kBmp: ok = stbi__bmp_info(&context_, &width, &height, &channels); break;
-      case Format::kRefused: break;
+      case Format::kPng:
+        ok = stbi__png_info(&context_, &width, &height, &channels);
+        break;
+      case Format::kBmp:
+        ok = stbi__bmp_info(&context_, &width, &height, &channels);
+        break;
+      case Format::kRefused:
+        break;
     }
     if (context_.img_x > kMaxImageSide || context_.img_y > kMaxImageSide || (ok != 0 && (width < 1 || height < 1))) {
-      throw core::input_error("{}: {} x {} pixels is outside 1..{} on a side, the limit for an image; scale it down first",
-                        source_, context_.img_x, context_.img_y, kMaxImageSide);
+      throw core::input_error(
+          "{}: {} x {} pixels is outside 1..{} on a side, the limit for an image; scale it down first", source_,
+          context_.img_x, context_.img_y, kMaxImageSide);
     }
     if (ended_early_) throw core::input_error("{}: truncated: the {} header ends early", source_, format_);
-    if (ok == 0) throw core::input_error("{}: not a valid {} file: stb_image refuses its header ({})", source_, format_, reason());
+    if (ok == 0)
+      throw core::input_error("{}: not a valid {} file: stb_image refuses its header ({})", source_, format_, reason());
   }
 
   // The pixels as (height, width, 2) gray and alpha bytes, through the format's own decoder
@@ -140,9 +147,14 @@ class StbReader {
     info.bits_per_channel = 8;
     void* data = nullptr;
     switch (format) {
-      case Format::kPng: data = stbi__png_load(&context_, &width, &height, &channels, 2, &info); break;
-      case Format::kBmp: data = stbi__bmp_load(&context_, &width, &height, &channels, 2, &info); break;
-      case Format::kRefused: break;
+      case Format::kPng:
+        data = stbi__png_load(&context_, &width, &height, &channels, 2, &info);
+        break;
+      case Format::kBmp:
+        data = stbi__bmp_load(&context_, &width, &height, &channels, 2, &info);
+        break;
+      case Format::kRefused:
+        break;
     }
     if (data != nullptr && info.bits_per_channel == 16) {
       // As stbi_load does: the high byte of each 16-bit sample (this frees the 16-bit data).
@@ -210,23 +222,24 @@ GrayImage decode_with_stb(std::span<const std::uint8_t> file, std::string_view s
   int decoded_height = 0;
   const auto data = reader.decode(signature.format, decoded_width, decoded_height);
   if (g_allocation_refused) {
-    throw core::input_error("{}: decoding it needs a buffer above {}, the limit for an image (a corrupt {} file?)", source,
-                      io::describe_bytes(kMaxImageDecodeAllocation), signature.name);
+    throw core::input_error("{}: decoding it needs a buffer above {}, the limit for an image (a corrupt {} file?)",
+                            source, io::describe_bytes(kMaxImageDecodeAllocation), signature.name);
   }
   if (data == nullptr) {
     if (reader.ended_early()) {
-      throw core::input_error("{}: truncated: the {} data ends early ({})", source, signature.name, StbReader::reason());
+      throw core::input_error("{}: truncated: the {} data ends early ({})", source, signature.name,
+                              StbReader::reason());
     }
     throw core::input_error("{}: not a valid {} file: stb_image cannot decode it ({})", source, signature.name,
-                      StbReader::reason());
+                            StbReader::reason());
   }
   if (reader.ended_early()) {
-    throw core::input_error("{}: truncated: the {} data ends before the last pixel of its {} x {}", source, signature.name,
-                      width, height);
+    throw core::input_error("{}: truncated: the {} data ends before the last pixel of its {} x {}", source,
+                            signature.name, width, height);
   }
   if (decoded_width != width || decoded_height != height) {
-    throw core::input_error("{}: its {} header says {} x {} but its data decodes to {} x {}", source, signature.name, width,
-                      height, decoded_width, decoded_height);
+    throw core::input_error("{}: its {} header says {} x {} but its data decodes to {} x {}", source, signature.name,
+                            width, height, decoded_width, decoded_height);
   }
 
   // Gray and alpha, composited over white.
@@ -251,18 +264,18 @@ GrayImage decode_image(std::span<const std::uint8_t> bytes, std::string_view sou
   if (bytes.empty()) throw core::input_error("{}: the file is empty; expected a picture ({})", source, kFormats);
   if (bytes.size() > kMaxImageFileBytes) {
     throw core::input_error("{}: {} bytes is more than {}, the limit for a picture", source, bytes.size(),
-                      io::describe_bytes(kMaxImageFileBytes));
+                            io::describe_bytes(kMaxImageFileBytes));
   }
   if (is_pnm(bytes)) return parse_pnm(bytes, source);
   const Signature* signature = find_signature(bytes);
   if (signature == nullptr) {
     const std::string_view head(reinterpret_cast<const char*>(bytes.data()), std::min<std::size_t>(bytes.size(), 8));
-    throw core::input_error("{}: not a picture seatorch can read (it reads {}; the file starts with \"{}\")", source, kFormats,
-                      core::printable(head));
+    throw core::input_error("{}: not a picture seatorch can read (it reads {}; the file starts with \"{}\")", source,
+                            kFormats, core::printable(head));
   }
   if (signature->format == Format::kRefused) {
     throw core::input_error("{}: {}; seatorch reads {}: convert it first (e.g. to PNG)", source, signature->name,
-                      kFormats);
+                            kFormats);
   }
   return decode_with_stb(bytes, source, *signature);
 }

@@ -30,13 +30,14 @@ class HeaderReader {
     if (!is_digit(bytes_[pos_])) {
       const char found = static_cast<char>(bytes_[pos_]);
       throw core::input_error("{}: expected the {} as a decimal number in the PNM header, found '{}'", source_, what,
-                        core::printable(std::string_view(&found, 1)));
+                              core::printable(std::string_view(&found, 1)));
     }
     std::size_t value = 0;
     std::size_t digits = 0;
     for (; pos_ < bytes_.size() && is_digit(bytes_[pos_]); ++pos_, ++digits) {
       if (digits == kMaxNumberDigits) {
-        throw core::input_error("{}: the {} in the PNM header has more than {} digits", source_, what, kMaxNumberDigits);
+        throw core::input_error("{}: the {} in the PNM header has more than {} digits", source_, what,
+                                kMaxNumberDigits);
       }
       value = value * 10 + (bytes_[pos_] - '0');
     }
@@ -72,7 +73,7 @@ class HeaderReader {
 void check_side(std::size_t value, std::string_view what, std::string_view source) {
   if (value == 0 || value > kMaxImageSide) {
     throw core::input_error("{}: a {} of {} pixels is outside 1..{}, the limit for an image", source, what, value,
-                      kMaxImageSide);
+                            kMaxImageSide);
   }
 }
 
@@ -101,12 +102,12 @@ GrayImage parse_pnm(std::span<const std::uint8_t> bytes, std::string_view source
   const std::size_t expected = pixels * channels * sample_bytes;
   const std::size_t present = bytes.size() - first;
   if (present < expected) {
-    throw core::input_error("{}: truncated: {} bytes of pixel data where {} x {} needs {}", source, present, image.width,
-                      image.height, expected);
+    throw core::input_error("{}: truncated: {} bytes of pixel data where {} x {} needs {}", source, present,
+                            image.width, image.height, expected);
   }
   if (present > expected) {
     throw core::input_error("{}: {} bytes after the pixel data (one image per file, nothing after it)", source,
-                      present - expected);
+                            present - expected);
   }
 
   const std::uint8_t* sample = bytes.data() + first;
@@ -116,7 +117,7 @@ GrayImage parse_pnm(std::span<const std::uint8_t> bytes, std::string_view source
     if (sample_bytes == 2) s = (s << 8) | *sample++;
     if (s > maxval) {
       throw core::input_error("{}: a sample of {} at byte {} is above the maxval {}", source, s,
-                        static_cast<std::size_t>(sample - bytes.data()) - sample_bytes, maxval);
+                              static_cast<std::size_t>(sample - bytes.data()) - sample_bytes, maxval);
     }
     return static_cast<std::uint32_t>((s * 255 + maxval / 2) / maxval);
   };
@@ -141,6 +142,8 @@ std::vector<std::uint8_t> pgm_bytes(const GrayImage& image) {
   return bytes;
 }
 
-void write_pgm(const std::filesystem::path& path, const GrayImage& image) { io::write_file_atomic(path, pgm_bytes(image)); }
+void write_pgm(const std::filesystem::path& path, const GrayImage& image) {
+  io::write_file_atomic(path, pgm_bytes(image));
+}
 
 }  // namespace seatorch::image

@@ -112,7 +112,7 @@ void check_output_path(const std::filesystem::path& path) {
   std::error_code ec;
   if (path.filename().empty() || std::filesystem::is_directory(path, ec)) {
     throw core::input_error("cannot write '{}': the path names a directory, not a file; name the file, e.g. {}",
-                      path.string(), (path / "model.safetensors").string());
+                            path.string(), (path / "model.safetensors").string());
   }
   // The nearest parent that exists must be a directory (create_directories makes the rest).
   for (std::filesystem::path dir = path.parent_path(); !dir.empty(); dir = dir.parent_path()) {
@@ -141,7 +141,8 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const std::u
 }
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view text) {
-  write_file_atomic(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  write_file_atomic(path,
+                    std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
 }  // namespace seatorch::io

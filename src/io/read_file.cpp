@@ -29,7 +29,7 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& path, std::size
   if (ec) throw core::input_error("{}: cannot read its size ({})", path.string(), ec.message());
   if (size > max_bytes) {
     throw core::input_error("{}: {} bytes is more than {}, the limit for {}", path.string(), size,
-                      describe_bytes(max_bytes), kind);
+                            describe_bytes(max_bytes), kind);
   }
   std::ifstream file(path, std::ios::binary);
   if (!file) throw core::input_error("{}: cannot open it for reading (permissions?)", path.string());

@@ -74,12 +74,15 @@ void verify_checksum(SafetensorsFile& file, std::span<const std::uint8_t> data, 
   const auto [end, ec] = std::from_chars(recorded.data(), recorded.data() + recorded.size(), value, 16);
   if (recorded.size() != 8 || ec != std::errc() || end != recorded.data() + recorded.size() ||
       recorded != crc_text(value)) {
-    invalid(source, fmt::format("metadata {} = '{}' is not 8 lowercase hex digits", kDataChecksumKey, core::printable(recorded)));
+    invalid(source, fmt::format("metadata {} = '{}' is not 8 lowercase hex digits", kDataChecksumKey,
+                                core::printable(recorded)));
   }
   const std::uint32_t actual = core::crc32(data);
   if (actual != value) {
-    throw core::input_error("{} is corrupted: checksum mismatch (the CRC-32 of its {} data bytes is {}, the header records "
-                      "{}); re-train or re-download it", source, data.size(), crc_text(actual), recorded);
+    throw core::input_error(
+        "{} is corrupted: checksum mismatch (the CRC-32 of its {} data bytes is {}, the header records "
+        "{}); re-train or re-download it",
+        source, data.size(), crc_text(actual), recorded);
   }
   file.metadata.erase(it);
 }
@@ -95,7 +98,8 @@ std::optional<std::size_t> byte_size(const std::vector<std::size_t>& shape, core
 }
 
 std::size_t json_size(const nlohmann::json& value, std::string_view source, const std::string& what) {
-  if (!value.is_number_unsigned()) invalid(source, fmt::format("{} must be a non-negative integer, got {}", what, describe(value)));
+  if (!value.is_number_unsigned())
+    invalid(source, fmt::format("{} must be a non-negative integer, got {}", what, describe(value)));
   const auto v = value.get<std::uint64_t>();
   if (v > std::numeric_limits<std::size_t>::max()) invalid(source, fmt::format("{} = {} is too large", what, v));
   return static_cast<std::size_t>(v);
@@ -114,7 +118,8 @@ Entry parse_entry(const std::string& name, const nlohmann::json& info, std::stri
   if (!info.is_object()) invalid(source, what + " is not a JSON object");
   for (const auto& [key, value] : info.items()) {
     if (key != "dtype" && key != "shape" && key != "data_offsets") {
-      invalid(source, fmt::format("{} has an unknown field {} (expected dtype, shape, data_offsets)", what, quote_name(key)));
+      invalid(source,
+              fmt::format("{} has an unknown field {} (expected dtype, shape, data_offsets)", what, quote_name(key)));
     }
   }
   for (const char* key : {"dtype", "shape", "data_offsets"}) {
@@ -126,12 +131,14 @@ Entry parse_entry(const std::string& name, const nlohmann::json& info, std::stri
   const auto parsed = parse_dtype(dtype.get<std::string>());
   if (!parsed) {
     invalid(source, fmt::format("{} has dtype {}; seatorch reads F32, I32, I8 and U8 only (convert the "
-                                "tensor to one of those before saving)", what, describe(dtype)));
+                                "tensor to one of those before saving)",
+                                what, describe(dtype)));
   }
   e.dtype = *parsed;
   const nlohmann::json& shape = info["shape"];
   if (!shape.is_array()) invalid(source, what + " has a shape that is not an array");
-  for (std::size_t i = 0; i < shape.size(); ++i) e.shape.push_back(json_size(shape[i], source, fmt::format("{} shape[{}]", what, i)));
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    e.shape.push_back(json_size(shape[i], source, fmt::format("{} shape[{}]", what, i)));
   const nlohmann::json& offsets = info["data_offsets"];
   if (!offsets.is_array() || offsets.size() != 2) invalid(source, what + " needs data_offsets [begin, end]");
   e.begin = json_size(offsets[0], source, what + " data_offsets[0]");
@@ -155,7 +162,8 @@ std::optional<core::DType> parse_dtype(std::string_view name) {
 }
 
 void throw_dtype_mismatch(const RawTensor& tensor, core::DType expected, std::string_view what) {
-  throw core::input_error("{} has dtype {}, expected {}", what, core::dtype_name(tensor.dtype), core::dtype_name(expected));
+  throw core::input_error("{} has dtype {}, expected {}", what, core::dtype_name(tensor.dtype),
+                          core::dtype_name(expected));
 }
 
 std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
@@ -168,8 +176,8 @@ std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
     const RawTensor& t = entry->second;
     const auto size = byte_size(t.shape, t.dtype);
     if (!size || *size != t.bytes.size()) {
-      throw core::input_error("cannot save tensor {}: {} bytes do not match its shape and dtype {}", quote_name(entry->first),
-                        t.bytes.size(), core::dtype_name(t.dtype));
+      throw core::input_error("cannot save tensor {}: {} bytes do not match its shape and dtype {}",
+                              quote_name(entry->first), t.bytes.size(), core::dtype_name(t.dtype));
     }
     nlohmann::ordered_json info;
     info["dtype"] = core::dtype_name(t.dtype);
@@ -203,12 +211,15 @@ SafetensorsFile with_data_checksum(SafetensorsFile file) {
 }
 
 SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::string_view source) {
-  if (bytes.size() < 8) invalid(source, fmt::format("the file has {} bytes, fewer than the 8-byte header length (truncated?)", bytes.size()));
+  if (bytes.size() < 8)
+    invalid(source,
+            fmt::format("the file has {} bytes, fewer than the 8-byte header length (truncated?)", bytes.size()));
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[static_cast<std::size_t>(i)];
   if (n > kMaxHeaderBytes) invalid(source, fmt::format("header length {} exceeds the 100 MB limit", n));
   if (n > bytes.size() - 8) {
-    invalid(source, fmt::format("header length {} runs past the end of the {}-byte file (truncated?)", n, bytes.size()));
+    invalid(source,
+            fmt::format("header length {} runs past the end of the {}-byte file (truncated?)", n, bytes.size()));
   }
   const auto header_begin = bytes.begin() + 8;
   const auto header_end = header_begin + static_cast<std::ptrdiff_t>(n);
@@ -226,7 +237,8 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
     if (key == "__metadata__") {
       if (!value.is_object()) invalid(source, "__metadata__ is not a JSON object");
       for (const auto& [mkey, mvalue] : value.items()) {
-        if (!mvalue.is_string()) invalid(source, fmt::format("__metadata__ value of {} is not a string", quote_name(mkey)));
+        if (!mvalue.is_string())
+          invalid(source, fmt::format("__metadata__ value of {} is not a string", quote_name(mkey)));
         file.metadata[mkey] = mvalue.get<std::string>();
       }
       continue;
@@ -235,16 +247,18 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   }
 
   const std::size_t data_size = bytes.size() - 8 - static_cast<std::size_t>(n);
-  const auto last = std::max_element(entries.begin(), entries.end(),
-                                     [](const Entry& a, const Entry& b) { return a.end < b.end; });
+  const auto last =
+      std::max_element(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.end < b.end; });
   if (last != entries.end() && last->end > data_size) {
-    throw core::input_error("{} is truncated: tensor {} ends at data byte {}, but only {} data bytes follow the header; "
-                      "re-train or re-download it", source, quote_name(last->name), last->end, data_size);
+    throw core::input_error(
+        "{} is truncated: tensor {} ends at data byte {}, but only {} data bytes follow the header; "
+        "re-train or re-download it",
+        source, quote_name(last->name), last->end, data_size);
   }
   for (const Entry& e : entries) {
     if (e.begin > e.end) {
-      invalid(source, fmt::format("tensor {} has data_offsets [{}, {}] that end before they begin", quote_name(e.name), e.begin,
-                                  e.end));
+      invalid(source, fmt::format("tensor {} has data_offsets [{}, {}] that end before they begin", quote_name(e.name),
+                                  e.begin, e.end));
     }
     const auto size = byte_size(e.shape, e.dtype);
     if (!size || *size != e.end - e.begin) {
@@ -258,10 +272,12 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   std::size_t cursor = 0;
   for (const Entry& e : entries) {
     if (e.begin < cursor) {
-      invalid(source, fmt::format("tensor {} overlaps the tensor before it (offset {} < {})", quote_name(e.name), e.begin, cursor));
+      invalid(source, fmt::format("tensor {} overlaps the tensor before it (offset {} < {})", quote_name(e.name),
+                                  e.begin, cursor));
     }
     if (e.begin > cursor) {
-      invalid(source, fmt::format("{} unused bytes before tensor {} (offset {})", e.begin - cursor, quote_name(e.name), e.begin));
+      invalid(source, fmt::format("{} unused bytes before tensor {} (offset {})", e.begin - cursor, quote_name(e.name),
+                                  e.begin));
     }
     cursor = e.end;
   }
@@ -270,7 +286,8 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   const std::uint8_t* data = bytes.data() + 8 + n;
   verify_checksum(file, std::span(data, data_size), source);
   for (Entry& e : entries) {
-    file.tensors[e.name] = RawTensor{e.dtype, std::move(e.shape), std::vector<std::uint8_t>(data + e.begin, data + e.end)};
+    file.tensors[e.name] =
+        RawTensor{e.dtype, std::move(e.shape), std::vector<std::uint8_t>(data + e.begin, data + e.end)};
   }
   return file;
 }

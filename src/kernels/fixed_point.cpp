@@ -10,7 +10,8 @@ namespace seatorch::kernels {
 QuantizedMultiplier quantize_multiplier(double real) {
   if (!(real > 0.0 && real < 1.0)) {
     throw core::input_error("requantization multiplier {} is outside (0, 1); the integer model "
-                      "supports only scale ratios s_in*s_w/s_out below 1", real);
+                            "supports only scale ratios s_in*s_w/s_out below 1",
+                            real);
   }
   int exponent = 0;
   const double fraction = std::frexp(real, &exponent);  // real = fraction * 2^exponent, fraction in [0.5, 1)

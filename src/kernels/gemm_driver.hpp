@@ -108,8 +108,7 @@ void pack_rows(const float* src, std::size_t ld, std::size_t cols, std::size_t k
 // panel r holds dst[r * MR * kc + p * MR + i] = op(A)(i0 + r * MR + i, p0 + p), rows past mc
 // zero. Stored (k, m), A's rows are the panels' rows already; stored (m, k), it is transposed.
 template <class V, std::size_t MR>
-void pack_a(const MatmulArgs& args, std::size_t i0, std::size_t p0, std::size_t mc,
-            std::size_t kc, float* dst) {
+void pack_a(const MatmulArgs& args, std::size_t i0, std::size_t p0, std::size_t mc, std::size_t kc, float* dst) {
   for (std::size_t r0 = 0; r0 < mc; r0 += MR, dst += MR * kc) {
     const std::size_t rows = min_of<V>(MR, mc - r0);
     if (args.ta == Transpose::kYes) {
@@ -125,8 +124,7 @@ void pack_a(const MatmulArgs& args, std::size_t i0, std::size_t p0, std::size_t 
 // nc zero. Stored (k, n), B's rows are the panels' rows already; stored (n, k), it is
 // transposed.
 template <class V, std::size_t NR>
-void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t kc,
-            std::size_t nc, float* dst) {
+void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t kc, std::size_t nc, float* dst) {
   for (std::size_t s0 = 0; s0 < nc; s0 += NR, dst += NR * kc) {
     const std::size_t cols = min_of<V>(NR, nc - s0);
     if (args.tb == Transpose::kNo) {

@@ -22,7 +22,8 @@ void gemm_ref(const Int8GemmArgs& g) {
   for (std::size_t i = 0; i < g.m; ++i) {
     for (std::size_t j = 0; j < g.n; ++j) {
       std::int32_t sum = 0;
-      for (std::size_t p = 0; p < g.k; ++p) sum += std::int32_t{g.a[i * g.lda + p]} * std::int32_t{g.packed_b[j * g.k + p]};
+      for (std::size_t p = 0; p < g.k; ++p)
+        sum += std::int32_t{g.a[i * g.lda + p]} * std::int32_t{g.packed_b[j * g.k + p]};
       g.c[i * g.ldc + j] = sum;
     }
   }
@@ -31,9 +32,9 @@ void gemm_ref(const Int8GemmArgs& g) {
 void requantize_ref(const Int8RequantizeArgs& r) {
   for (std::size_t j = 0; j < r.n; ++j) {
     // The terms may wrap in int32; their sum (the accumulator) fits.
-    const auto acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(r.row_constant[j]) +
-                                               static_cast<std::uint32_t>(r.dots[j]) -
-                                               static_cast<std::uint32_t>(r.correction));
+    const auto acc =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(r.row_constant[j]) +
+                                  static_cast<std::uint32_t>(r.dots[j]) - static_cast<std::uint32_t>(r.correction));
     const std::int8_t y = requantize(acc, r.multiplier[j], r.shift[j], r.zero_point, r.relu);
     if (r.y) r.y[j] = y;
     r.u[j] = static_cast<std::uint8_t>(y + 128);
@@ -60,8 +61,7 @@ std::vector<std::int8_t> pack_rows(std::span<const std::int8_t> b, std::size_t n
   return x86::pack_b_blocked(b, n, k, Rows);
 }
 
-constexpr Int8Kernel kAvx2{"avx2", pack_rows<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2,
-                           x86::layer_avx2};
+constexpr Int8Kernel kAvx2{"avx2", pack_rows<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2, x86::layer_avx2};
 constexpr Int8Kernel kAvx512Vnni{"avx512vnni", pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni,
                                  x86::requantize_avx512, x86::layer_avx512vnni};
 #endif
@@ -101,8 +101,8 @@ const Int8Kernel& int8_kernel(std::string_view name) {
   for (const Candidate& c : candidates()) {
     if (c.supported() && (name == "auto" || name == c.kernel->name)) return *c.kernel;
   }
-  throw core::option_error("int8 kernel", "int8 kernel '{}' is not available on this CPU; choose one of: auto, {}", name,
-                           fmt::join(int8_kernel_names(), ", "));
+  throw core::option_error("int8 kernel", "int8 kernel '{}' is not available on this CPU; choose one of: auto, {}",
+                           name, fmt::join(int8_kernel_names(), ", "));
 }
 
 }  // namespace seatorch::kernels

@@ -13,12 +13,12 @@ namespace seatorch::kernels {
 void matmul_blocked(const MatmulArgs& args);
 
 #if defined(__x86_64__)
-void matmul_avx2(const MatmulArgs& args);     // src/kernels/x86/avx2.cpp: AVX2 + FMA
+void matmul_avx2(const MatmulArgs& args);  // src/kernels/x86/avx2.cpp: AVX2 + FMA
 double fma_probe_avx2(std::size_t rounds);
-void matmul_avx512(const MatmulArgs& args);   // src/kernels/x86/avx512.cpp: AVX-512F
+void matmul_avx512(const MatmulArgs& args);  // src/kernels/x86/avx512.cpp: AVX-512F
 double fma_probe_avx512(std::size_t rounds);
 #elif defined(__aarch64__)
-void matmul_neon(const MatmulArgs& args);     // src/kernels/neon/neon.cpp: AArch64 NEON
+void matmul_neon(const MatmulArgs& args);  // src/kernels/neon/neon.cpp: AArch64 NEON
 double fma_probe_neon(std::size_t rounds);
 #endif
 

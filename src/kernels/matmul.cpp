@@ -47,14 +47,10 @@ std::vector<std::string> kernel_names() {
   return names;
 }
 
-void select_kernel(std::string_view name) {
-  g_selected.store(&require_kernel(name, ""), std::memory_order_release);
-}
+void select_kernel(std::string_view name) { g_selected.store(&require_kernel(name, ""), std::memory_order_release); }
 
 std::string_view selected_kernel() { return selected().name; }
 
-void matmul_with(std::string_view name, const MatmulArgs& args) {
-  require_kernel(name, "matmul_with").matmul(args);
-}
+void matmul_with(std::string_view name, const MatmulArgs& args) { require_kernel(name, "matmul_with").matmul(args); }
 
 }  // namespace seatorch::kernels

@@ -23,7 +23,7 @@ namespace seatorch::kernels {
 // The operands of one micro-tile. Operands are addressed through strides, so the same code
 // reads packed panels and (where the driver allows it) the caller's matrices in place.
 struct MicroTile {
-  std::size_t kc = 0;      // depth of the update, >= 1
+  std::size_t kc = 0;        // depth of the update, >= 1
   const float* a = nullptr;  // A panel, (MR, kc): element (i, p) at a[i * a_rs + p * a_cs]
   std::size_t a_rs = 0;
   std::size_t a_cs = 0;
@@ -31,9 +31,9 @@ struct MicroTile {
   std::size_t b_rs = 0;      //   all NR floats of each row must be readable
   float* c = nullptr;        // C tile, (m_eff, n_eff): element (i, j) at c[i * ldc + j]
   std::size_t ldc = 0;
-  std::size_t m_eff = 0;     // rows of the tile inside C, 1..MR (A rows past it are not read)
-  std::size_t n_eff = 0;     // columns of the tile inside C, 1..NR
-  bool accumulate = false;   // C += A*B rather than C = A*B
+  std::size_t m_eff = 0;    // rows of the tile inside C, 1..MR (A rows past it are not read)
+  std::size_t n_eff = 0;    // columns of the tile inside C, 1..NR
+  bool accumulate = false;  // C += A*B rather than C = A*B
 };
 
 // With kTransposedC the tile is Cᵀ: tile element (i, j) goes to c[j * ldc + i], written
@@ -43,8 +43,8 @@ inline void micro_kernel(const MicroTile& t) {
   using Reg = typename V::Reg;
   constexpr std::size_t kW = V::kLanes;
 
-  Reg acc[MR][NV];          // the C tile, (MR, NV * kW), in registers
-  const float* a_row[MR];   // start of each row of the A panel
+  Reg acc[MR][NV];         // the C tile, (MR, NV * kW), in registers
+  const float* a_row[MR];  // start of each row of the A panel
 #pragma GCC unroll 32
   for (std::size_t i = 0; i < MR; ++i) {
     // Rows past the edge of C re-read the last valid row: always in bounds, never stored.

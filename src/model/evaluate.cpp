@@ -16,13 +16,15 @@ constexpr std::size_t kEvalBatch = 1024;
 
 void check_model_fits(std::size_t inputs, std::size_t outputs, const data::Dataset& data, std::string_view what) {
   if (inputs != data.features || outputs != data.classes) {
-    throw core::input_error("the {} model takes {} inputs and gives {} classes, but the data set has {} features and {} "
-                            "classes; evaluate it on the data set it was trained on",
-                            what, inputs, outputs, data.features, data.classes);
+    throw core::input_error(
+        "the {} model takes {} inputs and gives {} classes, but the data set has {} features and {} "
+        "classes; evaluate it on the data set it was trained on",
+        what, inputs, outputs, data.features, data.classes);
   }
 }
 
-Evaluation tally_predictions(const data::Dataset& data, const Predictor& predict, std::size_t first, std::size_t count) {
+Evaluation tally_predictions(const data::Dataset& data, const Predictor& predict, std::size_t first,
+                             std::size_t count) {
   first = std::min(first, data.size());
   const std::size_t end = first + std::min(count, data.size() - first);
   Evaluation e(data.classes);
@@ -39,7 +41,7 @@ Evaluation evaluate_float(const FloatMlp& model, const data::Dataset& data, std:
   return tally_predictions(
       data,
       [&](std::size_t begin, std::size_t n) {
-        const std::vector<float> x = data.features_of(begin, n);  // (n, inputs)
+        const std::vector<float> x = data.features_of(begin, n);       // (n, inputs)
         const std::vector<float> logits = float_forward(model, x, n);  // (n, outputs)
         std::vector<std::int32_t> classes(n);
         for (std::size_t s = 0; s < n; ++s) {

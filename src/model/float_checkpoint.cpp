@@ -27,7 +27,8 @@ const io::RawTensor& find_tensor(const io::SafetensorsFile& file, std::string_vi
   const auto it = file.tensors.find(name);
   if (it == file.tensors.end()) {
     throw core::input_error("{}: the checkpoint has no tensor '{}'; a checkpoint holds an nn.Sequential of Linear/ReLU "
-                      "layers (0.weight, 0.bias, 2.weight, ...)", source, name);
+                            "layers (0.weight, 0.bias, 2.weight, ...)",
+                            source, name);
   }
   return it->second;
 }
@@ -38,8 +39,10 @@ io::SafetensorsFile float_checkpoint(const FloatMlp& model, const std::map<std::
   validate_float_mlp(model, "the model to save");
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     if (model.layers[k].relu != (k + 1 < model.layers.size())) {
-      throw core::input_error("cannot save the model as an nn.Sequential checkpoint: every layer but the last must have "
-                        "a ReLU and the last none (layer {} differs)", k);
+      throw core::input_error(
+          "cannot save the model as an nn.Sequential checkpoint: every layer but the last must have "
+          "a ReLU and the last none (layer {} differs)",
+          k);
     }
   }
   io::SafetensorsFile file;
@@ -49,7 +52,8 @@ io::SafetensorsFile float_checkpoint(const FloatMlp& model, const std::map<std::
   file.metadata["activation"] = "relu";
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     const DenseLayer& layer = model.layers[k];
-    file.tensors[nn::sequential_parameter_name(k, "weight")] = io::make_tensor<float>({layer.out, layer.in}, layer.weight);
+    file.tensors[nn::sequential_parameter_name(k, "weight")] =
+        io::make_tensor<float>({layer.out, layer.in}, layer.weight);
     file.tensors[nn::sequential_parameter_name(k, "bias")] = io::make_tensor<float>({layer.out}, layer.bias);
   }
   return file;
@@ -57,21 +61,25 @@ io::SafetensorsFile float_checkpoint(const FloatMlp& model, const std::map<std::
 
 FloatMlp float_mlp_from_checkpoint(const io::SafetensorsFile& file, std::string_view source) {
   if (model_file_kind(file) == ModelFileKind::kInt8Model) {
-    throw core::input_error("{} is {}, but a float checkpoint (F32 tensors 0.weight, 0.bias, ...) was expected; pass the "
-                      "float model written by `seatorch train` (seatorch-out/model.safetensors)",
-                      source, describe_model_file(file));
+    throw core::input_error(
+        "{} is {}, but a float checkpoint (F32 tensors 0.weight, 0.bias, ...) was expected; pass the "
+        "float model written by `seatorch train` (seatorch-out/model.safetensors)",
+        source, describe_model_file(file));
   }
   const auto activation = file.metadata.find("activation");
   if (activation != file.metadata.end() && activation->second != "relu") {
     throw core::input_error("{}: the model uses activation '{}'; quantization supports ReLU MLPs only "
-                      "(like those `seatorch train` writes)", source, core::printable(activation->second));
+                            "(like those `seatorch train` writes)",
+                            source, core::printable(activation->second));
   }
   std::size_t count = 0;  // Linear layers at positions 0, 2, 4, ...
   for (const auto& [name, tensor] : file.tensors) {
     const auto parsed = split_name(name);
     if (!parsed || parsed->first % 2 != 0) {
-      throw core::input_error("{}: unexpected tensor '{}'; a checkpoint holds an nn.Sequential(Linear, ReLU, Linear, ...): "
-                        "0.weight, 0.bias, 2.weight, 2.bias, ...", source, core::printable(name));
+      throw core::input_error(
+          "{}: unexpected tensor '{}'; a checkpoint holds an nn.Sequential(Linear, ReLU, Linear, ...): "
+          "0.weight, 0.bias, 2.weight, 2.bias, ...",
+          source, core::printable(name));
     }
     count = std::max(count, parsed->first / 2 + 1);
   }
@@ -84,11 +92,12 @@ FloatMlp float_mlp_from_checkpoint(const io::SafetensorsFile& file, std::string_
     const io::RawTensor& weight = find_tensor(file, source, weight_name);
     const io::RawTensor& bias = find_tensor(file, source, bias_name);
     if (weight.shape.size() != 2) {
-      throw core::input_error("{}: tensor {} has {} dimensions, expected 2 (out, in)", source, weight_name, weight.shape.size());
+      throw core::input_error("{}: tensor {} has {} dimensions, expected 2 (out, in)", source, weight_name,
+                              weight.shape.size());
     }
     if (bias.shape.size() != 1 || bias.shape[0] != weight.shape[0]) {
       throw core::input_error("{}: tensor {} has shape [{}], expected [{}] to match {}", source, bias_name,
-                        fmt::join(bias.shape, ", "), weight.shape[0], weight_name);
+                              fmt::join(bias.shape, ", "), weight.shape[0], weight_name);
     }
     DenseLayer layer;
     layer.out = weight.shape[0];

@@ -16,7 +16,8 @@ void check_finite(std::span<const float> values, std::string_view source, std::s
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (!std::isfinite(values[i])) {
       throw core::input_error("{}: tensor {} has a non-finite value ({}) at index {}; the model diverged in training, "
-                        "retrain it (e.g. with a lower learning rate)", source, nn::sequential_parameter_name(layer, what), values[i], i);
+                              "retrain it (e.g. with a lower learning rate)",
+                              source, nn::sequential_parameter_name(layer, what), values[i], i);
     }
   }
 }
@@ -33,15 +34,16 @@ void validate_float_mlp(const FloatMlp& model, std::string_view source) {
   if (model.layers.empty()) throw core::input_error("{}: the model has no layers", source);
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     const DenseLayer& layer = model.layers[k];
-    if (layer.in == 0 || layer.out == 0) throw core::input_error("{}: layer {} has an empty shape ({}, {})", source, k, layer.out, layer.in);
+    if (layer.in == 0 || layer.out == 0)
+      throw core::input_error("{}: layer {} has an empty shape ({}, {})", source, k, layer.out, layer.in);
     if (layer.weight.size() != layer.in * layer.out || layer.bias.size() != layer.out) {
       throw core::input_error("{}: layer {} has {} weights and {} biases, expected {} x {} and {}", source, k,
-                        layer.weight.size(), layer.bias.size(), layer.out, layer.in, layer.out);
+                              layer.weight.size(), layer.bias.size(), layer.out, layer.in, layer.out);
     }
     if (k > 0 && model.layers[k - 1].out != layer.in) {
       throw core::input_error("{}: {} takes {} inputs but {} produces {}; the layers do not chain", source,
-                        nn::sequential_parameter_name(k, "weight"), layer.in, nn::sequential_parameter_name(k - 1, "weight"),
-                        model.layers[k - 1].out);
+                              nn::sequential_parameter_name(k, "weight"), layer.in,
+                              nn::sequential_parameter_name(k - 1, "weight"), model.layers[k - 1].out);
     }
     check_finite(layer.weight, source, k, "weight");
     check_finite(layer.bias, source, k, "bias");
@@ -56,8 +58,16 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
   for (const DenseLayer& layer : model.layers) {
     std::vector<float> y(n * layer.out);  // (n, out)
     // y = x W^T: x (n, in), W stored (out, in) = W^T transposed.
-    kernels::matmul({{n, layer.out, layer.in}, input.data(), layer.in, kernels::Transpose::kNo, layer.weight.data(),
-                     layer.in, kernels::Transpose::kYes, y.data(), layer.out, false});
+    kernels::matmul({{n, layer.out, layer.in},
+                     input.data(),
+                     layer.in,
+                     kernels::Transpose::kNo,
+                     layer.weight.data(),
+                     layer.in,
+                     kernels::Transpose::kYes,
+                     y.data(),
+                     layer.out,
+                     false});
     for (std::size_t s = 0; s < n; ++s) {
       float* row = y.data() + s * layer.out;
       for (std::size_t j = 0; j < layer.out; ++j) {

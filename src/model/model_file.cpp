@@ -11,9 +11,7 @@ ModelFileKind model_file_kind(const io::SafetensorsFile& file) {
   return int8 ? ModelFileKind::kInt8Model : ModelFileKind::kFloatCheckpoint;
 }
 
-std::string_view model_kind_name(ModelFileKind kind) {
-  return kind == ModelFileKind::kInt8Model ? "int8" : "float";
-}
+std::string_view model_kind_name(ModelFileKind kind) { return kind == ModelFileKind::kInt8Model ? "int8" : "float"; }
 
 std::string describe_model_file(const io::SafetensorsFile& file) {
   const auto format = file.metadata.find("format");
@@ -22,7 +20,8 @@ std::string describe_model_file(const io::SafetensorsFile& file) {
     return fmt::format("a float checkpoint (format '{}', tensors 0.weight, 0.bias, ...)",
                        format == file.metadata.end() ? "none" : core::printable(format->second));
   }
-  if (format != file.metadata.end()) return fmt::format("a safetensors file of format '{}'", core::printable(format->second));
+  if (format != file.metadata.end())
+    return fmt::format("a safetensors file of format '{}'", core::printable(format->second));
   return "a safetensors file without seatorch metadata";
 }
 

@@ -31,7 +31,8 @@ Mlp::Mlp(std::span<const std::size_t> sizes, double dropout, core::Rng& init_rng
       layers_(make_layers(sizes, init_rng)),
       dropout_(dropout),
       dropout_rng_(dropout_seed) {
-  if (!(dropout >= 0.0 && dropout < 1.0)) throw core::option_error("dropout", "the dropout probability must be in [0, 1), got {}", dropout);
+  if (!(dropout >= 0.0 && dropout < 1.0))
+    throw core::option_error("dropout", "the dropout probability must be in [0, 1), got {}", dropout);
 }
 
 tensor::Tensor Mlp::forward(const tensor::Tensor& x) {

@@ -26,8 +26,8 @@ void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string
   const tensor::Shape shape{std::span<const std::size_t>(buffer.shape)};
   if (!(shape == dst.shape()) || buffer.data.size() != dst.numel()) {
     throw core::input_error("{}: '{}' has shape {} ({} values) but {} is expected; the checkpoint was "
-                      "made for another architecture", owner, buffer.name, shape.str(), buffer.data.size(),
-                      dst.shape().str());
+                            "made for another architecture",
+                            owner, buffer.name, shape.str(), buffer.data.size(), dst.shape().str());
   }
   std::copy(buffer.data.begin(), buffer.data.end(), dst.data<float>());
 }

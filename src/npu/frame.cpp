@@ -154,7 +154,7 @@ std::optional<Response> parse_response(const Frame& frame) {
 NpuStatus parse_status(std::span<const std::uint8_t> d) {
   if (d.size() != kStatusBytes) {
     throw core::input_error("NPU STATUS: {} bytes, expected {}; the NPU and this seatorch disagree on the protocol",
-                      d.size(), kStatusBytes);
+                            d.size(), kStatusBytes);
   }
   NpuStatus s;
   s.format_version = d[0];
@@ -177,7 +177,7 @@ NpuStatus parse_status(std::span<const std::uint8_t> d) {
 NpuResult parse_result(std::span<const std::uint8_t> d) {
   if (d.size() <= kResultBytes) {
     throw core::input_error("NPU INFER result: {} bytes, expected class, cycles and at least one logit ({} bytes)",
-                      d.size(), kResultBytes + 1);
+                            d.size(), kResultBytes + 1);
   }
   NpuResult r;
   r.predicted = get_u16(d, 0);
@@ -187,8 +187,8 @@ NpuResult parse_result(std::span<const std::uint8_t> d) {
 }
 
 std::string error_name(std::uint8_t code) {
-  static const char* const kNames[] = {"none",      "E_CRC",      "E_FRAMING", "E_LENGTH",
-                                       "E_TIMEOUT", "E_COMMAND",  "E_STATE",   "E_SEQUENCE",
+  static const char* const kNames[] = {"none",      "E_CRC",      "E_FRAMING",   "E_LENGTH",
+                                       "E_TIMEOUT", "E_COMMAND",  "E_STATE",     "E_SEQUENCE",
                                        "E_ADDRESS", "E_NO_IMAGE", "E_IMAGE_CRC", "E_IMAGE_HEADER"};
   if (code < std::size(kNames)) return kNames[code];
   return fmt::format("error {}", code);
@@ -196,13 +196,20 @@ std::string error_name(std::uint8_t code) {
 
 std::string command_name(std::uint8_t command) {
   switch (command) {
-    case kCmdStatus: return "STATUS";
-    case kCmdEcho: return "ECHO";
-    case kCmdLoadBegin: return "LOAD_BEGIN";
-    case kCmdLoadChunk: return "LOAD_CHUNK";
-    case kCmdLoadEnd: return "LOAD_END";
-    case kCmdInfer: return "INFER";
-    default: return fmt::format("command 0x{:02x}", command);
+    case kCmdStatus:
+      return "STATUS";
+    case kCmdEcho:
+      return "ECHO";
+    case kCmdLoadBegin:
+      return "LOAD_BEGIN";
+    case kCmdLoadChunk:
+      return "LOAD_CHUNK";
+    case kCmdLoadEnd:
+      return "LOAD_END";
+    case kCmdInfer:
+      return "INFER";
+    default:
+      return fmt::format("command 0x{:02x}", command);
   }
 }
 

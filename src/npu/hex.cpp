@@ -64,7 +64,7 @@ NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) 
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     if (line.size() > kHexMaxLineChars) {
       throw core::input_error("{}:{}: line longer than {} characters; not an NPU .hex file", source, line_no,
-                        kHexMaxLineChars);
+                              kHexMaxLineChars);
     }
     if (const std::size_t c = line.find("//"); c != std::string_view::npos) line = line.substr(0, c);
     line = trim(line);
@@ -72,8 +72,8 @@ NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) 
     if (line.front() == '@') {
       const std::optional<std::uint32_t> address = parse_hex(line.substr(1), 1, 6);
       if (!address) {
-        throw core::input_error("{}:{}: expected '@' and a word address of 1 to 6 hex digits, got '{}'", source, line_no,
-                          core::printable(line));
+        throw core::input_error("{}:{}: expected '@' and a word address of 1 to 6 hex digits, got '{}'", source,
+                                line_no, core::printable(line));
       }
       if (!sections.empty() && sections.back().words.empty()) {
         throw core::input_error("{}:{}: the section at @{:06x} has no words", source, line_no, sections.back().address);
@@ -83,7 +83,8 @@ NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) 
     }
     const std::optional<std::uint32_t> word = parse_hex(line, 8, 8);
     if (!word) {
-      throw core::input_error("{}:{}: expected a word of 8 hex digits, got '{}'", source, line_no, core::printable(line));
+      throw core::input_error("{}:{}: expected a word of 8 hex digits, got '{}'", source, line_no,
+                              core::printable(line));
     }
     if (sections.empty()) {
       throw core::input_error("{}:{}: a word before the first '@address' line", source, line_no);
@@ -95,8 +96,8 @@ NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source) 
   }
   if (sections.empty() || sections.back().address != region_base(kRegionCrc) || sections.back().words.size() != 1) {
     throw core::input_error("{}: the last section must be the one-word image CRC at @{:06x}; the file is truncated or "
-                      "not an NPU image",
-                      source, region_base(kRegionCrc));
+                            "not an NPU image",
+                            source, region_base(kRegionCrc));
   }
   const std::uint32_t crc = sections.back().words.front();
   sections.pop_back();
@@ -124,14 +125,16 @@ NpuImage read_npu_hex(const std::filesystem::path& path, std::string_view target
   try {
     described = read_npu_manifest(manifest);
   } catch (const core::InputError& e) {
-    throw core::input_error("{} (the manifest beside {}; re-run `seatorch export --hex` to write both again, or delete it)",
-                      e.what(), path.string());
+    throw core::input_error(
+        "{} (the manifest beside {}; re-run `seatorch export --hex` to write both again, or delete it)", e.what(),
+        path.string());
   }
   if (!target.empty() && target != described.target) {
     const NpuTarget& wanted = npu_target(target);  // an unknown name is its own error
-    throw core::input_error("{} was exported for the {} target (its manifest {} says so), not for the {} target; run it on "
-                      "the {} target or export the model again for {}",
-                      path.string(), described.target, manifest.string(), wanted.name, described.target, wanted.name);
+    throw core::input_error(
+        "{} was exported for the {} target (its manifest {} says so), not for the {} target; run it on "
+        "the {} target or export the model again for {}",
+        path.string(), described.target, manifest.string(), wanted.name, described.target, wanted.name);
   }
   NpuImage image =
       npu_image_from_sections(std::move(words.sections), words.crc, path.string(), npu_target(described.target));

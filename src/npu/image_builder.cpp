@@ -15,7 +15,8 @@ std::uint32_t u8_field(std::int32_t v) { return static_cast<std::uint32_t>(v) & 
 void check_target_fits(const quant::Int8Model& model, const NpuTarget& target) {
   const NpuLimits& limits = target.limits;
   if (limits.lanes < 4 || (limits.lanes & (limits.lanes - 1)) != 0) {
-    throw core::input_error("the {} target's lane count must be a power of two >= 4, got {}", target.name, limits.lanes);
+    throw core::input_error("the {} target's lane count must be a power of two >= 4, got {}", target.name,
+                            limits.lanes);
   }
   if (model.layers.empty() || model.layers.size() > limits.max_layers) {
     throw core::input_error("the model has {} layers; the {} target runs 1 to {} (MaxLayers)", model.layers.size(),

@@ -31,7 +31,8 @@ std::string crc_hex(std::uint32_t crc) { return fmt::format("0x{:08x}", crc); }
 core::JsonSource manifest_source(std::string_view source) { return {source, "the manifest", ""}; }
 
 NpuManifestSection parse_section(const json& value, std::string_view source, std::size_t k) {
-  const core::JsonFields f(value, manifest_source(source), fmt::format("sections[{}]", k), {"name", "address", "words"});
+  const core::JsonFields f(value, manifest_source(source), fmt::format("sections[{}]", k),
+                           {"name", "address", "words"});
   NpuManifestSection s;
   s.name = f.string("name", kManifestMaxNameBytes);
   s.address = static_cast<std::uint32_t>(f.unsigned_integer("address", 0, kMaxAddress));
@@ -41,8 +42,8 @@ NpuManifestSection parse_section(const json& value, std::string_view source, std
 
 NpuLayerInfo parse_layer(const json& value, std::string_view source, std::size_t k, std::size_t lanes) {
   const core::JsonFields f(value, manifest_source(source), fmt::format("layers[{}]", k),
-                 {"in", "out", "relu", "input_zero_point", "weight_zero_point", "output_zero_point", "w_base",
-                  "weight_rows", "row_base", "macs"});
+                           {"in", "out", "relu", "input_zero_point", "weight_zero_point", "output_zero_point", "w_base",
+                            "weight_rows", "row_base", "macs"});
   NpuLayerInfo l;
   l.in = f.unsigned_integer("in", 1, kMaxField16);
   l.out = f.unsigned_integer("out", 1, kMaxField16);
@@ -134,8 +135,8 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
     throw core::input_error("{}: not valid JSON ({})", source, core::printable(e.what(), 160));
   }
   const core::JsonFields f(root, manifest_source(source), "",
-                 {"format", "format_version", "target", "lanes", "architecture", "input_size", "output_size",
-                  "total_words", "macs", "crc32", "crc32_hex", "sections", "layers"});
+                           {"format", "format_version", "target", "lanes", "architecture", "input_size", "output_size",
+                            "total_words", "macs", "crc32", "crc32_hex", "sections", "layers"});
   if (f.string("format", kManifestMaxNameBytes) != kManifestFormat) {
     throw core::input_error("{}: 'format' is {}, expected '{}'; not an NPU image manifest", source,
                             core::describe_json(f.get("format")), kManifestFormat);
@@ -159,10 +160,11 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
   for (std::size_t k = 0; k + 1 < sections.size(); ++k) m.sections.push_back(parse_section(sections[k], source, k));
   const NpuManifestSection crc = parse_section(sections.back(), source, sections.size() - 1);
   if (crc != NpuManifestSection{kCrcSection, region_base(kRegionCrc), 1}) {
-    throw core::input_error("{}: the last section must be {{\"name\": \"{}\", \"address\": {}, \"words\": 1}} (the image "
-                      "CRC at @{:06x}), got '{}' at {} with {} words",
-                      source, kCrcSection, region_base(kRegionCrc), region_base(kRegionCrc), core::printable(crc.name),
-                      crc.address, crc.words);
+    throw core::input_error(
+        "{}: the last section must be {{\"name\": \"{}\", \"address\": {}, \"words\": 1}} (the image "
+        "CRC at @{:06x}), got '{}' at {} with {} words",
+        source, kCrcSection, region_base(kRegionCrc), region_base(kRegionCrc), core::printable(crc.name), crc.address,
+        crc.words);
   }
 
   const json& layers = f.array("layers", 1, kManifestMaxLayers);
@@ -170,7 +172,7 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
     m.layers.push_back(parse_layer(layers[k], source, k, m.lanes));
     if (k > 0 && m.layers[k].in != m.layers[k - 1].out) {
       throw core::input_error("{}: layers[{}].in is {} but layers[{}].out is {}; the layers must chain", source, k,
-                        m.layers[k].in, k - 1, m.layers[k - 1].out);
+                              m.layers[k].in, k - 1, m.layers[k - 1].out);
     }
   }
   f.expect("architecture", npu_architecture(m.layers), "the layers give");
@@ -184,8 +186,7 @@ NpuManifest parse_npu_manifest(std::string_view text, std::string_view source) {
 NpuManifest read_npu_manifest(const std::filesystem::path& path) {
   const std::vector<std::uint8_t> bytes =
       io::read_file(path, kManifestMaxFileBytes, "an NPU image manifest (written by `seatorch export --hex`)");
-  return parse_npu_manifest(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-                            path.string());
+  return parse_npu_manifest(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
 }
 
 void check_npu_manifest(const NpuManifest& manifest, const NpuImage& image, std::string_view manifest_source,
@@ -224,9 +225,10 @@ void check_npu_manifest(const NpuManifest& manifest, const NpuImage& image, std:
   std::string listed = differences.front();
   for (std::size_t k = 1; k < std::min(kShown, differences.size()); ++k) listed += "; " + differences[k];
   if (differences.size() > kShown) listed += fmt::format("; and {} more", differences.size() - kShown);
-  throw core::input_error("{} does not describe {} ({}); the manifest is stale or edited: re-run `seatorch export --hex` to "
-                    "write both again, or delete the manifest",
-                    manifest_source, hex_source, listed);
+  throw core::input_error(
+      "{} does not describe {} ({}); the manifest is stale or edited: re-run `seatorch export --hex` to "
+      "write both again, or delete the manifest",
+      manifest_source, hex_source, listed);
 }
 
 }  // namespace seatorch::npu

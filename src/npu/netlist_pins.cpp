@@ -22,7 +22,7 @@ std::unique_ptr<NpuPins> make_netlist_pins(const std::filesystem::path& trace) {
 #else
   (void)trace;
   throw core::input_error("this seatorch was built without the gate-level model of the iCE40 netlist; configure it "
-                    "with -DSEATORCH_NPU_NETLIST=ON (needs yosys: scripts/setup.sh)");
+                          "with -DSEATORCH_NPU_NETLIST=ON (needs yosys: scripts/setup.sh)");
 #endif
 }
 

@@ -77,11 +77,12 @@ PtyServeSummary serve_npu_pty(const PtyServeOptions& options, const PtyServeHook
 
   // After the host's last byte is on the wire, the NPU may compute this long before it
   // answers: the longest inference, or its frame timeout when the bytes ended mid-frame.
-  const std::uint64_t answer_cycles = npu_max_answer_cycles(options.target) + kTimeoutBits * options.clks_per_bit + kAnswerMarginCycles;
+  const std::uint64_t answer_cycles =
+      npu_max_answer_cycles(options.target) + kTimeoutBits * options.clks_per_bit + kAnswerMarginCycles;
   const auto start = Clock::now();
   auto last_host_byte = start;
-  bool connected = false;  // a host has sent a byte: a hangup from now on means it has gone
-  bool awaiting = false;   // the host has sent bytes since the NPU last sent one
+  bool connected = false;   // a host has sent a byte: a hangup from now on means it has gone
+  bool awaiting = false;    // the host has sent bytes since the NPU last sent one
   std::uint64_t quiet = 0;  // cycles simulated since the line was last busy, counted per slice
   std::vector<std::uint8_t> out;
   std::vector<std::uint8_t> in(kReadBytes);

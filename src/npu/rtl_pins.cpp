@@ -18,14 +18,14 @@ std::unique_ptr<NpuPins> make_target_pins(const NpuTarget& target, bool netlist,
   if (netlist) {
     if (target.rtl_top != "npu_ice40") {
       throw core::input_error("the {} target has no FPGA netlist to simulate; only icebreaker (npu_ice40) has one",
-                        target.name);
+                              target.name);
     }
     return make_netlist_pins(trace);
   }
   if (target.rtl_top == "npu_top") return make_rtl_pins(trace);
   if (target.rtl_top == "npu_ice40") return make_ice40_pins(trace);
-  throw core::input_error("the {} target names the RTL top '{}', which this seatorch has no Verilated model of", target.name,
-                    target.rtl_top);
+  throw core::input_error("the {} target names the RTL top '{}', which this seatorch has no Verilated model of",
+                          target.name, target.rtl_top);
 }
 
 }  // namespace seatorch::npu

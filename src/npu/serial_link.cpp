@@ -52,15 +52,24 @@ int ms_until(LinkTime deadline) {
 
 speed_t speed_of(unsigned baud) {
   switch (baud) {
-    case 115200: return B115200;
-    case 230400: return B230400;
-    case 460800: return B460800;
-    case 921600: return B921600;
-    case 1000000: return B1000000;
-    case 1500000: return B1500000;
-    case 2000000: return B2000000;
-    case 3000000: return B3000000;
-    default: break;
+    case 115200:
+      return B115200;
+    case 230400:
+      return B230400;
+    case 460800:
+      return B460800;
+    case 921600:
+      return B921600;
+    case 1000000:
+      return B1000000;
+    case 1500000:
+      return B1500000;
+    case 2000000:
+      return B2000000;
+    case 3000000:
+      return B3000000;
+    default:
+      break;
   }
   check_serial_baud(baud);  // throws
   return B0;
@@ -70,7 +79,8 @@ speed_t speed_of(unsigned baud) {
 
 void check_serial_baud(unsigned baud) {
   if (std::find(kSerialBauds.begin(), kSerialBauds.end(), baud) == kSerialBauds.end()) {
-    throw core::input_error("a serial line at {} baud is not supported; use one of {}", baud, fmt::join(kSerialBauds, ", "));
+    throw core::input_error("a serial line at {} baud is not supported; use one of {}", baud,
+                            fmt::join(kSerialBauds, ", "));
   }
 }
 
@@ -86,7 +96,8 @@ SerialLink::SerialLink(const SerialOptions& options) : options_(options) {
     const int error = errno;
     if (error == ENOENT) throw core::input_error("{}: no such serial port; give the device of the NPU's UART", path);
     if (error == EACCES) {
-      throw core::input_error("{}: permission denied; add your user to the group that owns the port (often dialout)", path);
+      throw core::input_error("{}: permission denied; add your user to the group that owns the port (often dialout)",
+                              path);
     }
     throw core::input_error("cannot open the serial port {}: {}", path, std::strerror(error));
   }
@@ -113,8 +124,9 @@ SerialLink::SerialLink(const SerialOptions& options) : options_(options) {
 }
 
 void SerialLink::went_away() const {
-  throw core::input_error("{}: the port went away (the device was unplugged, or the program at its other end closed it)",
-                    options_.port.string());
+  throw core::input_error(
+      "{}: the port went away (the device was unplugged, or the program at its other end closed it)",
+      options_.port.string());
 }
 
 bool SerialLink::read_some(LinkTime deadline) {
@@ -184,9 +196,10 @@ void SerialLink::send(std::span<const std::uint8_t> bytes) {
     }
     if (ready > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0) went_away();
     if (ready == 0 && now_ns() >= deadline) {
-      throw core::input_error("{}: the port takes no more bytes (blocked for {:.1f} s); check that nothing else holds it "
-                        "and that the NPU reads its UART",
-                        options_.port.string(), options_.allowance_seconds);
+      throw core::input_error(
+          "{}: the port takes no more bytes (blocked for {:.1f} s); check that nothing else holds it "
+          "and that the NPU reads its UART",
+          options_.port.string(), options_.allowance_seconds);
     }
   }
   counters_.bytes_sent += bytes.size();
@@ -214,9 +227,10 @@ void SerialLink::discard_until_quiet() {
     head_ = 0;
     if (!read_some(after(quiet))) return;
     if (now_ns() >= give_up) {
-      throw core::input_error("{}: bytes keep arriving that are not answers from the NPU (for {:.1f} s); check that the "
-                        "NPU is on this port and runs its UART at {} baud",
-                        options_.port.string(), longest, options_.baud);
+      throw core::input_error(
+          "{}: bytes keep arriving that are not answers from the NPU (for {:.1f} s); check that the "
+          "NPU is on this port and runs its UART at {} baud",
+          options_.port.string(), longest, options_.baud);
     }
   }
 }

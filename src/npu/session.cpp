@@ -190,7 +190,7 @@ Response NpuSession::request(const Frame& frame) {
   }
   stats_.retry_cycles += stats_.cycles - start;
   throw core::input_error("the NPU did not accept {} after {} attempts (last: {}); {}", command_name(frame.type),
-                    max_attempts_, problem, link_->silence_advice());
+                          max_attempts_, problem, link_->silence_advice());
 }
 
 Response NpuSession::require_ack(const Frame& frame, const char* what) {

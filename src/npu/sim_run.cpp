@@ -41,7 +41,8 @@ constexpr double kGiveUpProbability = 1e-9;
 unsigned attempts_for(const LineFaultRates& rates, const NpuImage& image, const std::string& hex) {
   if (!rates.any()) return kCleanLineAttempts;
   const std::size_t chunk = kFrameOverhead + kMaxPayload + kFrameOverhead + 1;
-  const std::size_t infer = kFrameOverhead + image.input_size() + kFrameOverhead + 1 + kResultBytes + image.output_size();
+  const std::size_t infer =
+      kFrameOverhead + image.input_size() + kFrameOverhead + 1 + kResultBytes + image.output_size();
   const std::size_t bytes = std::max(chunk, infer);
   const double intact = intact_probability(rates, bytes);
   if (intact < kMinIntactProbability) {
@@ -50,9 +51,9 @@ unsigned attempts_for(const LineFaultRates& rates, const NpuImage& image, const 
     const double max_ber = 1.0 - std::pow(kMinIntactProbability, 1.0 / (n * kWireBitsPerByte));
     const double max_drop = 1.0 - std::pow(kMinIntactProbability, 1.0 / n);
     throw core::input_error("at a bit-error rate of {} and a drop rate of {}, a {}-byte exchange with the NPU ({}) "
-                      "arrives intact with probability {:.2g}: nearly every send would fail; use a bit-error "
-                      "rate below {:.1g} and a drop rate below {:.1g}",
-                      rates.bit_error_rate, rates.drop_rate, bytes, hex, intact, max_ber, max_drop);
+                            "arrives intact with probability {:.2g}: nearly every send would fail; use a bit-error "
+                            "rate below {:.1g} and a drop rate below {:.1g}",
+                            rates.bit_error_rate, rates.drop_rate, bytes, hex, intact, max_ber, max_drop);
   }
   const double attempts = std::ceil(std::log(kGiveUpProbability) / std::log1p(-intact));
   return std::max(kCleanLineAttempts, static_cast<unsigned>(attempts));
@@ -83,29 +84,30 @@ nlohmann::json SimRunSummary::to_json() const {
   for (double baud : kBaudRates) {
     const double load_s = static_cast<double>(load_bytes) * kBitsPerByte / baud;
     const double infer_s = inference_bytes * kBitsPerByte / baud + cycles_per_inference / clock_hz;
-    at_baud.push_back({{"baud", baud}, {"load_seconds", load_s}, {"inference_seconds", infer_s},
+    at_baud.push_back({{"baud", baud},
+                       {"load_seconds", load_s},
+                       {"inference_seconds", infer_s},
                        {"images_per_second", 1.0 / infer_s}});
   }
   nlohmann::json by_command = nlohmann::json::object();
   for (const auto& [command, hits] : stats.faults_by_command) {
     by_command[command_name(command)] = {{"requests_hit", hits.requests_hit}, {"responses_hit", hits.responses_hit}};
   }
-  const nlohmann::json faults_json = {
-      {"bit_error_rate", faults.bit_error_rate},
-      {"drop_rate", faults.drop_rate},
-      {"seed", seed},
-      {"to_npu", counts_json(stats.faults_to_npu)},
-      {"from_npu", counts_json(stats.faults_from_npu)},
-      {"injected", stats.faults_to_npu.faults() + stats.faults_from_npu.faults()},
-      {"sends_hit", stats.faulted_sends},
-      {"detected", stats.faulted_sends - stats.undetected},
-      {"undetected", stats.undetected},
-      {"failed_sends", stats.failed_sends},
-      {"bad_responses", stats.bad_responses},
-      {"max_attempts", max_attempts},
-      {"retry_cycles", stats.retry_cycles},
-      {"retry_cost", retry_cost()},
-      {"by_command", by_command}};
+  const nlohmann::json faults_json = {{"bit_error_rate", faults.bit_error_rate},
+                                      {"drop_rate", faults.drop_rate},
+                                      {"seed", seed},
+                                      {"to_npu", counts_json(stats.faults_to_npu)},
+                                      {"from_npu", counts_json(stats.faults_from_npu)},
+                                      {"injected", stats.faults_to_npu.faults() + stats.faults_from_npu.faults()},
+                                      {"sends_hit", stats.faulted_sends},
+                                      {"detected", stats.faulted_sends - stats.undetected},
+                                      {"undetected", stats.undetected},
+                                      {"failed_sends", stats.failed_sends},
+                                      {"bad_responses", stats.bad_responses},
+                                      {"max_attempts", max_attempts},
+                                      {"retry_cycles", stats.retry_cycles},
+                                      {"retry_cost", retry_cost()},
+                                      {"by_command", by_command}};
   const nlohmann::json first = first_mismatch == SIZE_MAX ? nlohmann::json() : nlohmann::json(first_mismatch);
   nlohmann::json j = {{"target", target},
                       {"model", model},
@@ -160,9 +162,10 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   check_line_fault_rates(options.faults);
   const bool on_port = !options.serial.port.empty();
   if (on_port && (!options.trace.empty() || options.faults.any() || options.netlist)) {
-    throw core::input_error("a trace, injected line faults and the gate-level netlist exist only on the simulated line, "
-                      "not on the serial port {}",
-                      options.serial.port.string());
+    throw core::input_error(
+        "a trace, injected line faults and the gate-level netlist exist only on the simulated line, "
+        "not on the serial port {}",
+        options.serial.port.string());
   }
   // The port first: a missing device is reported before the files are read.
   std::unique_ptr<NpuLink> link;
@@ -176,8 +179,8 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
   data_options.test_only = true;  // only the test images are used
   const data::DataSplit data = data::load_dataset(data_options);
   if (data.test.features != image.input_size()) {
-    throw core::input_error("{} expects {} inputs but {} images have {} pixels", options.hex.string(), image.input_size(),
-                      data.name, data.test.features);
+    throw core::input_error("{} expects {} inputs but {} images have {} pixels", options.hex.string(),
+                            image.input_size(), data.name, data.test.features);
   }
   const std::size_t n = options.images == 0 ? data.test.size() : std::min(options.images, data.test.size());
   const data::Dataset test = data.test.slice(0, n);

@@ -27,8 +27,8 @@ std::vector<NpuTarget> make_targets() {
       {"default", "npu_top, 16 lanes, 256 KiB of weights, pipelined requantizer", "npu_top",
        NpuLimits{kLanes, kWmemDepth, kRowDepth, kActDepth, kMaxLayers}, false, 100.0},
       // 42 MHz: the PLL's clock in scripts/fpga.sh (12 MHz * 56 / 16).
-      {"icebreaker", "iCE40 UP5K (iCEBreaker), 8 lanes, 128 KiB of weights in SPRAM, serial requantizer",
-       "npu_ice40", NpuLimits{kIce40Lanes, kIce40WmemDepth, kIce40RowDepth, kIce40ActDepth, kMaxLayers}, true, 42.0},
+      {"icebreaker", "iCE40 UP5K (iCEBreaker), 8 lanes, 128 KiB of weights in SPRAM, serial requantizer", "npu_ice40",
+       NpuLimits{kIce40Lanes, kIce40WmemDepth, kIce40RowDepth, kIce40ActDepth, kMaxLayers}, true, 42.0},
   };
 }
 
@@ -53,7 +53,8 @@ const NpuTarget& npu_target(std::string_view name) {
   const std::vector<NpuTarget>& targets = npu_targets();
   const auto it = std::find_if(targets.begin(), targets.end(), [&](const NpuTarget& t) { return t.name == name; });
   if (it == targets.end()) {
-    throw core::input_error("no NPU target '{}'; the targets are {}", core::printable(name), fmt::join(npu_target_names(), ", "));
+    throw core::input_error("no NPU target '{}'; the targets are {}", core::printable(name),
+                            fmt::join(npu_target_names(), ", "));
   }
   return *it;
 }

@@ -2,16 +2,16 @@
 #include "seatorch/predict/predict_run.hpp"
 
 #include "seatorch/core/argmax.hpp"
+#include "seatorch/core/error.hpp"
 #include "seatorch/image/image_file.hpp"
 #include "seatorch/image/pnm.hpp"
-#include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/safetensors.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
+#include "seatorch/model/model_file.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image_decode.hpp"
 #include "seatorch/npu/session.hpp"
-#include "seatorch/model/float_checkpoint.hpp"
-#include "seatorch/model/model_file.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
 #include <spdlog/spdlog.h>
@@ -54,7 +54,8 @@ void classify(const LoadedModel& model, ImagePrediction& p) {
   if (model.float_model) {
     // Bytes / 255, as the data loaders give MNIST to the float model.
     std::vector<float> x(pixels.size());
-    std::transform(pixels.begin(), pixels.end(), x.begin(), [](std::uint8_t b) { return static_cast<float>(b) / 255.0f; });
+    std::transform(pixels.begin(), pixels.end(), x.begin(),
+                   [](std::uint8_t b) { return static_cast<float>(b) / 255.0f; });
     const std::vector<float> logits = model::float_forward(*model.float_model, x, 1);
     p.predicted = core::argmax(logits);
     p.probabilities = softmax(logits);
@@ -71,8 +72,9 @@ void run_on_npu(const std::filesystem::path& hex, std::size_t inputs, std::vecto
   // The reference is the integer model the image itself encodes, as in `seatorch sim`.
   const quant::Int8Model reference = npu::decode_npu_image(image);
   if (image.input_size() != inputs) {
-    throw core::input_error("{} takes {} inputs but the model's pictures have {} pixels: export the .hex from the same model",
-                      hex.string(), image.input_size(), inputs);
+    throw core::input_error(
+        "{} takes {} inputs but the model's pictures have {} pixels: export the .hex from the same model", hex.string(),
+        image.input_size(), inputs);
   }
   npu::NpuSimOptions options;
   options.target = image.target;  // the one the image was exported for
@@ -107,7 +109,8 @@ std::vector<double> softmax(const std::vector<float>& logits) {
 }
 
 bool PredictSummary::npu_agrees() const {
-  return std::all_of(images.begin(), images.end(), [](const ImagePrediction& p) { return !p.npu || p.npu->matches_reference(); });
+  return std::all_of(images.begin(), images.end(),
+                     [](const ImagePrediction& p) { return !p.npu || p.npu->matches_reference(); });
 }
 
 nlohmann::json PredictSummary::to_json() const {
@@ -133,8 +136,8 @@ nlohmann::json PredictSummary::to_json() const {
     }
     list.push_back(j);
   }
-  nlohmann::json j{{"model", model}, {"model_kind", kind}, {"architecture", architecture}, {"dataset", dataset},
-                   {"images", list}};
+  nlohmann::json j{
+      {"model", model}, {"model_kind", kind}, {"architecture", architecture}, {"dataset", dataset}, {"images", list}};
   if (!hex.empty()) {
     j["hex"] = hex;
     j["npu_agrees"] = npu_agrees();

@@ -20,7 +20,8 @@ model::Evaluation evaluate_int8(const Int8Engine& engine, const data::Dataset& d
 std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const Int8Model& int8_model,
                                            std::span<const std::uint8_t> pixels, std::size_t n, std::size_t batch) {
   const std::size_t in = model.inputs();
-  if (int8_model.inputs() != in || int8_model.outputs() != model.outputs() || pixels.size() != n * in || n == 0 || batch == 0) {
+  if (int8_model.inputs() != in || int8_model.outputs() != model.outputs() || pixels.size() != n * in || n == 0 ||
+      batch == 0) {
     throw core::input_error("inference_paths needs a float and an int8 model of the same shape and at least one image");
   }
   // Runs `batch_run(first, count)` over the n images, batch by batch.
@@ -34,8 +35,7 @@ std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const I
   const std::size_t out = model.outputs();
   std::vector<InferencePath> paths;
   auto float_logits = std::make_shared<std::vector<float>>(n * out);  // (n, out): the last pass's
-  paths.push_back({"float",
-                   over_batches([&model, x, in, out, float_logits](std::size_t first, std::size_t count) {
+  paths.push_back({"float", over_batches([&model, x, in, out, float_logits](std::size_t first, std::size_t count) {
                      const std::vector<float> y =
                          model::float_forward(model, std::span<const float>(*x).subspan(first * in, count * in), count);
                      std::copy(y.begin(), y.end(), float_logits->begin() + static_cast<std::ptrdiff_t>(first * out));

@@ -13,9 +13,17 @@ namespace seatorch::quant {
 namespace {
 
 // Every layer's tensors (see the header for their dtypes and shapes).
-constexpr std::string_view kFields[] = {"weight", "bias", "multiplier", "shift", "weight_scale", "input_scale",
-                                        "output_scale", "input_zero_point", "weight_zero_point",
-                                        "output_zero_point", "relu"};
+constexpr std::string_view kFields[] = {"weight",
+                                        "bias",
+                                        "multiplier",
+                                        "shift",
+                                        "weight_scale",
+                                        "input_scale",
+                                        "output_scale",
+                                        "input_zero_point",
+                                        "weight_zero_point",
+                                        "output_zero_point",
+                                        "relu"};
 
 // Reads one tensor of a known dtype and shape.
 template <typename T>
@@ -25,8 +33,8 @@ std::vector<T> field(const io::SafetensorsFile& file, std::string_view source, s
   const auto it = file.tensors.find(full);
   if (it == file.tensors.end()) throw core::input_error("{}: the int8 model has no tensor '{}'", source, full);
   if (it->second.shape != shape) {
-    throw core::input_error("{}: tensor {} has shape [{}], expected [{}]", source, full, fmt::join(it->second.shape, ", "),
-                      fmt::join(shape, ", "));
+    throw core::input_error("{}: tensor {} has shape [{}], expected [{}]", source, full,
+                            fmt::join(it->second.shape, ", "), fmt::join(shape, ", "));
   }
   return io::tensor_values<T>(it->second, fmt::format("{}: tensor {}", source, full));
 }
@@ -50,8 +58,12 @@ io::SafetensorsFile int8_model_file(const Int8Model& model, const std::map<std::
   file.metadata["input"] = std::string(kInt8InputEncoding);
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     const Int8Layer& l = model.layers[k];
-    auto put = [&](std::string_view name, io::RawTensor tensor) { file.tensors[int8_field_name(k, name)] = std::move(tensor); };
-    auto put_i32 = [&](std::string_view name, std::int32_t v) { put(name, io::make_tensor<std::int32_t>({}, std::span(&v, 1))); };
+    auto put = [&](std::string_view name, io::RawTensor tensor) {
+      file.tensors[int8_field_name(k, name)] = std::move(tensor);
+    };
+    auto put_i32 = [&](std::string_view name, std::int32_t v) {
+      put(name, io::make_tensor<std::int32_t>({}, std::span(&v, 1)));
+    };
     auto put_f32 = [&](std::string_view name, double v) {
       const auto f = static_cast<float>(v);
       put(name, io::make_tensor<float>({}, std::span(&f, 1)));
@@ -75,13 +87,15 @@ io::SafetensorsFile int8_model_file(const Int8Model& model, const std::map<std::
 Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_view source) {
   if (model::model_file_kind(file) != model::ModelFileKind::kInt8Model) {
     throw core::input_error("{} is {}, but an int8 model (format {}) was expected; quantize the float model first with "
-                      "`seatorch quantize --int8`", source, model::describe_model_file(file), model::kInt8Format);
+                            "`seatorch quantize --int8`",
+                            source, model::describe_model_file(file), model::kInt8Format);
   }
   const auto version = file.metadata.find("format_version");
   if (version == file.metadata.end() || version->second != kInt8FormatVersion) {
     throw core::input_error("{}: int8 format version '{}' is not supported (this seatorch reads version {}); re-run "
-                      "`seatorch quantize --int8`", source, version == file.metadata.end() ? "none" : core::printable(version->second),
-                      kInt8FormatVersion);
+                            "`seatorch quantize --int8`",
+                            source, version == file.metadata.end() ? "none" : core::printable(version->second),
+                            kInt8FormatVersion);
   }
   std::size_t count = 0;
   while (file.tensors.count(int8_field_name(count, "weight")) > 0) ++count;
@@ -91,7 +105,8 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
   }
   for (const auto& [name, tensor] : file.tensors) {
     if (expected.count(name) == 0) {
-      throw core::input_error("{}: unexpected tensor '{}' in an int8 model of {} layers", source, core::printable(name), count);
+      throw core::input_error("{}: unexpected tensor '{}' in an int8 model of {} layers", source, core::printable(name),
+                              count);
     }
   }
 
@@ -100,8 +115,8 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
   for (std::size_t k = 0; k < count; ++k) {
     const io::RawTensor& weight = file.tensors.at(int8_field_name(k, "weight"));
     if (weight.shape.size() != 2) {
-      throw core::input_error("{}: tensor {} has {} dimensions, expected 2 (out, in)", source, int8_field_name(k, "weight"),
-                        weight.shape.size());
+      throw core::input_error("{}: tensor {} has {} dimensions, expected 2 (out, in)", source,
+                              int8_field_name(k, "weight"), weight.shape.size());
     }
     Int8Layer l;
     l.out = weight.shape[0];
@@ -111,7 +126,8 @@ Int8ModelFile int8_model_from_file(const io::SafetensorsFile& file, std::string_
     l.multiplier = field<std::int32_t>(file, source, k, "multiplier", {l.out});
     l.shift = field<std::int32_t>(file, source, k, "shift", {l.out});
     const auto scales_it = file.tensors.find(int8_field_name(k, "weight_scale"));
-    const std::size_t scales = scales_it != file.tensors.end() && scales_it->second.shape == std::vector<std::size_t>{1} ? 1 : l.out;
+    const std::size_t scales =
+        scales_it != file.tensors.end() && scales_it->second.shape == std::vector<std::size_t>{1} ? 1 : l.out;
     for (float s : field<float>(file, source, k, "weight_scale", {scales})) l.weight_scale.push_back(s);
     l.input_scale = scalar_field<float>(file, source, k, "input_scale");
     l.output_scale = scalar_field<float>(file, source, k, "output_scale");

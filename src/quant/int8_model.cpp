@@ -17,7 +17,8 @@ namespace {
 constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 
-void check_range(std::string_view source, const std::string& what, std::int64_t value, std::int64_t lo, std::int64_t hi) {
+void check_range(std::string_view source, const std::string& what, std::int64_t value, std::int64_t lo,
+                 std::int64_t hi) {
   if (value < lo || value > hi) throw core::input_error("{}: {} = {} is outside [{}, {}]", source, what, value, lo, hi);
 }
 
@@ -26,16 +27,17 @@ void check_shapes(const Int8Model& model, std::string_view source) {
   if (model.layers.empty()) throw core::input_error("{}: the int8 model has no layers", source);
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     const Int8Layer& l = model.layers[k];
-    if (l.in == 0 || l.out == 0) throw core::input_error("{}: layer {} has an empty shape ({}, {})", source, k, l.out, l.in);
+    if (l.in == 0 || l.out == 0)
+      throw core::input_error("{}: layer {} has an empty shape ({}, {})", source, k, l.out, l.in);
     if (k > 0 && l.in != model.layers[k - 1].out) {
-      throw core::input_error("{}: layer {} has {} inputs but layer {} has {} outputs; the layers must chain", source, k,
-                              l.in, k - 1, model.layers[k - 1].out);
+      throw core::input_error("{}: layer {} has {} inputs but layer {} has {} outputs; the layers must chain", source,
+                              k, l.in, k - 1, model.layers[k - 1].out);
     }
     if (l.weight.size() != l.in * l.out || l.bias.size() != l.out || l.multiplier.size() != l.out ||
         l.shift.size() != l.out) {
-      throw core::input_error("{}: layer {}: expected {} weights and {} biases, multipliers and shifts, got {}, {}, {}, {}",
-                              source, k, l.in * l.out, l.out, l.weight.size(), l.bias.size(), l.multiplier.size(),
-                              l.shift.size());
+      throw core::input_error(
+          "{}: layer {}: expected {} weights and {} biases, multipliers and shifts, got {}, {}, {}, {}", source, k,
+          l.in * l.out, l.out, l.weight.size(), l.bias.size(), l.multiplier.size(), l.shift.size());
     }
   }
 }
@@ -62,9 +64,10 @@ void check_accumulator(const Int8Layer& l, std::size_t k, std::size_t j, std::st
     hi += std::max((127 - l.input_zero_point) * d, (-128 - l.input_zero_point) * d);
   }
   if (lo < kInt32Min || hi > kInt32Max) {
-    throw core::input_error("{}: layer {} row {}: bias {} with these weights can make the int32 accumulator reach [{}, {}], "
-                            "beyond int32; re-quantize the model",
-                            source, k, j, l.bias[j], lo, hi);
+    throw core::input_error(
+        "{}: layer {} row {}: bias {} with these weights can make the int32 accumulator reach [{}, {}], "
+        "beyond int32; re-quantize the model",
+        source, k, j, l.bias[j], lo, hi);
   }
 }
 
@@ -76,7 +79,9 @@ std::string Int8Model::architecture() const {
   return core::architecture_name(sizes);
 }
 
-std::string int8_field_name(std::size_t layer, std::string_view field) { return fmt::format("layers.{}.{}", layer, field); }
+std::string int8_field_name(std::size_t layer, std::string_view field) {
+  return fmt::format("layers.{}.{}", layer, field);
+}
 
 std::int64_t int8_bias_limit(std::size_t in) { return kInt32Max - static_cast<std::int64_t>(in) * 255 * 255 - 255; }
 
@@ -95,15 +100,16 @@ void validate_int8_model(const Int8Model& model, std::string_view source) {
     const Int8Layer& l = model.layers[k];
     const auto what = [k](std::string_view field) { return int8_field_name(k, field); };
     if (l.weight_scale.size() != 1 && l.weight_scale.size() != l.out) {
-      throw core::input_error("{}: layer {} has {} weight scales, expected 1 (per tensor) or {} (per channel)", source, k,
-                              l.weight_scale.size(), l.out);
+      throw core::input_error("{}: layer {} has {} weight scales, expected 1 (per tensor) or {} (per channel)", source,
+                              k, l.weight_scale.size(), l.out);
     }
     check_zero_points_and_shifts(l, k, source);
     const std::int64_t bias_limit = int8_bias_limit(l.in);
     for (std::size_t j = 0; j < l.out; ++j) {
       check_range(source, fmt::format("{}[{}]", what("multiplier"), j), l.multiplier[j], std::int64_t{1} << 30,
                   kInt32Max);
-      check_range(source, fmt::format("{}[{}] (with {} inputs the int32 accumulator could overflow)", what("bias"), j, l.in),
+      check_range(source,
+                  fmt::format("{}[{}] (with {} inputs the int32 accumulator could overflow)", what("bias"), j, l.in),
                   l.bias[j], -bias_limit, bias_limit);
     }
     if (k == 0 && l.input_zero_point != -128) {

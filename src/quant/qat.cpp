@@ -2,9 +2,9 @@
 #include "seatorch/quant/qat.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/model/engine_weights.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/tensor/matmul.hpp"
-#include "seatorch/model/engine_weights.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include <spdlog/spdlog.h>
@@ -40,7 +40,8 @@ std::vector<tensor::AffineGrid> calibrated_grids(const model::FloatMlp& model, s
 
 std::vector<tensor::AffineGrid> activation_grids(const QuantizedMlp& quantized) {
   std::vector<tensor::AffineGrid> grids;
-  for (const Int8Layer& layer : quantized.model.layers) grids.push_back({layer.output_scale, layer.output_zero_point, -128, 127});
+  for (const Int8Layer& layer : quantized.model.layers)
+    grids.push_back({layer.output_scale, layer.output_zero_point, -128, 127});
   return grids;
 }
 
@@ -48,7 +49,8 @@ tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x,
                                   std::span<const tensor::AffineGrid> activations) {
   const std::vector<nn::Linear>& layers = model.layers();
   if (activations.size() != layers.size()) {
-    throw core::input_error("fake_quant_forward: {} activation grids for a {}-layer model", activations.size(), layers.size());
+    throw core::input_error("fake_quant_forward: {} activation grids for a {}-layer model", activations.size(),
+                            layers.size());
   }
   tensor::Tensor h = x;
   for (std::size_t k = 0; k < layers.size(); ++k) {
@@ -62,10 +64,11 @@ tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x,
 QatResult quantization_aware_finetune(const model::FloatMlp& model, const data::DataSplit& data,
                                       std::span<const std::uint8_t> calibration_pixels, std::size_t n,
                                       const QuantizeOptions& quantize, const QatOptions& options) {
-  if (options.epochs == 0) throw core::option_error("QAT epochs", "quantization-aware training needs at least one epoch");
+  if (options.epochs == 0)
+    throw core::option_error("QAT epochs", "quantization-aware training needs at least one epoch");
   if (!(options.lr > 0.0 && std::isfinite(options.lr))) {
-    throw core::option_error("QAT learning rate", "the learning rate of quantization-aware training must be positive, got {}",
-                             options.lr);
+    throw core::option_error("QAT learning rate",
+                             "the learning rate of quantization-aware training must be positive, got {}", options.lr);
   }
   const auto start = std::chrono::steady_clock::now();
 
@@ -88,7 +91,8 @@ QatResult quantization_aware_finetune(const model::FloatMlp& model, const data::
   callbacks.on_checkpoint = [&](const train::TrainEpoch& report, const train::TensorTrainState& state) {
     spdlog::info("QAT epoch {}/{}: loss {:.4f}, train accuracy {:.4f} (fake-quantized), {:.1f} s", report.epoch,
                  options.epochs, report.loss, report.train_accuracy, report.seconds);
-    if (report.epoch < options.epochs) grids = calibrated_grids(model::float_mlp_of(state.model), calibration_pixels, n, quantize);
+    if (report.epoch < options.epochs)
+      grids = calibrated_grids(model::float_mlp_of(state.model), calibration_pixels, n, quantize);
   };
   train::TensorTrainOutput trained = train::train_tensor(data, config, callbacks);
 

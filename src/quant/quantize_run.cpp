@@ -4,9 +4,9 @@
 #include "seatorch/core/error.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/safetensors.hpp"
-#include "seatorch/quant/evaluate.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/model_file.hpp"
+#include "seatorch/quant/evaluate.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
@@ -55,7 +55,8 @@ QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
     spdlog::info("quantization-aware fine-tuning of {} on {}: {} epochs, Adam lr {} with cosine decay, per-{} weights",
                  model.architecture(), data.name, options.qat.epochs, options.qat.lr,
                  granularity_name(options.quantize.granularity));
-    QatResult qat = quantization_aware_finetune(model, data, calibration_pixels, n_calib, options.quantize, options.qat);
+    QatResult qat =
+        quantization_aware_finetune(model, data, calibration_pixels, n_calib, options.quantize, options.qat);
     exported = std::move(qat.model);
     summary.qat_epochs = options.qat.epochs;
     summary.qat_lr = options.qat.lr;

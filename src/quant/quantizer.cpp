@@ -131,8 +131,9 @@ Int8Layer quantize_layer(const model::DenseLayer& layer, const QuantParams& inpu
     for (std::size_t j = 0; j < layer.out; ++j) {
       if (w.rows.size() == 1 || j == r) max_bias = std::max<double>(max_bias, std::abs(layer.bias[j]));
     }
-    const double min_ws = to_f32(std::max(output.scale * kMinMultiplier, max_bias / static_cast<double>(bias_limit) * 2.0) /
-                                 input.scale * (1.0 + 0x1p-20));
+    const double min_ws =
+        to_f32(std::max(output.scale * kMinMultiplier, max_bias / static_cast<double>(bias_limit) * 2.0) / input.scale *
+               (1.0 + 0x1p-20));
     if (w.rows[r].scale >= min_ws) continue;
     w.rows[r].scale = min_ws;
     if (granularity == Granularity::kTensor) w.rows[r].zero_point = zero_point_for(w.lo, min_ws);
@@ -150,7 +151,8 @@ Int8Layer quantize_layer(const model::DenseLayer& layer, const QuantParams& inpu
   q.output_scale = output.scale;
   for (std::size_t j = 0; j < layer.out; ++j) {
     const QuantParams& wp = w.rows.size() == 1 ? w.rows.front() : w.rows[j];
-    for (std::size_t i = 0; i < layer.in; ++i) q.weight.push_back(static_cast<std::int8_t>(wp.quantize(layer.weight[j * layer.in + i])));
+    for (std::size_t i = 0; i < layer.in; ++i)
+      q.weight.push_back(static_cast<std::int8_t>(wp.quantize(layer.weight[j * layer.in + i])));
     // |bias| <= bias_limit / 2 by the lift above.
     const double bias = std::round(layer.bias[j] / (input.scale * wp.scale));
     q.bias.push_back(static_cast<std::int32_t>(bias));
@@ -164,8 +166,8 @@ Int8Layer quantize_layer(const model::DenseLayer& layer, const QuantParams& inpu
 }  // namespace
 
 std::int32_t QuantParams::quantize(double x) const {
-  return static_cast<std::int32_t>(std::clamp(std::round(x / scale) + zero_point, static_cast<double>(qmin),
-                                              static_cast<double>(qmax)));
+  return static_cast<std::int32_t>(
+      std::clamp(std::round(x / scale) + zero_point, static_cast<double>(qmin), static_cast<double>(qmax)));
 }
 
 QuantParams affine_params(double lo, double hi) {
@@ -226,8 +228,9 @@ QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uin
                           const QuantizeOptions& options) {
   model::validate_float_mlp(model, "the model to quantize");
   if (n == 0 || calibration_pixels.size() != n * model.inputs()) {
-    throw core::input_error("quantization needs at least one calibration image of {} pixels (got {} values for {} images)",
-                      model.inputs(), calibration_pixels.size(), n);
+    throw core::input_error(
+        "quantization needs at least one calibration image of {} pixels (got {} values for {} images)", model.inputs(),
+        calibration_pixels.size(), n);
   }
   if (!(options.percentile > 50.0 && options.percentile <= 100.0)) {
     throw core::input_error("percentile {} is outside (50, 100]; use e.g. 99.99", options.percentile);
@@ -255,12 +258,14 @@ QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uin
   result.metadata["granularity"] = std::string(granularity_name(options.granularity));
   result.metadata["calibration"] = std::string(calibration_method_name(options.calibration));
   result.metadata["calibration_images"] = std::to_string(n);
-  if (options.calibration == CalibrationMethod::kPercentile) result.metadata["percentile"] = fmt::format("{}", options.percentile);
+  if (options.calibration == CalibrationMethod::kPercentile)
+    result.metadata["percentile"] = fmt::format("{}", options.percentile);
   validate_int8_model(result.model, "the quantized model");
   return result;
 }
 
-void measure_errors(const model::FloatMlp& model, QuantizedMlp& quantized, std::span<const std::uint8_t> pixels, std::size_t n) {
+void measure_errors(const model::FloatMlp& model, QuantizedMlp& quantized, std::span<const std::uint8_t> pixels,
+                    std::size_t n) {
   std::vector<float> x(pixels.size());  // (n, inputs)
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(pixels[i]) / 255.0f;
   std::vector<std::vector<float>> expected;

@@ -15,10 +15,10 @@ namespace {
 // Line chart layout, in SVG user units (pixels at 100% zoom).
 constexpr double kWidth = 760;
 constexpr double kHeight = 440;
-constexpr double kLeft = 76;     // room for y tick labels and the y label
-constexpr double kRight = 180;   // room for the legend
-constexpr double kTop = 48;      // room for the title
-constexpr double kBottom = 56;   // room for x tick labels and the x label
+constexpr double kLeft = 76;    // room for y tick labels and the y label
+constexpr double kRight = 180;  // room for the legend
+constexpr double kTop = 48;     // room for the title
+constexpr double kBottom = 56;  // room for x tick labels and the x label
 constexpr std::size_t kTargetTicks = 6;
 constexpr std::size_t kMaxMarkers = 60;  // points get a marker only on short series
 
@@ -33,12 +33,23 @@ std::string escape(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -104,8 +115,7 @@ double x_value(const Series& s, std::size_t i) { return s.x.empty() ? static_cas
 
 bool point_ok(const Series& s, std::size_t i) { return std::isfinite(s.y[i]) && std::isfinite(x_value(s, i)); }
 
-void draw_axes(Out out, const Ticks& xt, const Scale& sx, const Ticks& yt, const Scale& sy,
-               const LineChart& chart) {
+void draw_axes(Out out, const Ticks& xt, const Scale& sx, const Ticks& yt, const Scale& sy, const LineChart& chart) {
   const double left = kLeft, right = kWidth - kRight, top = kTop, bottom = kHeight - kBottom;
   for (std::size_t i = 0; i < yt.count; ++i) {
     const double y = sy(yt.at(i));
@@ -129,8 +139,8 @@ void draw_axes(Out out, const Ticks& xt, const Scale& sx, const Ticks& yt, const
                  "<text class=\"xlabel\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n"
                  "<text class=\"ylabel\" transform=\"translate({:.1f},{:.1f}) rotate(-90)\" "
                  "text-anchor=\"middle\">{}</text>\n",
-                 left, top, right - left, bottom - top, (left + right) / 2, kHeight - 14,
-                 escape(chart.x_label), 18.0, (top + bottom) / 2, escape(chart.y_label));
+                 left, top, right - left, bottom - top, (left + right) / 2, kHeight - 14, escape(chart.x_label), 18.0,
+                 (top + bottom) / 2, escape(chart.y_label));
 }
 
 void draw_series(Out out, const Series& s, std::string_view colour, const Scale& sx, const Scale& sy) {
@@ -138,8 +148,10 @@ void draw_series(Out out, const Series& s, std::string_view colour, const Scale&
   std::string points;
   const auto flush = [&] {
     if (!points.empty()) {
-      fmt::format_to(out, "<polyline class=\"series\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
-                     "points=\"{}\"/>\n", colour, points);
+      fmt::format_to(out,
+                     "<polyline class=\"series\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
+                     "points=\"{}\"/>\n",
+                     colour, points);
     }
     points.clear();
   };
@@ -155,7 +167,8 @@ void draw_series(Out out, const Series& s, std::string_view colour, const Scale&
   if (s.y.size() > kMaxMarkers) return;
   for (std::size_t i = 0; i < s.y.size(); ++i) {
     if (!point_ok(s, i)) continue;
-    fmt::format_to(out, "<circle class=\"point\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\">"
+    fmt::format_to(out,
+                   "<circle class=\"point\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\">"
                    "<title>{} at {}: {}</title></circle>\n",
                    sx(x_value(s, i)), sy(s.y[i]), colour, escape(s.name), x_value(s, i), s.y[i]);
   }
@@ -169,8 +182,7 @@ void draw_legend(Out out, const std::vector<Series>& series) {
                    "<line class=\"legend-line\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
                    "stroke=\"{3}\" stroke-width=\"2\"/>\n"
                    "<text class=\"legend\" x=\"{4:.1f}\" y=\"{5:.1f}\">{6}</text>\n",
-                   x, y, x + 22, kPalette[k % std::size(kPalette)], x + 28, y + 4,
-                   escape(series[k].name));
+                   x, y, x + 22, kPalette[k % std::size(kPalette)], x + 28, y + 4, escape(series[k].name));
   }
 }
 
@@ -201,8 +213,8 @@ std::string line_chart_svg(const LineChart& chart) {
   bool integer_x = true;
   for (const Series& s : chart.series) {
     if (!s.x.empty() && s.x.size() != s.y.size()) {
-      throw std::invalid_argument(fmt::format("line_chart_svg: series '{}' has {} x and {} y values",
-                                              s.name, s.x.size(), s.y.size()));
+      throw std::invalid_argument(
+          fmt::format("line_chart_svg: series '{}' has {} x and {} y values", s.name, s.x.size(), s.y.size()));
     }
     for (std::size_t i = 0; i < s.y.size(); ++i) {
       if (!point_ok(s, i)) continue;
@@ -233,19 +245,16 @@ std::string line_chart_svg(const LineChart& chart) {
   return svg;
 }
 
-std::string confusion_matrix_svg(std::span<const std::size_t> counts, std::size_t classes,
-                                 std::string_view title, std::span<const std::string> class_names) {
+std::string confusion_matrix_svg(std::span<const std::size_t> counts, std::size_t classes, std::string_view title,
+                                 std::span<const std::string> class_names) {
   if (classes == 0 || counts.size() != classes * classes) {
-    throw std::invalid_argument(fmt::format("confusion_matrix_svg: {} counts for {} classes",
-                                            counts.size(), classes));
+    throw std::invalid_argument(fmt::format("confusion_matrix_svg: {} counts for {} classes", counts.size(), classes));
   }
   if (!class_names.empty() && class_names.size() != classes) {
-    throw std::invalid_argument(fmt::format("confusion_matrix_svg: {} names for {} classes",
-                                            class_names.size(), classes));
+    throw std::invalid_argument(
+        fmt::format("confusion_matrix_svg: {} names for {} classes", class_names.size(), classes));
   }
-  const auto name = [&](std::size_t c) {
-    return class_names.empty() ? std::to_string(c) : escape(class_names[c]);
-  };
+  const auto name = [&](std::size_t c) { return class_names.empty() ? std::to_string(c) : escape(class_names[c]); };
   const double cell = std::clamp(kMatrixSide / static_cast<double>(classes), kMinCell, kMaxCell);
   const double grid = cell * static_cast<double>(classes);
   const double width = kMatrixLeft + grid + kMatrixRight;
@@ -271,8 +280,8 @@ std::string confusion_matrix_svg(std::span<const std::size_t> counts, std::size_
                      "({7:.1f}% of true {4})</title></rect>\n"
                      "<text class=\"count\" x=\"{8:.1f}\" y=\"{9:.1f}\" text-anchor=\"middle\" "
                      "font-size=\"{10:.1f}\" fill=\"{11}\">{6}</text>\n",
-                     x, y, cell, shade(share), name(t), name(p), count, 100.0 * share,
-                     x + cell / 2, y + cell / 2 + font / 3, font, intensity(share) > 0.6 ? "white" : "black");
+                     x, y, cell, shade(share), name(t), name(p), count, 100.0 * share, x + cell / 2,
+                     y + cell / 2 + font / 3, font, intensity(share) > 0.6 ? "white" : "black");
     }
   }
   for (std::size_t p = 0; p < classes; ++p) {

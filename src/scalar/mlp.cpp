@@ -43,8 +43,7 @@ Value Neuron::operator()(std::span<const Value> x) const {
   return activate(sum, activation_);
 }
 
-Layer::Layer(ScalarGraph& graph, std::size_t fan_in, std::size_t fan_out, Activation activation,
-             core::Rng& rng) {
+Layer::Layer(ScalarGraph& graph, std::size_t fan_in, std::size_t fan_out, Activation activation, core::Rng& rng) {
   std::vector<std::vector<Value>> rows(fan_out);  // (fan_out, fan_in)
   for (std::vector<Value>& row : rows) {
     for (std::size_t i = 0; i < fan_in; ++i) row.push_back(init_parameter(graph, fan_in, rng));
@@ -62,12 +61,10 @@ std::vector<Value> Layer::operator()(std::span<const Value> x) const {
   return out;
 }
 
-Mlp::Mlp(ScalarGraph& graph, std::span<const std::size_t> sizes, Activation hidden_activation,
-         core::Rng& rng) {
+Mlp::Mlp(ScalarGraph& graph, std::span<const std::size_t> sizes, Activation hidden_activation, core::Rng& rng) {
   for (std::size_t l = 0; l + 1 < sizes.size(); ++l) {
     const bool last = l + 2 == sizes.size();
-    layers.emplace_back(graph, sizes[l], sizes[l + 1], last ? Activation::kNone : hidden_activation,
-                        rng);
+    layers.emplace_back(graph, sizes[l], sizes[l + 1], last ? Activation::kNone : hidden_activation, rng);
   }
 }
 

@@ -30,9 +30,7 @@ Value& Value::operator+=(double other) { return *this = *this + other; }
 Value& Value::operator*=(Value other) { return *this = *this * other; }
 Value& Value::operator-=(Value other) { return *this = *this - other; }
 
-Value ScalarGraph::leaf(double data) {
-  return apply(Op::kLeaf, Value(*this, 0), Value(*this, 0), data);
-}
+Value ScalarGraph::leaf(double data) { return apply(Op::kLeaf, Value(*this, 0), Value(*this, 0), data); }
 
 Value ScalarGraph::apply(Op op, Value lhs, Value rhs, double data) {
   if (nodes_.size() >= std::numeric_limits<std::uint32_t>::max()) {
@@ -113,14 +111,29 @@ void ScalarGraph::backward(Value root) {
     const double b = nodes_[n.rhs].data;
     Flow flow;
     switch (n.op) {
-      case Op::kLeaf: break;
-      case Op::kAdd: flow = add_backward(n, a, b); break;
-      case Op::kMul: flow = mul_backward(n, a, b); break;
-      case Op::kPow: flow = pow_backward(n, a, b); break;
-      case Op::kRelu: flow = relu_backward(n, a, b); break;
-      case Op::kExp: flow = exp_backward(n, a, b); break;
-      case Op::kLog: flow = log_backward(n, a, b); break;
-      case Op::kTanh: flow = tanh_backward(n, a, b); break;
+      case Op::kLeaf:
+        break;
+      case Op::kAdd:
+        flow = add_backward(n, a, b);
+        break;
+      case Op::kMul:
+        flow = mul_backward(n, a, b);
+        break;
+      case Op::kPow:
+        flow = pow_backward(n, a, b);
+        break;
+      case Op::kRelu:
+        flow = relu_backward(n, a, b);
+        break;
+      case Op::kExp:
+        flow = exp_backward(n, a, b);
+        break;
+      case Op::kLog:
+        flow = log_backward(n, a, b);
+        break;
+      case Op::kTanh:
+        flow = tanh_backward(n, a, b);
+        break;
     }
     accumulate(n.lhs, flow.lhs);
     if (n.op == Op::kAdd || n.op == Op::kMul) accumulate(n.rhs, flow.rhs);

@@ -49,7 +49,7 @@ std::vector<const Tensor*> topological_order(const Tensor& root, std::uint64_t p
 void run_backward(const Tensor& root, Tensor seed) {
   if (!root.requires_grad()) {
     throw core::input_error("backward() on a tensor that does not require grad: no parameter feeds it, "
-                      "or it was computed under NoGradGuard");
+                            "or it was computed under NoGradGuard");
   }
   const NoGradGuard no_grad;  // backward rules build no graph
   const std::uint64_t pass = ++backward_pass;
@@ -72,8 +72,8 @@ bool is_grad_enabled() { return grad_enabled; }
 NoGradGuard::NoGradGuard() : previous_(grad_enabled) { grad_enabled = false; }
 NoGradGuard::~NoGradGuard() { grad_enabled = previous_; }
 
-Node* record(const Tensor& out, const char* name, BackwardFn backward, const Tensor& a,
-             const Tensor& b, const Tensor& c) {
+Node* record(const Tensor& out, const char* name, BackwardFn backward, const Tensor& a, const Tensor& b,
+             const Tensor& c) {
   if (!grad_enabled || !(needs_grad(a) || needs_grad(b) || needs_grad(c))) return nullptr;
   auto node = std::make_unique<Node>();
   node->name = name;
@@ -101,8 +101,8 @@ float* zeroed_grad_slot(const Tensor& input) {
 void accumulate_grad(const Tensor& input, Tensor contribution) {
   TensorImpl& impl = *input.impl();
   if (!(contribution.shape() == impl.shape)) {
-    throw std::logic_error(fmt::format("gradient of shape {} for a tensor of shape {}",
-                                       contribution.shape().str(), impl.shape.str()));
+    throw std::logic_error(
+        fmt::format("gradient of shape {} for a tensor of shape {}", contribution.shape().str(), impl.shape.str()));
   }
   if (!impl.grad.defined() && exclusively_owned(contribution)) {
     impl.grad = std::move(contribution);
@@ -114,7 +114,8 @@ void accumulate_grad(const Tensor& input, Tensor contribution) {
 void Tensor::backward() const {
   if (numel() != 1) {
     throw core::input_error("backward() without a gradient needs a one-element tensor, not shape {}; "
-                      "reduce it (sum, mean) or pass the output gradient", shape().str());
+                            "reduce it (sum, mean) or pass the output gradient",
+                            shape().str());
   }
   run_backward(*this, Tensor::full(shape(), 1.0f));
 }
@@ -122,7 +123,7 @@ void Tensor::backward() const {
 void Tensor::backward(const Tensor& grad_output) const {
   if (!(grad_output.shape() == shape()) || grad_output.dtype() != core::DType::kF32) {
     throw core::input_error("output gradient of shape {} for a tensor of shape {}; they must match (F32)",
-                      grad_output.shape().str(), shape().str());
+                            grad_output.shape().str(), shape().str());
   }
   // Copied: the seed may be adopted as a gradient, and the caller's tensor must not change.
   Tensor seed = Tensor::empty(shape());

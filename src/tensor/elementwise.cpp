@@ -50,62 +50,77 @@ void expect_f32(const Tensor& t, const char* op) {
   if (!t.defined()) throw core::input_error("{}: an operand is an undefined tensor", op);
   if (t.dtype() != core::DType::kF32) {
     throw core::input_error("{}: needs F32 tensors, got {}; convert the data to float first", op,
-                      core::dtype_name(t.dtype()));
+                            core::dtype_name(t.dtype()));
   }
 }
 
 Tensor add(const Tensor& a, const Tensor& b) {
   Tensor out = binary(a, b, "add", [](float x, float y) { return x + y; });
   // d(a+b) = (g, g)
-  record(out, "add", [](const Node& node, const Tensor&, Tensor g) {
-    const bool both = needs_grad(node.inputs[0]) && needs_grad(node.inputs[1]);
-    if (needs_grad(node.inputs[0])) deliver(node.inputs[0], both ? g : std::move(g));
-    if (needs_grad(node.inputs[1])) deliver(node.inputs[1], std::move(g));
-  }, a, b);
+  record(
+      out, "add",
+      [](const Node& node, const Tensor&, Tensor g) {
+        const bool both = needs_grad(node.inputs[0]) && needs_grad(node.inputs[1]);
+        if (needs_grad(node.inputs[0])) deliver(node.inputs[0], both ? g : std::move(g));
+        if (needs_grad(node.inputs[1])) deliver(node.inputs[1], std::move(g));
+      },
+      a, b);
   return out;
 }
 
 Tensor sub(const Tensor& a, const Tensor& b) {
   Tensor out = binary(a, b, "sub", [](float x, float y) { return x - y; });
   // d(a-b) = (g, -g)
-  record(out, "sub", [](const Node& node, const Tensor&, Tensor g) {
-    if (needs_grad(node.inputs[1])) deliver(node.inputs[1], -g);
-    if (needs_grad(node.inputs[0])) deliver(node.inputs[0], std::move(g));
-  }, a, b);
+  record(
+      out, "sub",
+      [](const Node& node, const Tensor&, Tensor g) {
+        if (needs_grad(node.inputs[1])) deliver(node.inputs[1], -g);
+        if (needs_grad(node.inputs[0])) deliver(node.inputs[0], std::move(g));
+      },
+      a, b);
   return out;
 }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
   Tensor out = binary(a, b, "mul", [](float x, float y) { return x * y; });
   // d(a*b) = (g*b, g*a)
-  record(out, "mul", [](const Node& node, const Tensor&, Tensor g) {
-    const Tensor& lhs = node.inputs[0];
-    const Tensor& rhs = node.inputs[1];
-    if (needs_grad(lhs)) deliver(lhs, g * rhs);
-    if (needs_grad(rhs)) deliver(rhs, g * lhs);
-  }, a, b);
+  record(
+      out, "mul",
+      [](const Node& node, const Tensor&, Tensor g) {
+        const Tensor& lhs = node.inputs[0];
+        const Tensor& rhs = node.inputs[1];
+        if (needs_grad(lhs)) deliver(lhs, g * rhs);
+        if (needs_grad(rhs)) deliver(rhs, g * lhs);
+      },
+      a, b);
   return out;
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
   Tensor out = binary(a, b, "div", [](float x, float y) { return x / y; });
   // d(a/b) = (g/b, -g*a/b^2) = (g/b, -g*y/b), y = a/b the output
-  record(out, "div", [](const Node& node, const Tensor& y, Tensor g) {
-    const Tensor& lhs = node.inputs[0];
-    const Tensor& rhs = node.inputs[1];
-    if (needs_grad(rhs)) deliver(rhs, -(g * y) / rhs);
-    if (needs_grad(lhs)) deliver(lhs, g / rhs);
-  }, a, b);
+  record(
+      out, "div",
+      [](const Node& node, const Tensor& y, Tensor g) {
+        const Tensor& lhs = node.inputs[0];
+        const Tensor& rhs = node.inputs[1];
+        if (needs_grad(rhs)) deliver(rhs, -(g * y) / rhs);
+        if (needs_grad(lhs)) deliver(lhs, g / rhs);
+      },
+      a, b);
   return out;
 }
 
 Tensor relu(const Tensor& x) {
   Tensor out = unary(x, "relu", [](float v) { return std::max(v, 0.0f); });
   // dy/dx = 1 where y > 0, else 0
-  record(out, "relu", [](const Node& node, const Tensor& y, Tensor g) {
-    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
-                      [](float gi, float yi) { return yi > 0.0f ? gi : 0.0f; });
-  }, x);
+  record(
+      out, "relu",
+      [](const Node& node, const Tensor& y, Tensor g) {
+        detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
+                          [](float gi, float yi) { return yi > 0.0f ? gi : 0.0f; });
+      },
+      x);
   return out;
 }
 
@@ -117,40 +132,51 @@ Tensor sigmoid(const Tensor& x) {
     return e / (1.0f + e);
   });
   // dy/dx = y (1 - y)
-  record(out, "sigmoid", [](const Node& node, const Tensor& y, Tensor g) {
-    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
-                      [](float gi, float yi) { return gi * yi * (1.0f - yi); });
-  }, x);
+  record(
+      out, "sigmoid",
+      [](const Node& node, const Tensor& y, Tensor g) {
+        detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
+                          [](float gi, float yi) { return gi * yi * (1.0f - yi); });
+      },
+      x);
   return out;
 }
 
 Tensor tanh(const Tensor& x) {
   Tensor out = unary(x, "tanh", [](float v) { return std::tanh(v); });
   // dy/dx = 1 - y^2
-  record(out, "tanh", [](const Node& node, const Tensor& y, Tensor g) {
-    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
-                      [](float gi, float yi) { return gi * (1.0f - yi * yi); });
-  }, x);
+  record(
+      out, "tanh",
+      [](const Node& node, const Tensor& y, Tensor g) {
+        detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
+                          [](float gi, float yi) { return gi * (1.0f - yi * yi); });
+      },
+      x);
   return out;
 }
 
 Tensor exp(const Tensor& x) {
   Tensor out = unary(x, "exp", [](float v) { return std::exp(v); });
   // dy/dx = y
-  record(out, "exp", [](const Node& node, const Tensor& y, Tensor g) {
-    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y,
-                      [](float gi, float yi) { return gi * yi; });
-  }, x);
+  record(
+      out, "exp",
+      [](const Node& node, const Tensor& y, Tensor g) {
+        detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, y, [](float gi, float yi) { return gi * yi; });
+      },
+      x);
   return out;
 }
 
 Tensor log(const Tensor& x) {
   Tensor out = unary(x, "log", [](float v) { return std::log(v); });
   // dy/dx = 1 / x
-  record(out, "log", [](const Node& node, const Tensor& y, Tensor g) {
-    detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, node.inputs[0],
-                      [](float gi, float xi) { return gi / xi; });
-  }, x);
+  record(
+      out, "log",
+      [](const Node& node, const Tensor& y, Tensor g) {
+        detail::map2_into(grad_slot(node.inputs[0]), y.shape(), g, node.inputs[0],
+                          [](float gi, float xi) { return gi / xi; });
+      },
+      x);
   return out;
 }
 

@@ -15,9 +15,10 @@ namespace {
 
 void check_grid(const AffineGrid& g, const char* op) {
   if (!(g.scale > 0.0 && std::isfinite(g.scale)) || g.qmin > g.qmax || g.zero_point < g.qmin || g.zero_point > g.qmax) {
-    throw core::input_error("{}: invalid grid (scale {}, zero-point {}, range [{}, {}]); the scale must be positive and "
-                      "the zero-point inside the range",
-                      op, g.scale, g.zero_point, g.qmin, g.qmax);
+    throw core::input_error(
+        "{}: invalid grid (scale {}, zero-point {}, range [{}, {}]); the scale must be positive and "
+        "the zero-point inside the range",
+        op, g.scale, g.zero_point, g.qmin, g.qmax);
   }
 }
 
@@ -42,8 +43,7 @@ void fake_quantize_part(float* y, float* mask, const Tensor& part, const AffineG
 
 // ---- backward: the clipped straight-through estimator, g * mask -----------------------
 void fake_quantize_backward(const Node& node, const Tensor& out, Tensor g) {
-  detail::map2_into(grad_slot(node.inputs[0]), out.shape(), g, node.saved,
-                    [](float gi, float mi) { return gi * mi; });
+  detail::map2_into(grad_slot(node.inputs[0]), out.shape(), g, node.saved, [](float gi, float mi) { return gi * mi; });
 }
 
 Tensor finish(const Tensor& x, Tensor out, Tensor mask, const char* op) {
@@ -65,8 +65,10 @@ Tensor fake_quantize(const Tensor& x, const AffineGrid& grid) {
 Tensor fake_quantize_rows(const Tensor& x, std::span<const AffineGrid> rows) {
   expect_f32(x, "fake_quantize_rows");
   if (x.rank() != 2 || x.size(0) != rows.size()) {
-    throw core::input_error("fake_quantize_rows: needs a 2-D tensor with one grid per row, got rank {} with {} rows for {} "
-                      "grids", x.rank(), x.rank() == 0 ? 0 : x.size(0), rows.size());
+    throw core::input_error(
+        "fake_quantize_rows: needs a 2-D tensor with one grid per row, got rank {} with {} rows for {} "
+        "grids",
+        x.rank(), x.rank() == 0 ? 0 : x.size(0), rows.size());
   }
   for (const AffineGrid& g : rows) check_grid(g, "fake_quantize_rows");
   Tensor out = Tensor::empty(x.shape());   // (rows, cols)

@@ -40,12 +40,15 @@ Tensor cross_entropy(const Tensor& logits_in, const Tensor& labels_in) {
   if (logits_in.rank() != 2 || logits_in.shape()[1] == 0) {
     throw core::input_error("cross_entropy: logits must be (batch, classes), got {}", logits_in.shape().str());
   }
-  if (!labels_in.defined() || labels_in.dtype() != core::DType::kI32 || !(labels_in.shape() == Shape{logits_in.shape()[0]})) {
+  if (!labels_in.defined() || labels_in.dtype() != core::DType::kI32 ||
+      !(labels_in.shape() == Shape{logits_in.shape()[0]})) {
     throw core::input_error("cross_entropy: labels must be I32 of shape ({}) for logits {}", logits_in.shape()[0],
-                      logits_in.shape().str());
+                            logits_in.shape().str());
   }
   const Tensor logits = contiguous(logits_in);
-  const Tensor labels = labels_in.is_contiguous() ? labels_in : Tensor::from<std::int32_t>(labels_in.values<std::int32_t>(), labels_in.shape());
+  const Tensor labels = labels_in.is_contiguous()
+                            ? labels_in
+                            : Tensor::from<std::int32_t>(labels_in.values<std::int32_t>(), labels_in.shape());
   const std::size_t batch = logits.shape()[0];
   const std::size_t classes = logits.shape()[1];
   if (batch == 0) throw core::input_error("cross_entropy: the batch is empty");

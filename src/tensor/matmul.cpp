@@ -114,7 +114,7 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   expect_matrix(b_in, "matmul", "the right operand");
   if (a_in.shape()[1] != b_in.shape()[0]) {
     throw core::input_error("matmul: shapes {} and {} do not chain (inner sizes {} and {})", a_in.shape().str(),
-                      b_in.shape().str(), a_in.shape()[1], b_in.shape()[0]);
+                            b_in.shape().str(), a_in.shape()[1], b_in.shape()[0]);
   }
   const Tensor a = kernel_layout(a_in);
   const Tensor b = kernel_layout(b_in);
@@ -135,7 +135,7 @@ Tensor linear(const Tensor& x_in, const Tensor& w_in, const Tensor& bias) {
   const std::size_t outs = w_in.shape()[0];
   if (x_in.shape()[1] != ins) {
     throw core::input_error("linear: input of shape {} for a weight of shape {} (expected {} features)",
-                      x_in.shape().str(), w_in.shape().str(), ins);
+                            x_in.shape().str(), w_in.shape().str(), ins);
   }
   if (bias.defined()) {
     expect_f32(bias, "linear");

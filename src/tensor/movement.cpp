@@ -51,16 +51,14 @@ void expand_backward(const Node& node, const Tensor&, Tensor g) {
 }
 
 // ---- contiguous: a copy, so the gradient passes through unchanged ---------------------
-void contiguous_backward(const Node& node, const Tensor&, Tensor g) {
-  accumulate_grad(node.inputs[0], std::move(g));
-}
+void contiguous_backward(const Node& node, const Tensor&, Tensor g) { accumulate_grad(node.inputs[0], std::move(g)); }
 
 }  // namespace
 
 Tensor reshape(const Tensor& x, const Shape& shape) {
   if (shape.numel() != x.numel()) {
     throw core::input_error("cannot reshape {} ({} elements) to {} ({} elements)", x.shape().str(), x.numel(),
-                      shape.str(), shape.numel());
+                            shape.str(), shape.numel());
   }
   if (!x.is_contiguous()) return reshape(contiguous(x), shape);
   Tensor out = Tensor::view_of(x, shape, contiguous_strides(shape), x.offset());
@@ -76,8 +74,8 @@ Tensor permute(const Tensor& x, const std::vector<std::size_t>& perm) {
   Shape shape;
   Strides strides;
   for (std::size_t d : perm) {
-    if (d >= perm.size() || seen[d]) throw core::input_error("({}) is not a permutation of the axes of {}",
-                                                      fmt::join(perm, ", "), x.shape().str());
+    if (d >= perm.size() || seen[d])
+      throw core::input_error("({}) is not a permutation of the axes of {}", fmt::join(perm, ", "), x.shape().str());
     seen[d] = true;
     shape.push_back(x.shape()[d]);
     strides.push_back(x.strides()[d]);

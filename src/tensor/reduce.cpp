@@ -44,8 +44,7 @@ Shape result_shape(const Shape& shape, const std::vector<int>& axes, bool keepdi
 // to `shape`. The output strides are 0 along the reduced axes.
 void sum_into(float* out, const Shape& shape, const Tensor& x) {
   const float* px = x.data<float>();
-  const std::array<Strides, 2> strides{broadcast_strides(shape, contiguous_strides(shape), x.shape()),
-                                       x.strides()};
+  const std::array<Strides, 2> strides{broadcast_strides(shape, contiguous_strides(shape), x.shape()), x.strides()};
   detail::for_each_run<2>(x.shape(), strides, [&](std::size_t n, detail::Offsets<2> at, detail::Offsets<2> step) {
     float* o = out + at[0];
     const float* v = px + at[1];
@@ -64,8 +63,7 @@ void sum_into(float* out, const Shape& shape, const Tensor& x) {
 // ---- sum_to: backward broadcasts the gradient back over the reduced axes --------------
 void sum_to_backward(const Node& node, const Tensor&, Tensor g) {
   const Tensor& x = node.inputs[0];
-  accumulate_grad(x, Tensor::view_of(g, x.shape(), broadcast_strides(g.shape(), g.strides(), x.shape()),
-                                     g.offset()));
+  accumulate_grad(x, Tensor::view_of(g, x.shape(), broadcast_strides(g.shape(), g.strides(), x.shape()), g.offset()));
 }
 
 // Forward of max over the kept shape: values, and the row-major linear index into x of
@@ -86,8 +84,8 @@ MaxResult max_kept(const Tensor& x, const Shape& kept, const char* op) {
   std::int32_t* indices = r.indices.data<std::int32_t>();
   std::fill_n(indices, r.indices.numel(), -1);
   const float* px = x.data<float>();
-  const std::array<Strides, 3> strides{broadcast_strides(kept, contiguous_strides(kept), x.shape()),
-                                       x.strides(), contiguous_strides(x.shape())};
+  const std::array<Strides, 3> strides{broadcast_strides(kept, contiguous_strides(kept), x.shape()), x.strides(),
+                                       contiguous_strides(x.shape())};
   detail::for_each_run<3>(x.shape(), strides, [&](std::size_t n, detail::Offsets<3> at, detail::Offsets<3> step) {
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t o = at[0] + i * step[0];

@@ -47,8 +47,8 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     const std::size_t sa = d + a.rank() >= rank ? a[d + a.rank() - rank] : 1;
     const std::size_t sb = d + b.rank() >= rank ? b[d + b.rank() - rank] : 1;
     if (sa != sb && sa != 1 && sb != 1) {
-      throw core::input_error("shapes {} and {} do not broadcast: sizes {} and {} differ and neither is 1",
-                        a.str(), b.str(), sa, sb);
+      throw core::input_error("shapes {} and {} do not broadcast: sizes {} and {} differ and neither is 1", a.str(),
+                              b.str(), sa, sb);
     }
     out.push_back(sa == 1 ? sb : sa);
   }
@@ -79,7 +79,7 @@ std::size_t normalize_axis(int axis, std::size_t rank) {
   const auto r = static_cast<int>(rank);
   if (axis < -r || axis >= r) {
     throw core::input_error("axis {} is out of range for a tensor of rank {} (use -{}..{})", axis, rank, rank,
-                      rank == 0 ? 0 : rank - 1);
+                            rank == 0 ? 0 : rank - 1);
   }
   return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }

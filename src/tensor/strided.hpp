@@ -24,8 +24,8 @@ using Offsets = std::array<std::size_t, N>;
 
 template <std::size_t N, typename Run>
 void for_each_run(const Shape& shape, const std::array<Strides, N>& strides, Run&& run) {
-  std::array<std::size_t, kMaxDims> dims{};                      // merged sizes
-  std::array<std::array<std::size_t, kMaxDims>, N> steps{};       // merged strides per operand
+  std::array<std::size_t, kMaxDims> dims{};                  // merged sizes
+  std::array<std::array<std::size_t, kMaxDims>, N> steps{};  // merged strides per operand
   std::size_t rank = 0;
   for (std::size_t d = 0; d < shape.rank(); ++d) {
     if (shape[d] == 0) return;
@@ -78,8 +78,7 @@ inline void store(float& dst, float value) {
 template <bool Accumulate, typename F>
 void map1(float* out, const Shape& shape, const Tensor& a, F f) {
   const float* pa = a.data<float>();
-  const std::array<Strides, 2> strides{contiguous_strides(shape),
-                                       broadcast_strides(a.shape(), a.strides(), shape)};
+  const std::array<Strides, 2> strides{contiguous_strides(shape), broadcast_strides(a.shape(), a.strides(), shape)};
   for_each_run<2>(shape, strides, [&](std::size_t n, Offsets<2> at, Offsets<2> step) {
     float* o = out + at[0];
     const float* x = pa + at[1];
@@ -98,8 +97,7 @@ template <bool Accumulate, typename F>
 void map2(float* out, const Shape& shape, const Tensor& a, const Tensor& b, F f) {
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
-  const std::array<Strides, 3> strides{contiguous_strides(shape),
-                                       broadcast_strides(a.shape(), a.strides(), shape),
+  const std::array<Strides, 3> strides{contiguous_strides(shape), broadcast_strides(a.shape(), a.strides(), shape),
                                        broadcast_strides(b.shape(), b.strides(), shape)};
   for_each_run<3>(shape, strides, [&](std::size_t n, Offsets<3> at, Offsets<3> step) {
     float* o = out + at[0];
@@ -132,11 +130,11 @@ void copy_strided(Word* out, const Word* in, const Shape& shape, const Strides& 
 inline void copy_to_dense(const Tensor& in, std::byte* out) {
   const std::byte* base = in.storage()->data();
   if (core::dtype_size(in.dtype()) == 1) {
-    copy_strided(reinterpret_cast<std::uint8_t*>(out),
-                 reinterpret_cast<const std::uint8_t*>(base) + in.offset(), in.shape(), in.strides());
+    copy_strided(reinterpret_cast<std::uint8_t*>(out), reinterpret_cast<const std::uint8_t*>(base) + in.offset(),
+                 in.shape(), in.strides());
   } else {
-    copy_strided(reinterpret_cast<std::uint32_t*>(out),
-                 reinterpret_cast<const std::uint32_t*>(base) + in.offset(), in.shape(), in.strides());
+    copy_strided(reinterpret_cast<std::uint32_t*>(out), reinterpret_cast<const std::uint32_t*>(base) + in.offset(),
+                 in.shape(), in.strides());
   }
 }
 

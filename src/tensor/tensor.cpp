@@ -43,8 +43,8 @@ Tensor Tensor::scalar(float value) { return full(Shape{}, value); }
 template <typename T>
 Tensor Tensor::from(std::span<const T> values, const Shape& shape) {
   if (values.size() != shape.numel()) {
-    throw core::input_error("{} values do not fill a tensor of shape {} ({} elements)", values.size(),
-                      shape.str(), shape.numel());
+    throw core::input_error("{} values do not fill a tensor of shape {} ({} elements)", values.size(), shape.str(),
+                            shape.numel());
   }
   Tensor t = make(shape, core::DTypeOf<T>::value);
   std::copy(values.begin(), values.end(), t.data<T>());
@@ -56,8 +56,7 @@ template Tensor Tensor::from<std::int8_t>(std::span<const std::int8_t>, const Sh
 template Tensor Tensor::from<std::uint8_t>(std::span<const std::uint8_t>, const Shape&);
 template Tensor Tensor::from<std::int32_t>(std::span<const std::int32_t>, const Shape&);
 
-Tensor Tensor::view_of(const Tensor& base, const Shape& shape, const Strides& strides,
-                       std::size_t offset) {
+Tensor Tensor::view_of(const Tensor& base, const Shape& shape, const Strides& strides, std::size_t offset) {
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = base.storage();
   impl->offset = offset;
@@ -91,8 +90,8 @@ bool Tensor::shares_storage(const Tensor& other) const {
 
 void Tensor::expect_dtype(core::DType dtype) const {
   if (impl_->dtype != dtype) {
-    throw std::logic_error(fmt::format("tensor of dtype {} accessed as {}", core::dtype_name(impl_->dtype),
-                                       core::dtype_name(dtype)));
+    throw std::logic_error(
+        fmt::format("tensor of dtype {} accessed as {}", core::dtype_name(impl_->dtype), core::dtype_name(dtype)));
   }
 }
 
@@ -130,8 +129,10 @@ float Tensor::at(std::initializer_list<std::size_t> index) const {
 bool Tensor::requires_grad() const { return impl_->requires_grad; }
 
 Tensor& Tensor::set_requires_grad(bool on) {
-  if (!is_leaf()) throw core::input_error("requires_grad can only be set on leaf tensors, not on the output of '{}'", op_name());
-  if (on && dtype() != core::DType::kF32) throw core::input_error("only F32 tensors can require grad, not {}", core::dtype_name(dtype()));
+  if (!is_leaf())
+    throw core::input_error("requires_grad can only be set on leaf tensors, not on the output of '{}'", op_name());
+  if (on && dtype() != core::DType::kF32)
+    throw core::input_error("only F32 tensors can require grad, not {}", core::dtype_name(dtype()));
   impl_->requires_grad = on;
   return *this;
 }

@@ -16,8 +16,7 @@ struct Batch {
 };
 
 inline Batch gather_batch(const data::Dataset& data, std::span<const std::size_t> rows) {
-  Batch b{tensor::Tensor::empty({rows.size(), data.features}),
-          tensor::Tensor::empty({rows.size()}, core::DType::kI32)};
+  Batch b{tensor::Tensor::empty({rows.size(), data.features}), tensor::Tensor::empty({rows.size()}, core::DType::kI32)};
   float* x = b.x.data<float>();
   std::int32_t* y = b.y.data<std::int32_t>();
   for (std::size_t r = 0; r < rows.size(); ++r) {

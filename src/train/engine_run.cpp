@@ -36,7 +36,8 @@ EngineRun run_scalar_engine(data::DataSplit data, const TensorTrainConfig& recip
                             const std::optional<model::FloatMlp>& init, const EngineCallbacks& callbacks) {
   if (recipe.optimizer != OptimizerKind::kSgd || recipe.momentum != 0.0 || recipe.weight_decay != 0.0 ||
       recipe.dropout != 0.0 || recipe.validation != 0.0 || recipe.max_steps != 0) {
-    throw core::option_error("engine", "the scalar engine trains with plain SGD only: drop the optimizer, momentum, "
+    throw core::option_error("engine",
+                             "the scalar engine trains with plain SGD only: drop the optimizer, momentum, "
                              "weight decay, dropout, validation split and step limit, or use the tensor engine");
   }
   if (recipe.limit > 0) data.train = data::take_first(std::move(data.train), recipe.limit);

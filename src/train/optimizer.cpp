@@ -19,7 +19,8 @@ bool is_adam(OptimizerKind kind) { return kind != OptimizerKind::kSgd; }
 
 void validate(const OptimizerOptions& o) {
   if (o.momentum < 0.0) throw core::option_error("momentum", "the momentum must be >= 0, got {}", o.momentum);
-  if (o.weight_decay < 0.0) throw core::option_error("weight decay", "the weight decay must be >= 0, got {}", o.weight_decay);
+  if (o.weight_decay < 0.0)
+    throw core::option_error("weight decay", "the weight decay must be >= 0, got {}", o.weight_decay);
   if (o.nesterov && (o.momentum <= 0.0 || o.dampening != 0.0)) {
     throw core::option_error("momentum", "Nesterov momentum needs a momentum > 0 and no dampening");
   }
@@ -58,7 +59,8 @@ Optimizer::Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions opt
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const tensor::Tensor& t = parameters_[i].tensor;
     if (!t.is_leaf() || !t.requires_grad() || !t.is_contiguous()) {
-      throw core::input_error("optimizer parameter '{}' must be a contiguous leaf that requires grad", parameters_[i].name);
+      throw core::input_error("optimizer parameter '{}' must be a contiguous leaf that requires grad",
+                              parameters_[i].name);
     }
     const bool momentum = options_.kind == OptimizerKind::kSgd && options_.momentum != 0.0;
     if (momentum || is_adam(options_.kind)) slots_[i].first.assign(t.numel(), 0.0f);
@@ -178,7 +180,8 @@ void Optimizer::load_state(const nn::StateDict& state) {
         return false;
       }
       if (b->data.size() != p.tensor.numel()) {
-        throw core::input_error("{}: '{}' has {} values for a parameter of {}", owner, b->name, b->data.size(), p.tensor.numel());
+        throw core::input_error("{}: '{}' has {} values for a parameter of {}", owner, b->name, b->data.size(),
+                                p.tensor.numel());
       }
       dst = b->data;
       return true;

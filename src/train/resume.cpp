@@ -4,8 +4,8 @@
 
 #include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
-#include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/engine_weights.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
 
 #include <fmt/ranges.h>
 
@@ -22,12 +22,23 @@ constexpr std::string_view kOptimizerPrefix = "optimizer.";
 
 // Each recipe field's JSON key and the `seatorch train` flag that sets it, for messages.
 constexpr std::pair<std::string_view, std::string_view> kConfigFlags[] = {
-    {"hidden", "--hidden"},       {"epochs", "--epochs"},     {"batch", "--batch"},
-    {"optimizer", "--opt"},       {"lr", "--lr"},             {"momentum", "--momentum"},
-    {"nesterov", "--nesterov"},   {"weight_decay", "--weight-decay"}, {"schedule", "--schedule"},
-    {"step_size", "--step-size"}, {"gamma", "--gamma"},       {"dropout", "--dropout"},
-    {"seed", "--seed"},           {"limit", "--limit"},       {"validation", "--val-split"},
-    {"max_steps", "--max-steps"}, {"no_shuffle", "--no-shuffle"},
+    {"hidden", "--hidden"},
+    {"epochs", "--epochs"},
+    {"batch", "--batch"},
+    {"optimizer", "--opt"},
+    {"lr", "--lr"},
+    {"momentum", "--momentum"},
+    {"nesterov", "--nesterov"},
+    {"weight_decay", "--weight-decay"},
+    {"schedule", "--schedule"},
+    {"step_size", "--step-size"},
+    {"gamma", "--gamma"},
+    {"dropout", "--dropout"},
+    {"seed", "--seed"},
+    {"limit", "--limit"},
+    {"validation", "--val-split"},
+    {"max_steps", "--max-steps"},
+    {"no_shuffle", "--no-shuffle"},
 };
 
 // The recipe in the flags' terms, for comparing: --no-shuffle is `shuffle` negated.
@@ -44,7 +55,9 @@ nlohmann::json flag_values(const TensorTrainConfig& config) {
 // How a problem in the JSON metadata is reported: as the resume file's own error.
 struct MetadataSource {
   explicit MetadataSource(std::string_view source) : name(fmt::format("{}: not a valid resume file", source)) {}
-  [[nodiscard]] core::JsonSource json() const { return {name, "the metadata", "start the run again from the beginning"}; }
+  [[nodiscard]] core::JsonSource json() const {
+    return {name, "the metadata", "start the run again from the beginning"};
+  }
   std::string name;
 };
 
@@ -119,8 +132,9 @@ ResumeState resume_state_from_file(const io::SafetensorsFile& file, std::string_
   const auto format = file.metadata.find("format");
   if (format == file.metadata.end() || format->second != kResumeFormat) {
     throw core::input_error("{} is not a resume file (format '{}', expected {}); pass the resume.safetensors that an "
-                      "interrupted `seatorch train` wrote", source,
-                      format == file.metadata.end() ? "none" : core::printable(format->second), kResumeFormat);
+                            "interrupted `seatorch train` wrote",
+                            source, format == file.metadata.end() ? "none" : core::printable(format->second),
+                            kResumeFormat);
   }
   if (metadata(file, "format_version", source) != kResumeFormatVersion) {
     bad(source, fmt::format("format version '{}' is not {}", core::printable(metadata(file, "format_version", source)),
@@ -171,8 +185,9 @@ ResumeState resume_state_from_file(const io::SafetensorsFile& file, std::string_
     if (n.starts_with(kModelPrefix)) {
       model_file.tensors[name.substr(kModelPrefix.size())] = tensor;
     } else if (n.starts_with(kOptimizerPrefix)) {
-      state.optimizer.push_back({name.substr(kOptimizerPrefix.size()), tensor.shape,
-                                 io::tensor_values<float>(tensor, fmt::format("{}: tensor {}", source, core::printable(name)))});
+      state.optimizer.push_back(
+          {name.substr(kOptimizerPrefix.size()), tensor.shape,
+           io::tensor_values<float>(tensor, fmt::format("{}: tensor {}", source, core::printable(name)))});
     } else {
       bad(source, fmt::format("unexpected tensor '{}' (expected model.* and optimizer.*)", core::printable(name)));
     }
@@ -209,8 +224,8 @@ void check_resume_matches(const ResumeState& saved, const TrainRunOptions& reque
   for (const auto& [key, flag] : kConfigFlags) differ(flag, asked.at(std::string(key)), used.at(std::string(key)));
   if (!differences.empty()) {
     throw core::input_error("{}: cannot resume: {} differ from the interrupted run's; drop them (the resume file "
-                      "supplies every setting) or start a new run without --resume", source,
-                      fmt::join(differences, ", "));
+                            "supplies every setting) or start a new run without --resume",
+                            source, fmt::join(differences, ", "));
   }
 }
 
@@ -218,8 +233,8 @@ void check_resume_data(const ResumeState& saved, const DataFingerprint& actual, 
   const DataFingerprint& f = saved.train_data;
   if (!(actual == f)) {
     throw core::input_error("{}: cannot resume: the training data differs from the interrupted run's ({} samples of {} "
-                      "features, CRC-32 {:08x}; now {} of {}, {:08x}); point --data-dir/--csv at the same files",
-                      source, f.samples, f.features, f.crc32, actual.samples, actual.features, actual.crc32);
+                            "features, CRC-32 {:08x}; now {} of {}, {:08x}); point --data-dir/--csv at the same files",
+                            source, f.samples, f.features, f.crc32, actual.samples, actual.features, actual.crc32);
   }
 }
 

@@ -19,9 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Sample i's features as leaves of the graph.
 std::vector<scalar::Value> input_leaves(scalar::ScalarGraph& graph, const data::Dataset& data, std::size_t i) {
@@ -64,7 +62,8 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
   const data::Dataset& train = data.train;
   if (train.size() == 0) throw core::input_error("data set '{}' has no training samples", data.name);
   if (config.epochs == 0) throw core::option_error("epochs", "the number of epochs must be at least 1");
-  if (!(config.lr > 0.0)) throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
+  if (!(config.lr > 0.0))
+    throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
     throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");
   }
@@ -80,7 +79,8 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
   const std::size_t param_mark = graph.size();
   if (!config.initial_parameters.empty()) {
     if (config.initial_parameters.size() != params.size()) {
-      throw core::input_error("{} initial parameters for a model with {}", config.initial_parameters.size(), params.size());
+      throw core::input_error("{} initial parameters for a model with {}", config.initial_parameters.size(),
+                              params.size());
     }
     for (std::size_t i = 0; i < params.size(); ++i) params[i].set_data(config.initial_parameters[i]);
   }

@@ -24,9 +24,7 @@ using Clock = std::chrono::steady_clock;
 // are independent ("dropout" in ASCII).
 constexpr std::uint64_t kDropoutStream = 0x64726f706f7574ULL;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // The live model through the one float evaluator (model/evaluate.hpp): no autograd graph,
 // no dropout, whatever mode the model is in.
@@ -48,7 +46,7 @@ Split split_sizes(const data::Dataset& train, const TensorTrainConfig& config) {
   const auto validation = static_cast<std::size_t>(std::llround(config.validation * static_cast<double>(used)));
   if (used - validation == 0) {
     throw core::input_error("no training samples left (limit {}, validation fraction {}); use more data", used,
-                      config.validation);
+                            config.validation);
   }
   return {used - validation, validation};
 }
@@ -58,9 +56,10 @@ void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
   if (config.epochs == 0) throw core::option_error("epochs", "the number of epochs must be at least 1");
   if (config.start.epoch >= config.epochs) {
     throw core::input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train",
-                      config.start.epoch, config.epochs);
+                            config.start.epoch, config.epochs);
   }
-  if (!(config.lr > 0.0)) throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
+  if (!(config.lr > 0.0))
+    throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
     throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");
   }
@@ -139,8 +138,8 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
   std::iota(order.begin(), order.end(), 0);
 
   if (config.start.step_in_epoch >= steps_per_epoch) {
-    throw core::input_error("cannot resume at step {} of epoch {}: an epoch has only {} steps", config.start.step_in_epoch,
-                      config.start.epoch + 1, steps_per_epoch);
+    throw core::input_error("cannot resume at step {} of epoch {}: an epoch has only {} steps",
+                            config.start.step_in_epoch, config.start.epoch + 1, steps_per_epoch);
   }
 
   TensorTrainResult result;
@@ -156,7 +155,7 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
   }
   if (step + config.start.step_in_epoch >= total_steps) {
     throw core::option_error("maximum steps", "cannot resume at step {}: the limit of {} steps was already reached",
-                      step + config.start.step_in_epoch, config.max_steps);
+                             step + config.start.step_in_epoch, config.max_steps);
   }
   std::optional<model::Evaluation> last_test;  // the latest epoch's, when evaluated each epoch
   for (std::size_t epoch = config.start.epoch + 1; epoch <= config.epochs && step < total_steps; ++epoch) {
@@ -229,7 +228,8 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
       const auto eval_start = Clock::now();
       last_test = evaluate(model, data.test);
       report.test_accuracy = last_test->accuracy();
-      if (split.validation > 0) report.validation_accuracy = evaluate(model, train, split.train, split.validation).accuracy();
+      if (split.validation > 0)
+        report.validation_accuracy = evaluate(model, train, split.train, split.validation).accuracy();
       report.eval_seconds = seconds_since(eval_start);
     }
     result.history.push_back(report);

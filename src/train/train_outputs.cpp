@@ -74,10 +74,11 @@ void write_train_outputs(const TrainRunOptions& options, TrainRunSummary& summar
     acc_series.push_back({"validation", column(r.history, &TrainEpoch::validation_accuracy), {}});
   }
   const std::vector<std::pair<std::string, std::string>> plots{
-      {"loss.svg", report::line_chart_svg({"Training loss: " + title, "epoch", "cross-entropy", {{"train", loss, {}}}})},
+      {"loss.svg",
+       report::line_chart_svg({"Training loss: " + title, "epoch", "cross-entropy", {{"train", loss, {}}}})},
       {"accuracy.svg", report::line_chart_svg({"Accuracy: " + title, "epoch", "accuracy", acc_series})},
-      {"confusion.svg", report::confusion_matrix_svg(r.test.confusion(), r.test.classes(),
-                                                     "Test-set confusion: " + title)}};
+      {"confusion.svg",
+       report::confusion_matrix_svg(r.test.confusion(), r.test.classes(), "Test-set confusion: " + title)}};
   for (const auto& [name, svg] : plots) {
     io::write_file_atomic(dir / name, svg);
     summary.written.push_back(dir / name);

@@ -23,8 +23,10 @@ std::optional<EngineStart> resume_start(const TrainRunOptions& options, const da
   if (!options.resume) return std::nullopt;
   const std::string source = options.resume->string();
   if (options.init) {
-    throw core::option_error("initial weights", "a resumed run cannot also start from other weights: {} holds the "
-                             "interrupted run's", source);
+    throw core::option_error("initial weights",
+                             "a resumed run cannot also start from other weights: {} holds the "
+                             "interrupted run's",
+                             source);
   }
   const ResumeState state = options.resume_state ? *options.resume_state : load_resume_state(*options.resume);
   check_resume_matches(state, options, source);
@@ -100,8 +102,12 @@ TrainRunSummary run_training(const TrainRunOptions& requested, const TrainRunCal
   EngineRun run = run_engine(options.engine, data, options.tensor, init, start, callbacks);
   std::vector<std::filesystem::path> written;
   if (run.result.stopped) written.push_back(write_resume_file(options, data, run));
-  TrainRunSummary summary{data.name, options.engine, std::string(kernels::selected_kernel()), std::move(run.model),
-                          std::move(run.result), std::move(written)};
+  TrainRunSummary summary{data.name,
+                          options.engine,
+                          std::string(kernels::selected_kernel()),
+                          std::move(run.model),
+                          std::move(run.result),
+                          std::move(written)};
   if (!summary.interrupted() && options.write_outputs) {
     write_train_outputs(options, summary);
     remove_stale_resume_file(options.out);

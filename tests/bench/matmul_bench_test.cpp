@@ -34,9 +34,10 @@ TEST_CASE("parse_matmul_problem reads MxNxK with an optional form", "[bench]") {
 }
 
 TEST_CASE("parse_matmul_problem rejects malformed shapes with one clear line", "[bench]") {
-  for (const char* text : {"", "64", "64x", "64x128", "x1x2", "1xx2", "1x2x3x4", "0x1x1", "1x1x0", "-1x2x3",
-                           "+1x2x3", "1x2x3 ", " 1x2x3", "1.5x2x3", "1x2x3:", "1x2x3:nx", "1x2x3:nnn",
-                           "1x2x3:NN", "16385x1x1", "99999999999999999999x1x1"}) {
+  for (const char* text : {"",         "64",        "64x",      "64x128",    "x1x2",
+                           "1xx2",     "1x2x3x4",   "0x1x1",    "1x1x0",     "-1x2x3",
+                           "+1x2x3",   "1x2x3 ",    " 1x2x3",   "1.5x2x3",   "1x2x3:",
+                           "1x2x3:nx", "1x2x3:nnn", "1x2x3:NN", "16385x1x1", "99999999999999999999x1x1"}) {
     INFO("shape '" << text << "'");
     try {
       b::parse_matmul_problem(text);
@@ -60,8 +61,8 @@ TEST_CASE("the default problems are the square sizes and the MLP's products", "[
 
   std::vector<std::string> mlp;
   for (const b::MatmulProblem& p : b::mlp_matmul_problems()) {
-    mlp.push_back(std::to_string(p.shape.m) + "x" + std::to_string(p.shape.n) + "x" + std::to_string(p.shape.k) +
-                  ":" + b::form_name(p));
+    mlp.push_back(std::to_string(p.shape.m) + "x" + std::to_string(p.shape.n) + "x" + std::to_string(p.shape.k) + ":" +
+                  b::form_name(p));
   }
   CHECK(mlp == std::vector<std::string>{"64x128x784:nn", "64x10x128:nn", "784x128x64:tn", "128x10x64:tn",
                                         "64x128x10:nt", "64x784x128:nt"});
@@ -202,11 +203,11 @@ TEST_CASE("blas_sgemm agrees with matmul_ref when the build has a BLAS", "[bench
     return;
   }
   // (2, 3) * (3, 2), both stored transposed, accumulating into C.
-  const std::vector<float> a{1.f, 4.f, 2.f, 5.f, 3.f, 6.f};  // (3, 2): A stored transposed
+  const std::vector<float> a{1.f, 4.f, 2.f, 5.f, 3.f, 6.f};      // (3, 2): A stored transposed
   const std::vector<float> bt{7.f, 9.f, 11.f, 8.f, 10.f, 12.f};  // (2, 3): B stored transposed
   std::vector<float> c{1.f, 1.f, 1.f, 1.f}, expected = c;
-  const k::MatmulArgs args{{2, 2, 3}, a.data(), 2, k::Transpose::kYes, bt.data(), 3, k::Transpose::kYes,
-                           nullptr, 2, true};
+  const k::MatmulArgs args{{2, 2, 3}, a.data(), 2,   k::Transpose::kYes, bt.data(), 3, k::Transpose::kYes,
+                           nullptr,   2,        true};
   k::MatmulArgs mine = args, theirs = args;
   mine.c = expected.data();
   theirs.c = c.data();

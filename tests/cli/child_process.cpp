@@ -75,7 +75,8 @@ bool ChildProcess::wait_for_line(std::string_view needle, std::chrono::milliseco
   const auto deadline = Clock::now() + timeout;
   for (;;) {
     for (std::size_t end; (end = output_.find('\n', scanned_)) != std::string::npos;) {
-      const bool found = std::string_view(output_).substr(scanned_, end - scanned_).find(needle) != std::string_view::npos;
+      const bool found =
+          std::string_view(output_).substr(scanned_, end - scanned_).find(needle) != std::string_view::npos;
       scanned_ = end + 1;
       if (found) return true;
     }

@@ -50,6 +50,7 @@ struct RunResult {
   int exit_code;
   std::string output;
 };
-RunResult run_seatorch(const std::vector<std::string>& args, std::chrono::milliseconds timeout = std::chrono::seconds(120));
+RunResult run_seatorch(const std::vector<std::string>& args,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(120));
 
 }  // namespace seatorch::test

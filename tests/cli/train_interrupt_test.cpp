@@ -4,8 +4,8 @@
 // the same command never interrupted: the final checkpoints must be byte-identical (weights
 // and metadata) and every epoch's loss in metrics.json equal. Also: the readers' refusal of
 // corrupted files reaches the user as one line and exit code 1.
-#include "child_process.hpp"
 #include "../scratch_dir.hpp"
+#include "child_process.hpp"
 
 #include "seatorch/io/safetensors.hpp"
 
@@ -32,9 +32,10 @@ namespace {
 // A small model on the 2,000-image subset: 63 steps per epoch, ~20 ms in Release, so a signal
 // sent on the first epoch's log line lands with ~0.4 s of training left.
 std::vector<std::string> train_args(const fs::path& out) {
-  return {"train", "--dataset", "mnist", "--data-dir", std::string(SEATORCH_SOURCE_DIR) + "/data/mnist-small",
-          "--hidden", "32", "--epochs", "20", "--batch", "32", "--dropout", "0.2", "--seed", "7",
-          "--out", out.string()};
+  return {"train",    "--dataset", "mnist",    "--data-dir", std::string(SEATORCH_SOURCE_DIR) + "/data/mnist-small",
+          "--hidden", "32",        "--epochs", "20",         "--batch",
+          "32",       "--dropout", "0.2",      "--seed",     "7",
+          "--out",    out.string()};
 }
 
 std::vector<char> file_bytes(const fs::path& path) {
@@ -81,7 +82,8 @@ TEST_CASE("seatorch train stopped by SIGINT then SIGTERM and resumed ends bit-id
   CHECK_FALSE(fs::exists(out));  // nothing but the resume file until the run completes
 
   // As soon as the resumed run starts (its handlers are in place then): it stops after one step.
-  const int sigterm_code = interrupt({"train", "--resume", resume.string()}, "resuming training on mnist", SIGTERM, output);
+  const int sigterm_code =
+      interrupt({"train", "--resume", resume.string()}, "resuming training on mnist", SIGTERM, output);
   INFO(output);
   REQUIRE(sigterm_code == 143);
   CHECK(output.find("interrupted by SIGTERM") != std::string::npos);
@@ -128,13 +130,14 @@ TEST_CASE("a corrupted model file makes seatorch eval exit 1 with one line", "[i
   seatorch::io::save_safetensors(model, file);
   std::vector<char> bytes = file_bytes(model);
   bytes[bytes.size() - 2] ^= 0x10;
-  std::ofstream(model, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(model, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 
   const auto corrupted = run_seatorch({"eval", "--model", model.string(), "--dataset", "xor"});
   INFO(corrupted.output);
   CHECK(corrupted.exit_code == 1);
-  CHECK(corrupted.output == "seatorch: error: " + model.string() +
-                                " is corrupted: " + corrupted.output.substr(corrupted.output.find("checksum mismatch")));
+  CHECK(corrupted.output == "seatorch: error: " + model.string() + " is corrupted: " +
+                                corrupted.output.substr(corrupted.output.find("checksum mismatch")));
   CHECK(corrupted.output.find("re-train or re-download it\n") != std::string::npos);
   CHECK(std::count(corrupted.output.begin(), corrupted.output.end(), '\n') == 1);
 

@@ -28,7 +28,7 @@ std::uint32_t crc32_bitwise(const std::vector<std::uint8_t>& bytes) {
 }  // namespace
 
 TEST_CASE("crc32 gives the published check values", "[core]") {
-  CHECK(core::kCrc32Polynomial == 0xEDB88320U);  // x^32 + x^26 + ... + 1, reflected
+  CHECK(core::kCrc32Polynomial == 0xEDB88320U);              // x^32 + x^26 + ... + 1, reflected
   CHECK(core::crc32(bytes_of("123456789")) == 0xCBF43926U);  // the catalogue's check value
   CHECK(core::crc32({}) == 0U);
   CHECK(core::crc32(bytes_of("a")) == 0xE8B7BE43U);

@@ -78,7 +78,8 @@ TEST_CASE("json fields name the file, the path, the expectation and the value", 
   CHECK(error_of([&] { (void)f.string("s", 3); }) == "f.json: 's' must be a string of at most 3 bytes, got \"abcd\"");
   CHECK(error_of([&] { (void)f.array("a", 1, 2); }) ==
         "f.json: 'a' must be an array of 1 to 2 elements, got an array of 3 elements");
-  CHECK(error_of([&] { (void)f.array("o", 1); }) == "f.json: 'o' must be an array of at least 1 elements, got an object");
+  CHECK(error_of([&] { (void)f.array("o", 1); }) ==
+        "f.json: 'o' must be an array of at least 1 elements, got an object");
   CHECK(error_of([&] { (void)f.array("b"); }) == "f.json: 'b' must be an array, got 1");
   CHECK(error_of([&] { (void)o.number("k"); }) == "f.json: 'o.k' must be a number, got \"v\"");
   CHECK(error_of([&] { (void)f.get("m"); }) == "f.json: the file has no 'm' field");
@@ -97,8 +98,9 @@ TEST_CASE("json fields check the object and, in the strict form, its keys", "[co
   CHECK(error_of([] { core::JsonFields(json(5), kFile, "layers[2]"); }) ==
         "f.json: 'layers[2]' must be a JSON object, got 5");
   const json j = json::parse(R"({"a": 1, "typo": 2})");
-  CHECK(error_of([&] { core::JsonFields(j, kFile, "", {"a", "b"}); }) ==
-        "f.json: unexpected field 'typo' in the file; its fields are a, b");
+  CHECK(error_of([&] {
+          core::JsonFields(j, kFile, "", {"a", "b"});
+        }) == "f.json: unexpected field 'typo' in the file; its fields are a, b");
   CHECK(error_of([&] { core::JsonFields(j, kFile, "x", {"a", "typo"}); }) == "no error");
   CHECK(error_of([&] { core::JsonFields(j, kFile, "x"); }) == "no error");  // the lenient form ignores keys
   CHECK(error_of([&] { core::JsonFields(json::parse(R"({"\u001b[2J": 1})"), kFile, "x", {"a"}); }) ==

@@ -14,8 +14,8 @@ TEST_CASE("edit_distance counts insertions, deletions, substitutions and neighbo
   CHECK(edit_distance("", "abc") == 3);
   CHECK(edit_distance("abc", "") == 3);
   CHECK(edit_distance("train", "train") == 0);
-  CHECK(edit_distance("trian", "train") == 1);    // one swap
-  CHECK(edit_distance("epohcs", "epochs") == 1);  // one swap
+  CHECK(edit_distance("trian", "train") == 1);     // one swap
+  CHECK(edit_distance("epohcs", "epochs") == 1);   // one swap
   CHECK(edit_distance("matmull", "matmul") == 1);  // one deletion
   CHECK(edit_distance("eval", "evil") == 1);       // one substitution
   CHECK(edit_distance("bach", "batch") == 1);      // one insertion
@@ -35,8 +35,8 @@ TEST_CASE("nearest_name suggests a near name and nothing when none is near", "[c
   CHECK_FALSE(nearest_name("", commands).has_value());
   CHECK_FALSE(nearest_name("trian", std::vector<std::string>{}).has_value());
   // Short names get one edit, longer ones two.
-  CHECK_FALSE(nearest_name("evl_", commands).has_value());  // two edits from eval: too far for 4 characters
-  CHECK(nearest_name("quantzie_", commands) == "quantize");   // two edits, 9 characters
+  CHECK_FALSE(nearest_name("evl_", commands).has_value());     // two edits from eval: too far for 4 characters
+  CHECK(nearest_name("quantzie_", commands) == "quantize");    // two edits, 9 characters
   CHECK_FALSE(nearest_name("qnatzie", commands).has_value());  // three edits
   // The first of equally near names wins.
   CHECK(nearest_name("sem", std::vector<std::string>{"sim", "set"}) == "sim");

@@ -55,7 +55,8 @@ TEST_CASE("corrupt and truncated gzip streams are clean InputErrors", "[data]") 
     CHECK_THROWS_WITH(seatorch::data::gunzip(cut, "cut.gz"), Contains("cut.gz") && Contains("ends early"));
   }
   SECTION("only the magic") {
-    CHECK_THROWS_WITH(seatorch::data::gunzip(Bytes{0x1f, 0x8b}, "magic.gz"), Contains("magic.gz") && Contains("ends early"));
+    CHECK_THROWS_WITH(seatorch::data::gunzip(Bytes{0x1f, 0x8b}, "magic.gz"),
+                      Contains("magic.gz") && Contains("ends early"));
   }
   SECTION("flipped bytes in the deflate data") {
     Bytes bad = packed;

@@ -3,8 +3,8 @@
 #include "seatorch/data/idx.hpp"
 
 #include "data_test_util.hpp"
-#include "seatorch/data/data_file.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/data/data_file.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -28,10 +28,10 @@ struct Golden {
   std::vector<std::uint8_t> first_labels;
 };
 
-const Golden kTrain{"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", 2000, 52050445,
-                    41240798721642, 8979, {5, 0, 4, 1, 9, 2, 1, 3, 1, 4}};
-const Golden kTest{"t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", 1000, 24443134,
-                   9665861097436, 4327, {7, 2, 1, 0, 4, 1, 4, 9, 5, 9}};
+const Golden kTrain{"train-images-idx3-ubyte.gz",  "train-labels-idx1-ubyte.gz", 2000, 52050445, 41240798721642, 8979,
+                    {5, 0, 4, 1, 9, 2, 1, 3, 1, 4}};
+const Golden kTest{"t10k-images-idx3-ubyte.gz",   "t10k-labels-idx1-ubyte.gz", 1000, 24443134, 9665861097436, 4327,
+                   {7, 2, 1, 0, 4, 1, 4, 9, 5, 9}};
 
 void check_golden(const seatorch::data::IdxArray& images, const seatorch::data::IdxArray& labels, const Golden& g) {
   REQUIRE(images.items == g.items);
@@ -83,7 +83,8 @@ TEST_CASE("raw and re-gzipped copies of the subset read the same", "[data]") {
   seatorch::test::ScratchDir tmp;
   const auto dir = seatorch::test::mnist_small_dir();
   for (const char* name : {kTest.images, kTest.labels}) {
-    const IdxKind kind = std::string_view(name).find("images") != std::string_view::npos ? IdxKind::kImages : IdxKind::kLabels;
+    const IdxKind kind =
+        std::string_view(name).find("images") != std::string_view::npos ? IdxKind::kImages : IdxKind::kLabels;
     const seatorch::data::IdxArray original = seatorch::data::read_idx(dir / name, kind);
     const Bytes raw = seatorch::data::read_data_file(dir / name);
     seatorch::test::write_file(tmp / "raw", raw);
@@ -99,7 +100,8 @@ TEST_CASE("raw and re-gzipped copies of the subset read the same", "[data]") {
   }
 }
 
-TEST_CASE("load_idx_dataset keeps the pixel bytes, gives them to float models as p / 255, and keeps the labels", "[data]") {
+TEST_CASE("load_idx_dataset keeps the pixel bytes, gives them to float models as p / 255, and keeps the labels",
+          "[data]") {
   const auto dir = seatorch::test::mnist_small_dir();
   const seatorch::data::Dataset data = seatorch::data::load_idx_dataset(dir / kTest.images, dir / kTest.labels, 10);
   const seatorch::data::IdxArray pixels = seatorch::data::read_idx(dir / kTest.images, IdxKind::kImages);

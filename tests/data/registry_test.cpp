@@ -17,8 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kFiles[] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
-                              "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"};
+const char* const kFiles[] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+                              "t10k-labels-idx1-ubyte"};
 
 // Sets (or unsets) SEATORCH_DATA for one scope.
 class EnvGuard {
@@ -93,7 +93,8 @@ TEST_CASE("the registry knows every data set and still generates xor and moons",
   CHECK(seatorch::data::is_idx_dataset("mnist"));
   CHECK(seatorch::data::is_idx_dataset("fashion-mnist"));
   CHECK_FALSE(seatorch::data::is_idx_dataset("csv"));
-  CHECK_THROWS_WITH(seatorch::data::load_dataset("imagenet"), Contains("unknown data set 'imagenet'") && Contains("fashion-mnist"));
+  CHECK_THROWS_WITH(seatorch::data::load_dataset("imagenet"),
+                    Contains("unknown data set 'imagenet'") && Contains("fashion-mnist"));
 }
 
 TEST_CASE("IDX search order is --data-dir alone else SEATORCH_DATA then data", "[data]") {
@@ -144,7 +145,8 @@ TEST_CASE("SEATORCH_DATA wins over data under the current directory", "[data]") 
 TEST_CASE("a raw IDX file is preferred over its gz twin", "[data]") {
   seatorch::test::ScratchDir tmp;
   copy_subset(tmp.path());
-  seatorch::test::write_file(tmp / "t10k-labels-idx1-ubyte", seatorch::test::read_file(tmp / "t10k-labels-idx1-ubyte.gz"));
+  seatorch::test::write_file(tmp / "t10k-labels-idx1-ubyte",
+                             seatorch::test::read_file(tmp / "t10k-labels-idx1-ubyte.gz"));
   const seatorch::data::IdxFiles files = seatorch::data::find_idx_files(mnist_options(tmp.path()));
   CHECK(files.test_labels == tmp / "t10k-labels-idx1-ubyte");
   CHECK(files.train_images == tmp / "train-images-idx3-ubyte.gz");
@@ -158,9 +160,8 @@ TEST_CASE("a missing data set says where it looked and how to get the files", "[
     const std::string message = load_error(mnist_options());
     CHECK_THAT(message, Contains("mnist: no directory holds its four IDX files") &&
                             Contains((tmp / "env" / "mnist").string() + " (no such directory)") &&
-                            Contains("data/mnist (no such directory)") &&
-                            Contains("scripts/fetch-data.sh mnist") && Contains("or name the directory that holds them") &&
-                            !Contains("--"));
+                            Contains("data/mnist (no such directory)") && Contains("scripts/fetch-data.sh mnist") &&
+                            Contains("or name the directory that holds them") && !Contains("--"));
   }
   // --data-dir is used alone, and a partial download names the missing files.
   copy_subset(tmp / "partial");

@@ -61,7 +61,8 @@ TEST_CASE("split_tail cuts off the rounded last fraction", "[data]") {
 
 TEST_CASE("split_tail refuses bad fractions and sets too small to split", "[data]") {
   for (const double f : {0.0, 1.0, -0.5, 1.5}) {
-    CHECK_THROWS_WITH(seatorch::data::split_tail(counting(10), f, "--val"), Contains("--val") && Contains("between 0 and 1"));
+    CHECK_THROWS_WITH(seatorch::data::split_tail(counting(10), f, "--val"),
+                      Contains("--val") && Contains("between 0 and 1"));
   }
   CHECK_THROWS_WITH(seatorch::data::split_tail(counting(1), 0.5, "--val"), Contains("1 samples are too few"));
   CHECK_THROWS_WITH(seatorch::data::split_tail(counting(4), 0.9, "--val"), Contains("4 samples are too few"));

@@ -4,8 +4,8 @@
 // model survives a write/read round trip unchanged.
 #include "fuzz_support.hpp"
 
-#include "seatorch/io/safetensors.hpp"
 #include "seatorch/core/argmax.hpp"
+#include "seatorch/io/safetensors.hpp"
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/int8_model.hpp"
 

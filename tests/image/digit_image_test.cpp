@@ -7,10 +7,10 @@
 #include "../data/data_test_util.hpp"
 #include "image_test_util.hpp"
 #include "seatorch/core/argmax.hpp"
-#include "seatorch/image/image_file.hpp"
 #include "seatorch/core/error.hpp"
-#include "seatorch/model/float_mlp.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/image/image_file.hpp"
+#include "seatorch/model/float_mlp.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -79,7 +79,8 @@ TEST_CASE("prepare_digit keeps the class of a digit on noisy grey paper read fro
       const int level = 200 - (255 - p) * 160 / 255 + static_cast<int>(rng.next_u64() % 13) - 6;
       p = static_cast<std::uint8_t>(level);
     }
-    seatorch::test::write_file(dir / "digit.png", seatorch::test::png_bytes(paper.pixels, paper.width, paper.height, 1));
+    seatorch::test::write_file(dir / "digit.png",
+                               seatorch::test::png_bytes(paper.pixels, paper.width, paper.height, 1));
     const GrayImage read = seatorch::image::read_image(dir / "digit.png");
     REQUIRE(read.pixels == paper.pixels);
     const seatorch::image::DigitInput digit = seatorch::image::prepare_digit(read, 28, "digit.png");
@@ -187,7 +188,8 @@ TEST_CASE("square_input_side accepts square inputs and refuses the rest", "[data
   CHECK(seatorch::image::square_input_side(784, "model") == 28);
   CHECK(seatorch::image::square_input_side(256, "model") == 16);
   CHECK(seatorch::image::square_input_side(1, "model") == 1);
-  seatorch::test::check_input_error([&] { seatorch::image::square_input_side(785, "m.safetensors"); }, "m\\.safetensors takes 785 inputs, not a square picture.*");
+  seatorch::test::check_input_error([&] { seatorch::image::square_input_side(785, "m.safetensors"); },
+                                    "m\\.safetensors takes 785 inputs, not a square picture.*");
   CHECK_THROWS_AS(seatorch::image::square_input_side(2, "model"), seatorch::core::InputError);
   CHECK_THROWS_AS(seatorch::image::square_input_side(0, "model"), seatorch::core::InputError);
 }

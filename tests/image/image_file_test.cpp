@@ -6,8 +6,8 @@
 
 #include "../data/data_test_util.hpp"
 #include "image_test_util.hpp"
-#include "seatorch/image/pnm.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/image/pnm.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -32,7 +32,9 @@ std::vector<std::uint8_t> pattern(std::size_t width, std::size_t height, std::si
   return samples;
 }
 
-std::uint8_t stb_gray(unsigned r, unsigned g, unsigned b) { return static_cast<std::uint8_t>((77 * r + 150 * g + 29 * b) >> 8); }
+std::uint8_t stb_gray(unsigned r, unsigned g, unsigned b) {
+  return static_cast<std::uint8_t>((77 * r + 150 * g + 29 * b) >> 8);
+}
 
 void check_refused(const Bytes& bytes, const std::string& pattern) {
   seatorch::test::check_input_error([&] { seatorch::image::decode_image(bytes, "in.img"); }, pattern);
@@ -79,17 +81,19 @@ TEST_CASE("decode_image refuses JPEG by name", "[data]") {
   // stb_image 2.27's JPEG decoder failed fuzzing (tests/fuzz/corpus/image/crash-jpeg-*): JPEG
   // is refused up front, valid or not.
   std::vector<std::uint8_t> gray(32 * 24, 128);
-  check_refused(seatorch::test::jpeg_bytes(gray, 32, 24, 1, 90),
-                "in\\.img: a JPEG image; seatorch reads PNG, BMP or binary PGM/PPM: convert it first \\(e\\.g\\. to PNG\\)");
-  const Bytes crash = seatorch::test::read_file(std::filesystem::path(SEATORCH_SOURCE_DIR) / "tests" / "fuzz" / "corpus" /
-                                                "image" / "crash-jpeg-huffman-overflow.jpg");
+  check_refused(
+      seatorch::test::jpeg_bytes(gray, 32, 24, 1, 90),
+      "in\\.img: a JPEG image; seatorch reads PNG, BMP or binary PGM/PPM: convert it first \\(e\\.g\\. to PNG\\)");
+  const Bytes crash = seatorch::test::read_file(std::filesystem::path(SEATORCH_SOURCE_DIR) / "tests" / "fuzz" /
+                                                "corpus" / "image" / "crash-jpeg-huffman-overflow.jpg");
   REQUIRE(crash.size() == 400);
   check_refused(crash, "in\\.img: a JPEG image; .*");
 }
 
 TEST_CASE("parse_pnm reads P5 and P6 with comments, any maxval and 16-bit samples", "[data]") {
   const std::string rgb = "P6 # colour\n2 1\n# maxval next\n255\n";
-  const GrayImage colour = seatorch::image::decode_image(text_bytes(rgb, {0x10, 0x20, 0x30, 0xff, 0x00, 0x80}), "in.ppm");
+  const GrayImage colour =
+      seatorch::image::decode_image(text_bytes(rgb, {0x10, 0x20, 0x30, 0xff, 0x00, 0x80}), "in.ppm");
   CHECK(colour.pixels == std::vector<std::uint8_t>{stb_gray(0x10, 0x20, 0x30), stb_gray(0xff, 0x00, 0x80)});
   // maxval 15: 0, 7, 15 -> round(255 s / 15) = 0, 119, 255.
   const GrayImage fifteen = seatorch::image::decode_image(text_bytes("P5\n3 1\n15\n", {0, 7, 15}), "a.pgm");
@@ -122,7 +126,8 @@ TEST_CASE("decode_image refuses every proper prefix of a valid file", "[data]") 
   check_refused(Bytes(png.begin(), png.end() - 12),
                 "in\\.img: truncated: the PNG file ends at byte [0-9]+ before its IEND chunk");
   const Bytes bmp = seatorch::test::bmp_bytes(rgb, 6, 5, 3);
-  check_refused(Bytes(bmp.begin(), bmp.end() - 1), "in\\.img: truncated: the BMP data ends before the last pixel of its 6 x 5");
+  check_refused(Bytes(bmp.begin(), bmp.end() - 1),
+                "in\\.img: truncated: the BMP data ends before the last pixel of its 6 x 5");
 }
 
 TEST_CASE("decode_image refuses sizes above the limit before decoding", "[data]") {
@@ -134,18 +139,21 @@ TEST_CASE("decode_image refuses sizes above the limit before decoding", "[data]"
   put_be32(16, 5000);
   put_be32(20, 20);
   seatorch::test::fix_png_crc(png, 8);
-  check_refused(png, "in\\.img: 5000 x 20 pixels is outside 1\\.\\.4096 on a side, the limit for an image; scale it down first");
+  check_refused(
+      png, "in\\.img: 5000 x 20 pixels is outside 1\\.\\.4096 on a side, the limit for an image; scale it down first");
   Bytes bmp = seatorch::test::bmp_bytes(pattern(4, 4, 3), 4, 4, 3);
   bmp[18] = 0x89;  // width 0x1389 = 5001
   bmp[19] = 0x13;
   check_refused(bmp, "in\\.img: 5001 x 4 pixels is outside 1\\.\\.4096 .*");
-  check_refused(text_bytes("P5 4097 1 255\n"), "in\\.img: a width of 4097 pixels is outside 1\\.\\.4096, the limit for an image");
+  check_refused(text_bytes("P5 4097 1 255\n"),
+                "in\\.img: a width of 4097 pixels is outside 1\\.\\.4096, the limit for an image");
   check_refused(text_bytes("P5 1 99999 255\n"), "in\\.img: a height of 99999 pixels is outside 1\\.\\.4096.*");
 }
 
 TEST_CASE("decode_image names unsupported and unknown formats", "[data]") {
   check_refused({}, "in\\.img: the file is empty; expected a picture \\(PNG, BMP or binary PGM/PPM\\)");
-  check_refused(text_bytes("GIF89a\x01\x00"), "in\\.img: a GIF image; seatorch reads PNG, BMP or binary PGM/PPM: convert it first.*");
+  check_refused(text_bytes("GIF89a\x01\x00"),
+                "in\\.img: a GIF image; seatorch reads PNG, BMP or binary PGM/PPM: convert it first.*");
   check_refused(text_bytes(std::string("II*\0rest", 8)), "in\\.img: a TIFF image; .*");
   check_refused(text_bytes("P2\n1 1\n255\n0\n"), "in\\.img: an ASCII PGM image; .*");
   check_refused(text_bytes("hello, world\n"),
@@ -162,7 +170,8 @@ TEST_CASE("parse_pnm refuses malformed headers and sample data", "[data]") {
   check_refused(text_bytes("P5 123456789012 1 255\n"), "in\\.img: the width in the PNM header has more than 5 digits");
   check_refused(text_bytes("P5 1 1 0\n" + pixel), "in\\.img: a maxval of 0 is outside 1\\.\\.65535");
   check_refused(text_bytes("P5 1 1 65536\n" + pixel), "in\\.img: a maxval of 65536 is outside 1\\.\\.65535");
-  check_refused(text_bytes("P5 1 1 255"), "in\\.img: the PNM header must end with one whitespace byte after the maxval");
+  check_refused(text_bytes("P5 1 1 255"),
+                "in\\.img: the PNM header must end with one whitespace byte after the maxval");
   check_refused(text_bytes("P5 1 1 255#\n" + pixel), "in\\.img: the PNM header must end with one whitespace byte.*");
   check_refused(text_bytes("P5 2 2 255\n" + pixel), "in\\.img: truncated: 1 bytes of pixel data where 2 x 2 needs 4");
   check_refused(text_bytes("P5 1 1 255\n" + pixel + "xy"), "in\\.img: 2 bytes after the pixel data .*");
@@ -172,6 +181,8 @@ TEST_CASE("parse_pnm refuses malformed headers and sample data", "[data]") {
 
 TEST_CASE("read_image refuses missing files and directories", "[data]") {
   const seatorch::test::ScratchDir dir;
-  seatorch::test::check_input_error([&] { seatorch::image::read_image(dir / "none.png"); }, ".*none\\.png: no such file; give the path of a picture");
-  seatorch::test::check_input_error([&] { seatorch::image::read_image(dir.path()); }, ".*: not a regular file; give the path of a picture");
+  seatorch::test::check_input_error([&] { seatorch::image::read_image(dir / "none.png"); },
+                                    ".*none\\.png: no such file; give the path of a picture");
+  seatorch::test::check_input_error([&] { seatorch::image::read_image(dir.path()); },
+                                    ".*: not a regular file; give the path of a picture");
 }

@@ -73,15 +73,16 @@ std::vector<image::GrayImage> mnist_test_digits(std::size_t count) {
   return digits;
 }
 
-image::GrayImage paper_digit(const image::GrayImage& digit, std::size_t scale, std::size_t left, std::size_t top, std::size_t right,
-                      std::size_t bottom) {
+image::GrayImage paper_digit(const image::GrayImage& digit, std::size_t scale, std::size_t left, std::size_t top,
+                             std::size_t right, std::size_t bottom) {
   image::GrayImage paper;
   paper.width = left + digit.width * scale + right;
   paper.height = top + digit.height * scale + bottom;
   paper.pixels.assign(paper.width * paper.height, 255);
   for (std::size_t y = 0; y < digit.height * scale; ++y) {
     for (std::size_t x = 0; x < digit.width * scale; ++x) {
-      paper.pixels[(top + y) * paper.width + left + x] = static_cast<std::uint8_t>(255 - digit.at(x / scale, y / scale));
+      paper.pixels[(top + y) * paper.width + left + x] =
+          static_cast<std::uint8_t>(255 - digit.at(x / scale, y / scale));
     }
   }
   return paper;

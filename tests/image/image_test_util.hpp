@@ -3,9 +3,9 @@
 // subset, and the synthetic "user's picture" of a digit: scaled up, dark ink on light paper.
 #pragma once
 
+#include "seatorch/core/error.hpp"
 #include "seatorch/data/dataset.hpp"
 #include "seatorch/image/gray_image.hpp"
-#include "seatorch/core/error.hpp"
 #include "seatorch/model/float_mlp.hpp"
 
 #include <catch2/catch.hpp>
@@ -50,7 +50,7 @@ std::vector<image::GrayImage> mnist_test_digits(std::size_t count);
 // What a user might photograph: `digit` scaled up `scale` times (each pixel a scale x scale
 // block), inverted to dark ink on white, with `left`, `top`, `right`, `bottom` white
 // pixels of margin.
-image::GrayImage paper_digit(const image::GrayImage& digit, std::size_t scale, std::size_t left, std::size_t top, std::size_t right,
-                      std::size_t bottom);
+image::GrayImage paper_digit(const image::GrayImage& digit, std::size_t scale, std::size_t left, std::size_t top,
+                             std::size_t right, std::size_t bottom);
 
 }  // namespace seatorch::test

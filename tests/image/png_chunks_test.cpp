@@ -25,7 +25,8 @@ std::vector<std::size_t> chunk_offsets(const Bytes& png) {
   std::vector<std::size_t> offsets;
   for (std::size_t pos = 8; pos < png.size();) {
     offsets.push_back(pos);
-    pos += 12 + (std::size_t{png[pos]} << 24 | std::size_t{png[pos + 1]} << 16 | std::size_t{png[pos + 2]} << 8 | png[pos + 3]);
+    pos += 12 + (std::size_t{png[pos]} << 24 | std::size_t{png[pos + 1]} << 16 | std::size_t{png[pos + 2]} << 8 |
+                 png[pos + 3]);
   }
   return offsets;
 }
@@ -58,9 +59,10 @@ TEST_CASE("check_png_chunks refuses chunks past the end and impossible lengths",
   const std::size_t idat = chunk_offsets(png)[1];
   Bytes long_chunk = png;
   long_chunk[idat + 2] = 0x10;  // 4096 more bytes than the file has
-  seatorch::test::check_input_error([&] { seatorch::image::check_png_chunks(long_chunk, "a.png"); },
-                                    "a\\.png: truncated: the PNG chunk 'IDAT' at byte 33 needs [0-9]+ bytes, the file has "
-                                    "[0-9]+ after it");
+  seatorch::test::check_input_error(
+      [&] { seatorch::image::check_png_chunks(long_chunk, "a.png"); },
+      "a\\.png: truncated: the PNG chunk 'IDAT' at byte 33 needs [0-9]+ bytes, the file has "
+      "[0-9]+ after it");
   Bytes huge = png;
   huge[idat] = 0x80;
   seatorch::test::check_input_error([&] { seatorch::image::check_png_chunks(huge, "a.png"); },
@@ -90,7 +92,8 @@ TEST_CASE("check_png_chunks drops empty IDAT chunks and the image decodes the sa
   const auto kept = seatorch::image::check_png_chunks(with_empty, "e.png");
   REQUIRE(kept.has_value());
   CHECK(*kept == png);
-  CHECK(seatorch::image::decode_image(with_empty, "e.png").pixels == seatorch::image::decode_image(png, "p.png").pixels);
+  CHECK(seatorch::image::decode_image(with_empty, "e.png").pixels ==
+        seatorch::image::decode_image(png, "p.png").pixels);
   // The fuzzer's input: a lone empty IDAT (stb_image 2.27 passed a null pointer to memcpy).
   const Bytes crash = seatorch::test::read_file(std::filesystem::path(SEATORCH_SOURCE_DIR) / "tests" / "fuzz" /
                                                 "corpus" / "image" / "crash-png-empty-idat.png");

@@ -2,8 +2,8 @@
 // neither a partial file nor a temporary behind; the file gets the permissions of a plain create.
 #include "seatorch/io/atomic_file.hpp"
 
-#include "seatorch/core/error.hpp"
 #include "../scratch_dir.hpp"
+#include "seatorch/core/error.hpp"
 
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
@@ -65,5 +65,6 @@ TEST_CASE("atomically written files get the permissions of a plain create", "[io
   using P = fs::perms;
   CHECK((fs::status(dir / "a.txt").permissions() & P::all) ==
         (P::owner_read | P::owner_write | P::group_read | P::others_read));  // 0644
-  CHECK((fs::status(dir / "b.txt").permissions() & P::all) == (P::owner_read | P::owner_write | P::group_read));  // 0640
+  CHECK((fs::status(dir / "b.txt").permissions() & P::all) ==
+        (P::owner_read | P::owner_write | P::group_read));  // 0640
 }

@@ -4,9 +4,9 @@
 // every truncation of a saved file refused.
 #include "seatorch/io/safetensors.hpp"
 
+#include "../scratch_dir.hpp"
 #include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
-#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
@@ -58,9 +58,8 @@ TEST_CASE("safetensors writer produces the bytes the specification gives", "[io]
   const std::vector<float> a{1.0f, -2.0f};
   file.tensors["b"] = io::make_tensor<std::int8_t>({3}, b);
   file.tensors["a"] = io::make_tensor<float>({2}, a);
-  const std::string header =
-      R"({"__metadata__":{"format":"pt"},"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-      R"("b":{"dtype":"I8","shape":[3],"data_offsets":[8,11]}})";
+  const std::string header = R"({"__metadata__":{"format":"pt"},"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                             R"("b":{"dtype":"I8","shape":[3],"data_offsets":[8,11]}})";
   REQUIRE(header.size() == 138);
   std::vector<std::uint8_t> expected{0x90, 0, 0, 0, 0, 0, 0, 0};  // 138 + 6 spaces = 144
   for (char c : header + "      ") expected.push_back(static_cast<std::uint8_t>(c));
@@ -170,12 +169,16 @@ TEST_CASE("malformed safetensors files are each one clear InputError", "[io]") {
   SECTION("unknown dtype") {
     require_invalid(file_of(R"({"t":{"dtype":"F64","shape":[1],"data_offsets":[0,8]}})", data8), "\"F64\"");
   }
-  SECTION("missing field") { require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[2]}})", {}), "no 'data_offsets'"); }
+  SECTION("missing field") {
+    require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[2]}})", {}), "no 'data_offsets'");
+  }
   SECTION("unknown field") {
-    require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[2],"data_offsets":[0,8],"x":1}})", data8), "unknown field 'x'");
+    require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[2],"data_offsets":[0,8],"x":1}})", data8),
+                    "unknown field 'x'");
   }
   SECTION("negative shape") {
-    require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[-2],"data_offsets":[0,8]}})", data8), "non-negative integer");
+    require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[-2],"data_offsets":[0,8]}})", data8),
+                    "non-negative integer");
   }
   SECTION("offsets out of bounds") {
     require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[2],"data_offsets":[0,16]}})", data8), "only 8 data bytes");
@@ -185,7 +188,8 @@ TEST_CASE("malformed safetensors files are each one clear InputError", "[io]") {
   }
   SECTION("overlapping tensors") {
     require_invalid(file_of(R"({"a":{"dtype":"I32","shape":[2],"data_offsets":[0,8]},)"
-                            R"("b":{"dtype":"I32","shape":[1],"data_offsets":[4,8]}})", data8),
+                            R"("b":{"dtype":"I32","shape":[1],"data_offsets":[4,8]}})",
+                            data8),
                     "overlaps");
   }
   SECTION("gap before a tensor") {
@@ -200,9 +204,12 @@ TEST_CASE("malformed safetensors files are each one clear InputError", "[io]") {
                     "too many");
   }
   SECTION("offsets that end before they begin") {
-    require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[2],"data_offsets":[8,0]}})", data8), "end before they begin");
+    require_invalid(file_of(R"({"t":{"dtype":"I32","shape":[2],"data_offsets":[8,0]}})", data8),
+                    "end before they begin");
   }
-  SECTION("a valid file parses") { CHECK(io::parse_safetensors(file_of(kTinyHeader, data8), "ok").tensors.size() == 1); }
+  SECTION("a valid file parses") {
+    CHECK(io::parse_safetensors(file_of(kTinyHeader, data8), "ok").tensors.size() == 1);
+  }
 }
 
 TEST_CASE("safetensors reader accepts any tensor order in the header", "[io]") {
@@ -210,7 +217,8 @@ TEST_CASE("safetensors reader accepts any tensor order in the header", "[io]") {
   // F32 one, offsets in header order (so the F32 data is not 4-byte aligned).
   const std::string header = R"({"a":{"dtype":"I8","shape":[1],"data_offsets":[0,1]},)"
                              R"("b":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}})";
-  const io::SafetensorsFile file = io::parse_safetensors(file_of(header, {0xF9, 0x00, 0x00, 0x80, 0x3F}), "other.safetensors");
+  const io::SafetensorsFile file =
+      io::parse_safetensors(file_of(header, {0xF9, 0x00, 0x00, 0x80, 0x3F}), "other.safetensors");
   CHECK(io::tensor_values<std::int8_t>(file.tensors.at("a"), "a") == std::vector<std::int8_t>{-7});
   CHECK(io::tensor_values<float>(file.tensors.at("b"), "b") == std::vector<float>{1.0f});
 }
@@ -261,7 +269,8 @@ TEST_CASE("saved safetensors files carry a CRC-32 of their data that loading ver
   const std::vector<std::uint8_t> data(bytes.end() - 18, bytes.end());
   const std::uint32_t crc = seatorch::core::crc32(data);
   CHECK(text.find(fmt::format(R"("data_crc32":"{:08x}")", crc)) != std::string::npos);
-  CHECK(seatorch::core::crc32(std::vector<std::uint8_t>{'1', '2', '3', '4', '5', '6', '7', '8', '9'}) == 0xCBF43926u);  // the CRC-32 check value
+  CHECK(seatorch::core::crc32(std::vector<std::uint8_t>{'1', '2', '3', '4', '5', '6', '7', '8', '9'}) ==
+        0xCBF43926u);  // the CRC-32 check value
 
   const io::SafetensorsFile back = io::load_safetensors(path);
   CHECK(back.metadata == std::map<std::string, std::string>{{"format", "pt"}});  // the key is consumed

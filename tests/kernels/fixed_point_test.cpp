@@ -83,7 +83,7 @@ TEST_CASE("srdhm is round(a*b/2^31) with exact ties toward +infinity", "[quant]"
   constexpr auto kMax = std::numeric_limits<std::int32_t>::max();
   CHECK(q::srdhm(kMin, kMin) == kMax);
   CHECK(q::srdhm(1 << 30, 1 << 30) == 1 << 29);
-  CHECK(q::srdhm(kMin, kMax) == -kMax);       // -(2^31 - 1) exactly: no rounding
+  CHECK(q::srdhm(kMin, kMax) == -kMax);  // -(2^31 - 1) exactly: no rounding
   CHECK(q::srdhm(kMax, kMin) == -kMax);
 }
 
@@ -92,16 +92,16 @@ TEST_CASE("srdhm rounds exact ties toward +infinity", "[quant]") {
   // quotient and the value the specification gives (ties away from zero would differ on
   // every negative one); the SIMD requantization and the NPU rely on
   // floor((a * b + 2^30) / 2^31).
-  CHECK(q::srdhm(-1, 1 << 30) == 0);            // -0.5 -> 0
-  CHECK(q::srdhm(1, -(1 << 30)) == 0);          // -0.5 -> 0, the sign on b
-  CHECK(q::srdhm(-3, 1 << 30) == -1);           // -1.5 -> -1
-  CHECK(q::srdhm(3, -(1 << 30)) == -1);         // -1.5 -> -1
-  CHECK(q::srdhm(-5, 1 << 30) == -2);           // -2.5 -> -2
-  CHECK(q::srdhm(1, 1 << 30) == 1);             // 0.5 -> 1
-  CHECK(q::srdhm(-1, -(1 << 30)) == 1);         // 0.5 -> 1
-  CHECK(q::srdhm(3, 1 << 30) == 2);             // 1.5 -> 2
-  CHECK(q::srdhm(-49380, 3 << 28) == -18517);   // -12345 * 4 * 3 * 2^28 / 2^31 = -18517.5
-  CHECK(q::srdhm(49380, 3 << 28) == 18518);     // 18517.5
+  CHECK(q::srdhm(-1, 1 << 30) == 0);                     // -0.5 -> 0
+  CHECK(q::srdhm(1, -(1 << 30)) == 0);                   // -0.5 -> 0, the sign on b
+  CHECK(q::srdhm(-3, 1 << 30) == -1);                    // -1.5 -> -1
+  CHECK(q::srdhm(3, -(1 << 30)) == -1);                  // -1.5 -> -1
+  CHECK(q::srdhm(-5, 1 << 30) == -2);                    // -2.5 -> -2
+  CHECK(q::srdhm(1, 1 << 30) == 1);                      // 0.5 -> 1
+  CHECK(q::srdhm(-1, -(1 << 30)) == 1);                  // 0.5 -> 1
+  CHECK(q::srdhm(3, 1 << 30) == 2);                      // 1.5 -> 2
+  CHECK(q::srdhm(-49380, 3 << 28) == -18517);            // -12345 * 4 * 3 * 2^28 / 2^31 = -18517.5
+  CHECK(q::srdhm(49380, 3 << 28) == 18518);              // 18517.5
   CHECK(q::srdhm(-2147483647, 1 << 30) == -1073741823);  // -(2^31 - 1) / 2 = -1073741823.5
   CHECK(q::srdhm(2147483647, 1 << 30) == 1073741824);    // 1073741823.5
   CHECK(q::srdhm(-(1 << 20) - 1, 1 << 30) == -524288);   // -(2^20 + 1) / 2 = -524288.5
@@ -117,18 +117,18 @@ TEST_CASE("srdhm rounds exact ties toward +infinity", "[quant]") {
 }
 
 TEST_CASE("rounding_rshift rounds half away from zero", "[quant]") {
-  CHECK(q::rounding_rshift(5, 1) == 3);    // 2.5 -> 3
-  CHECK(q::rounding_rshift(-5, 1) == -3);  // -2.5 -> -3
-  CHECK(q::rounding_rshift(1, 1) == 1);    // 0.5 -> 1
-  CHECK(q::rounding_rshift(-1, 1) == -1);  // -0.5 -> -1
-  CHECK(q::rounding_rshift(7, 2) == 2);    // 1.75 -> 2
-  CHECK(q::rounding_rshift(-6, 2) == -2);  // -1.5 -> -2
-  CHECK(q::rounding_rshift(6, 2) == 2);    // 1.5 -> 2
-  CHECK(q::rounding_rshift(-5, 2) == -1);  // -1.25 -> -1
-  CHECK(q::rounding_rshift(-(3 << 29), 31) == -1);  // -0.75 -> -1
+  CHECK(q::rounding_rshift(5, 1) == 3);                                           // 2.5 -> 3
+  CHECK(q::rounding_rshift(-5, 1) == -3);                                         // -2.5 -> -3
+  CHECK(q::rounding_rshift(1, 1) == 1);                                           // 0.5 -> 1
+  CHECK(q::rounding_rshift(-1, 1) == -1);                                         // -0.5 -> -1
+  CHECK(q::rounding_rshift(7, 2) == 2);                                           // 1.75 -> 2
+  CHECK(q::rounding_rshift(-6, 2) == -2);                                         // -1.5 -> -2
+  CHECK(q::rounding_rshift(6, 2) == 2);                                           // 1.5 -> 2
+  CHECK(q::rounding_rshift(-5, 2) == -1);                                         // -1.25 -> -1
+  CHECK(q::rounding_rshift(-(3 << 29), 31) == -1);                                // -0.75 -> -1
   CHECK(q::rounding_rshift(std::numeric_limits<std::int32_t>::min(), 31) == -1);  // -1 exactly
-  CHECK(q::rounding_rshift(-(1 << 30), 31) == -1);  // -0.5 -> -1
-  CHECK(q::rounding_rshift(1 << 30, 31) == 1);      // 0.5 -> 1
+  CHECK(q::rounding_rshift(-(1 << 30), 31) == -1);                                // -0.5 -> -1
+  CHECK(q::rounding_rshift(1 << 30, 31) == 1);                                    // 0.5 -> 1
   CHECK(q::rounding_rshift(123, 0) == 123);
   seatorch::core::Rng rng(5);
   for (int i = 0; i < 100000; ++i) {

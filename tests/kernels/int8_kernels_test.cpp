@@ -50,7 +50,8 @@ TEST_CASE("int8 kernels equal the reference on random sizes and values", "[kerne
     std::vector<std::int8_t> b(n * kk);
     const bool extremes = trial % 3 == 0;
     for (auto& v : a) v = extremes ? (rng.below(2) ? 255 : 0) : static_cast<std::uint8_t>(rng.below(256));
-    for (auto& v : b) v = static_cast<std::int8_t>(extremes ? (rng.below(2) ? 127 : -128) : static_cast<int>(rng.below(256)) - 128);
+    for (auto& v : b)
+      v = static_cast<std::int8_t>(extremes ? (rng.below(2) ? 127 : -128) : static_cast<int>(rng.below(256)) - 128);
     require_same_as_ref(a, lda, b, m, n, kk);
   }
 }
@@ -88,8 +89,8 @@ TEST_CASE("int8 requantize kernels equal kernels::requantize on the whole int32 
     const bool extremes = trial % 4 == 0;
     std::vector<std::int32_t> dots(n), row_constant(n), multiplier(n), shift(n);
     for (std::size_t j = 0; j < n; ++j) {
-      const std::int64_t acc = extremes ? (rng.below(2) ? kLimit : -kLimit)
-                                        : static_cast<std::int64_t>(rng.below(2 * kLimit + 1)) - kLimit;
+      const std::int64_t acc =
+          extremes ? (rng.below(2) ? kLimit : -kLimit) : static_cast<std::int64_t>(rng.below(2 * kLimit + 1)) - kLimit;
       dots[j] = static_cast<std::int32_t>(rng.below(1u << 24)) - (1 << 23);
       row_constant[j] = static_cast<std::int32_t>(acc - dots[j]);  // may wrap with the correction below
       multiplier[j] = extremes ? (rng.below(2) ? (1 << 30) : 0x7FFFFFFF)
@@ -98,20 +99,22 @@ TEST_CASE("int8 requantize kernels equal kernels::requantize on the whole int32 
     }
     const std::int32_t correction = trial % 3 == 0 ? 0 : static_cast<std::int32_t>(rng.below(1u << 20)) - (1 << 19);
     for (std::size_t j = 0; j < n; ++j) {
-      row_constant[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(row_constant[j]) + static_cast<std::uint32_t>(correction));
+      row_constant[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(row_constant[j]) +
+                                                  static_cast<std::uint32_t>(correction));
     }
-    const std::int32_t zero_point = extremes ? (rng.below(2) ? 127 : -128) : static_cast<std::int32_t>(rng.below(256)) - 128;
+    const std::int32_t zero_point =
+        extremes ? (rng.below(2) ? 127 : -128) : static_cast<std::int32_t>(rng.below(256)) - 128;
     const bool relu = rng.below(2) == 1;
     std::vector<std::int8_t> y_ref(n), y(n);
     std::vector<std::uint8_t> u_ref(n), u(n);
     k::int8_kernel_ref().requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(), shift.data(),
                                      zero_point, relu, y_ref.data(), u_ref.data()});
     for (const std::string& name : k::int8_kernel_names()) {
-      k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(),
-                                       shift.data(), zero_point, relu, y.data(), u.data()});
+      k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(), shift.data(),
+                                       zero_point, relu, y.data(), u.data()});
       std::vector<std::uint8_t> u_only(n);  // y null: only u is written
-      k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(),
-                                       shift.data(), zero_point, relu, nullptr, u_only.data()});
+      k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), correction, multiplier.data(), shift.data(),
+                                       zero_point, relu, nullptr, u_only.data()});
       for (std::size_t j = 0; j < n; ++j) {
         INFO("kernel " << name << " trial " << trial << " j " << j << ": y " << int{y[j]} << " ref " << int{y_ref[j]}
                        << ", M " << multiplier[j] << " shift " << shift[j] << " z " << zero_point);
@@ -130,11 +133,11 @@ namespace {
 // -128/127 and the zero-points at the ends of their range.
 struct LayerCase {
   std::size_t m, n, kk, lda, ldu;
-  std::vector<std::uint8_t> a;               // (m, lda)
-  std::vector<std::int8_t> b;                // (n, kk)
-  std::vector<std::int32_t> row_constant;    // (n)
-  std::vector<std::int32_t> multiplier;      // (n)
-  std::vector<std::int32_t> shift;           // (n)
+  std::vector<std::uint8_t> a;             // (m, lda)
+  std::vector<std::int8_t> b;              // (n, kk)
+  std::vector<std::int32_t> row_constant;  // (n)
+  std::vector<std::int32_t> multiplier;    // (n)
+  std::vector<std::int32_t> shift;         // (n)
   std::int32_t weight_zero_point, zero_point;
   bool relu;
 };
@@ -147,7 +150,8 @@ LayerCase random_layer(seatorch::core::Rng& rng, bool extremes) {
   c.lda = c.kk + rng.below(5);
   c.ldu = c.n + rng.below(5);
   const auto end_or_any = [&](std::int32_t lo, std::int32_t hi) {
-    return extremes ? (rng.below(2) ? hi : lo) : lo + static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(hi - lo + 1)));
+    return extremes ? (rng.below(2) ? hi : lo)
+                    : lo + static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(hi - lo + 1)));
   };
   for (std::size_t i = 0; i < c.m * c.lda; ++i) c.a.push_back(static_cast<std::uint8_t>(end_or_any(0, 255)));
   for (std::size_t i = 0; i < c.n * c.kk; ++i) c.b.push_back(static_cast<std::int8_t>(end_or_any(-128, 127)));

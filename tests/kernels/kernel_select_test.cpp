@@ -33,7 +33,8 @@ TEST_CASE("select_kernel switches what matmul runs", "[kernels]") {
 TEST_CASE("an unknown kernel name is an InputError listing the available ones", "[kernels]") {
   const std::vector<float> x(1, 1.f);
   std::vector<float> c(1);
-  const k::MatmulArgs args{{1, 1, 1}, x.data(), 1, k::Transpose::kNo, x.data(), 1, k::Transpose::kNo, c.data(), 1, false};
+  const k::MatmulArgs args{{1, 1, 1}, x.data(), 1,    k::Transpose::kNo, x.data(), 1, k::Transpose::kNo,
+                           c.data(),  1,        false};
   for (const char* name : {"no-such-kernel", "AVX2", ""}) {
     INFO("name '" << name << "'");
     try {

@@ -2,9 +2,9 @@
 // random shapes up to 300, shapes that cross every cache block, all four transpose forms,
 // accumulate on and off, padded (non-contiguous) rows, and k = 0.
 // Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
+#include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/kernels/matmul.hpp"
-#include "seatorch/core/rng.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -32,7 +32,7 @@ struct Problem {
 
   k::MatmulArgs args(const float* a_data, const float* b_data, float* c) const {
     return {{shape.m, shape.n, shape.k}, a_data, lda, k::Transpose{shape.ta}, b_data, ldb,
-            k::Transpose{shape.tb}, c, ldc, shape.accumulate};
+            k::Transpose{shape.tb},      c,      ldc, shape.accumulate};
   }
 };
 
@@ -76,8 +76,8 @@ void check_all_kernels(const Problem& p) {
         if (mismatches++ == 0) first = idx;
       }
     }
-    INFO("kernel " << kernel.name << ": m " << s.m << " n " << s.n << " k " << s.k << " ta " << s.ta
-                   << " tb " << s.tb << " accumulate " << s.accumulate << " pad " << s.pad);
+    INFO("kernel " << kernel.name << ": m " << s.m << " n " << s.n << " k " << s.k << " ta " << s.ta << " tb " << s.tb
+                   << " accumulate " << s.accumulate << " pad " << s.pad);
     INFO(mismatches << " mismatches; first C[" << first / p.ldc << "," << first % p.ldc << "] = " << c[first]
                     << ", expected " << expected[first]);
     CHECK(mismatches == 0);
@@ -129,7 +129,7 @@ TEST_CASE("matmul kernels match ref on random shapes up to 300", "[kernels]") {
   constexpr std::size_t kMaxVolume = 3'000'000;  // m*n*k: keeps the test fast under qemu
   for (int trial = 0; trial < 12;) {
     const Case s{1 + rng.below(300), 1 + rng.below(300), 1 + rng.below(300), rng.below(2) == 1,
-                 rng.below(2) == 1, rng.below(2) == 1, rng.below(5)};
+                 rng.below(2) == 1,  rng.below(2) == 1,  rng.below(5)};
     if (s.m * s.n * s.k > kMaxVolume) continue;
     check_all_kernels(make_problem(s, rng));
     ++trial;

@@ -22,8 +22,8 @@ TEST_CASE("matmul_ref matches a double-precision oracle in every form", "[kernel
         for (float& v : b) v = static_cast<float>(rng.uniform(-1, 1));
         for (float& v : c) v = static_cast<float>(rng.uniform(-1, 1));
         const std::vector<float> c0 = c;
-        k::matmul_ref({{m, n, kk}, a.data(), lda, k::Transpose{ta}, b.data(), ldb, k::Transpose{tb},
-                       c.data(), ldc, accumulate});
+        k::matmul_ref(
+            {{m, n, kk}, a.data(), lda, k::Transpose{ta}, b.data(), ldb, k::Transpose{tb}, c.data(), ldc, accumulate});
         for (std::size_t i = 0; i < m; ++i) {
           for (std::size_t j = 0; j < n; ++j) {
             double expected = accumulate ? c0[i * ldc + j] : 0.0;

@@ -36,7 +36,7 @@ TEST_CASE("evaluate_float counts a confusion matrix of a known model", "[model]"
   CHECK(part.samples() == 2);
   CHECK(part.correct() == 1);
   CHECK(model::evaluate_float(identity2(), d, 3, 100).samples() == 2);  // clamped to the data set
-  d.y[4] = 2;  // a label outside the classes
+  d.y[4] = 2;                                                           // a label outside the classes
   CHECK_THROWS_AS(model::evaluate_float(identity2(), d), seatorch::core::InputError);
   d.y[4] = 0;
   d.features = 3;

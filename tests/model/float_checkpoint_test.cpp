@@ -2,11 +2,11 @@
 // (NaN, shapes, names, dtypes, an int8 file) a clear InputError.
 #include "seatorch/model/float_checkpoint.hpp"
 
+#include "../quant/random_models.hpp"
+#include "../scratch_dir.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/quantizer.hpp"
-#include "../quant/random_models.hpp"
-#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -18,7 +18,8 @@ namespace io = seatorch::io;
 TEST_CASE("float checkpoints use PyTorch nn.Sequential names and round trip", "[quant]") {
   seatorch::core::Rng rng(3);
   const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({12, 7, 5, 3}, rng);
-  const io::SafetensorsFile file = seatorch::model::float_checkpoint(model, {{"dataset", "mnist"}, {"format", "ignored"}});
+  const io::SafetensorsFile file =
+      seatorch::model::float_checkpoint(model, {{"dataset", "mnist"}, {"format", "ignored"}});
   CHECK(file.metadata.at("format") == "pt");
   CHECK(file.metadata.at("architecture") == "12-7-5-3");
   CHECK(file.metadata.at("dataset") == "mnist");

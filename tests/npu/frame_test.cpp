@@ -65,12 +65,22 @@ TEST_CASE("the host's crc32 is the NPU's: the check value and a bitwise CRC over
 }
 
 TEST_CASE("npu frames encode as sync type seq length payload crc", "[npu]") {
-  const std::vector<std::uint8_t> bytes = npu::encode_frame(npu::echo_request(7, std::vector<std::uint8_t>{0xAA, 0xBB}));
+  const std::vector<std::uint8_t> bytes =
+      npu::encode_frame(npu::echo_request(7, std::vector<std::uint8_t>{0xAA, 0xBB}));
   const std::vector<std::uint8_t> covered{0x02, 0x07, 0x02, 0x00, 0xAA, 0xBB};
   const std::uint32_t crc = crc32_bitwise(covered);
-  const std::vector<std::uint8_t> expected{0xA5, 0x5A, 0x02, 0x07, 0x02, 0x00, 0xAA, 0xBB,
-                                           static_cast<std::uint8_t>(crc), static_cast<std::uint8_t>(crc >> 8),
-                                           static_cast<std::uint8_t>(crc >> 16), static_cast<std::uint8_t>(crc >> 24)};
+  const std::vector<std::uint8_t> expected{0xA5,
+                                           0x5A,
+                                           0x02,
+                                           0x07,
+                                           0x02,
+                                           0x00,
+                                           0xAA,
+                                           0xBB,
+                                           static_cast<std::uint8_t>(crc),
+                                           static_cast<std::uint8_t>(crc >> 8),
+                                           static_cast<std::uint8_t>(crc >> 16),
+                                           static_cast<std::uint8_t>(crc >> 24)};
   CHECK(bytes == expected);
 
   const std::vector<std::uint32_t> words{0x04030201U, 0x08070605U};
@@ -86,7 +96,7 @@ TEST_CASE("npu frame decoder finds frames and reports CRC framing and length err
     const npu::Frame frame{static_cast<std::uint8_t>(rng.below(256)), static_cast<std::uint8_t>(rng.below(256)),
                            random_bytes(rng, rng.below(40))};
     std::vector<std::uint8_t> stream = random_bytes(rng, rng.below(10));  // line noise first
-    stream.push_back(0x5A);  // no sync before it: ignored
+    stream.push_back(0x5A);                                               // no sync before it: ignored
     const std::vector<std::uint8_t> bytes = npu::encode_frame(frame);
     stream.insert(stream.end(), bytes.begin(), bytes.end());
     const std::vector<npu::DecodedFrame> events = decode_all(decoder, stream);

@@ -2,10 +2,10 @@
 // one-line errors on malformed files.
 #include "seatorch/npu/hex.hpp"
 
+#include "../scratch_dir.hpp"
+#include "npu_test_models.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/image_builder.hpp"
-#include "npu_test_models.hpp"
-#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 

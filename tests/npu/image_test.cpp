@@ -4,11 +4,11 @@
 // (image_decode.hpp). CRCs come from a bitwise CRC-32 written here, not from core::crc32.
 #include "seatorch/npu/image.hpp"
 
+#include "npu_test_models.hpp"
 #include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/image_builder.hpp"
 #include "seatorch/npu/image_decode.hpp"
-#include "npu_test_models.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -70,8 +70,8 @@ TEST_CASE("npu image lays out header descriptors rows and weights as specified",
   four.limits.lanes = 4;  // one 32-bit word per weight row
   const npu::NpuImage image = npu::build_npu_image(tiny_model(), four);
   REQUIRE(image.sections.size() == 5);
-  const std::vector<std::uint32_t> header{0x55504E53U, 0x01040001U, 0x00050002U, 0,
-                                          0x00050002U, 0, 0, 0x01F90380U};  // relu, zy -7, zw 3, zx -128
+  const std::vector<std::uint32_t> header{0x55504E53U, 0x01040001U, 0x00050002U, 0, 0x00050002U,
+                                          0,           0,           0x01F90380U};  // relu, zy -7, zw 3, zx -128
   CHECK(image.sections[0].words == header);
   CHECK(image.sections[0].address == 0x000000U);
   CHECK(image.sections[1].address == 0x100000U);
@@ -86,7 +86,8 @@ TEST_CASE("npu image lays out header descriptors rows and weights as specified",
     CHECK(npu::npu_section_name(id) == names[index]);
     CHECK(npu::npu_section_address(id) == 0x100000U * index);
   }
-  CHECK(image.sections[1].words == std::vector<std::uint32_t>{0xFFFFFFFFU, 0xFFFFFFFEU, 0xFFFFFFFDU, 0xFFFFFFFCU, 0xFFFFFFFBU});
+  CHECK(image.sections[1].words ==
+        std::vector<std::uint32_t>{0xFFFFFFFFU, 0xFFFFFFFEU, 0xFFFFFFFDU, 0xFFFFFFFCU, 0xFFFFFFFBU});
   CHECK(image.sections[2].words ==
         std::vector<std::uint32_t>{0x40000000U, 0x40000001U, 0x40000002U, 0x40000003U, 0x40000004U});
   CHECK(image.sections[3].words == std::vector<std::uint32_t>{0, 1, 2, 3, 4});
@@ -212,12 +213,11 @@ TEST_CASE("npu targets are looked up by name", "[npu]") {
   CHECK(npu::default_npu_target().name == "default");
   const npu::NpuTarget& ice = npu::npu_target("icebreaker");
   CHECK(ice.rtl_top == "npu_ice40");
-  CHECK(ice.limits == npu::NpuLimits{npu::kIce40Lanes, npu::kIce40WmemDepth, npu::kIce40RowDepth,
-                                     npu::kIce40ActDepth, npu::kMaxLayers});
+  CHECK(ice.limits == npu::NpuLimits{npu::kIce40Lanes, npu::kIce40WmemDepth, npu::kIce40RowDepth, npu::kIce40ActDepth,
+                                     npu::kMaxLayers});
   CHECK(ice.serial_requant);
   CHECK_FALSE(npu::default_npu_target().serial_requant);
-  CHECK_THROWS_WITH(npu::npu_target("ice40"),
-                    "no NPU target 'ice40'; the targets are default, icebreaker");
+  CHECK_THROWS_WITH(npu::npu_target("ice40"), "no NPU target 'ice40'; the targets are default, icebreaker");
   CHECK(npu::npu_targets_with_lanes(8) == "icebreaker");
   CHECK(npu::npu_targets_with_lanes(32).empty());
 }
@@ -230,8 +230,7 @@ TEST_CASE("npu image from sections rejects a bad CRC and a bad header", "[npu]")
                     Catch::Contains("x.hex") && Catch::Contains("corrupted"));
   std::vector<npu::NpuSection> sections = image.sections;
   sections[0].words[0] = 0;
-  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, image_crc(sections), "x.hex"),
-                    Catch::Contains("magic"));
+  CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, image_crc(sections), "x.hex"), Catch::Contains("magic"));
   sections = image.sections;
   sections[0].words[1] = (sections[0].words[1] & 0xFF00FFFFU) | (8U << 16);
   CHECK_THROWS_WITH(npu::npu_image_from_sections(sections, image_crc(sections), "x.hex"),

@@ -3,11 +3,11 @@
 // checking the manifest beside the file.
 #include "seatorch/npu/manifest.hpp"
 
+#include "../scratch_dir.hpp"
+#include "npu_test_models.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image_builder.hpp"
-#include "npu_test_models.hpp"
-#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -106,7 +106,8 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
       {"lanes as a string", [](json& j) { j["lanes"] = "16"; }, "'lanes' must be an integer from 1 to 255, got \"16\""},
       {"negative crc", [](json& j) { j["crc32"] = -1; }, "'crc32' must be an integer from 0 to 4294967295, got -1"},
       {"fractional in", [](json& j) { j["layers"][0]["in"] = 2.5; }, "'layers[0].in' must be an integer"},
-      {"relu as a number", [](json& j) { j["layers"][1]["relu"] = 1; }, "'layers[1].relu' must be true or false, got 1"},
+      {"relu as a number", [](json& j) { j["layers"][1]["relu"] = 1; },
+       "'layers[1].relu' must be true or false, got 1"},
       {"sections an object", [](json& j) { j["sections"] = json::object(); }, "'sections' must be an array of 1 to 16"},
       {"section name a number", [](json& j) { j["sections"][0]["name"] = 5; }, "'sections[0].name' must be a string"},
       {"layer not an object", [](json& j) { j["layers"][0] = json::array({1}); },
@@ -118,7 +119,8 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
       {"lanes 256", [](json& j) { j["lanes"] = 256; }, "from 1 to 255, got 256"},
       {"unknown target", [](json& j) { j["target"] = "ecp5"; },
        "'target' is \"ecp5\"; this seatorch knows the targets default, icebreaker"},
-      {"format version 0", [](json& j) { j["format_version"] = 0; }, "'format_version' must be an integer from 1 to 65535"},
+      {"format version 0", [](json& j) { j["format_version"] = 0; },
+       "'format_version' must be an integer from 1 to 65535"},
       {"zero-point 128", [](json& j) { j["layers"][0]["output_zero_point"] = 128; },
        "'layers[0].output_zero_point' must be an integer from -128 to 127, got 128"},
       {"zero-point -129", [](json& j) { j["layers"][1]["input_zero_point"] = -129; }, "got -129"},
@@ -131,7 +133,11 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
       {"out 65536", [](json& j) { j["layers"][1]["out"] = 65536; }, "got 65536"},
       {"a number too large for a double", [](json& j) { j["macs"] = "TOO_LARGE"; }, "not valid JSON"},
       // structure
-      {"not an object", [](json& j) { j = json::array({1, 2}); }, "the manifest must be a JSON object"},
+      {"not an object",
+       [](json& j) {
+         j = json::array({1, 2});
+       },
+       "the manifest must be a JSON object"},
       {"missing layers", [](json& j) { j.erase("layers"); }, "the manifest has no 'layers' field"},
       {"missing w_base", [](json& j) { j["layers"][0].erase("w_base"); }, "layers[0] has no 'w_base' field"},
       {"unknown field", [](json& j) { j["note"] = "hand-edited"; }, "unexpected field 'note' in the manifest"},
@@ -152,7 +158,8 @@ TEST_CASE("npu manifest reader rejects malformed manifests with one line naming 
        "'architecture' is \"6-5-3\", but the layers give \"6-5-4\""},
       {"input_size", [](json& j) { j["input_size"] = 7; }, "'input_size' is 7, but the layers give 6"},
       {"output_size", [](json& j) { j["output_size"] = 3; }, "'output_size' is 3"},
-      {"total_words", [](json& j) { j["total_words"] = j["total_words"].get<std::size_t>() + 1; }, "but the sections give"},
+      {"total_words", [](json& j) { j["total_words"] = j["total_words"].get<std::size_t>() + 1; },
+       "but the sections give"},
       {"total macs", [](json& j) { j["macs"] = 1; }, "'macs' is 1, but the layers give 50"},
       {"layer macs", [](json& j) { j["layers"][0]["macs"] = 31; }, "'layers[0].macs' is 31, but in * out gives 30"},
       {"weight rows", [](json& j) { j["layers"][0]["weight_rows"] = 12; },
@@ -214,7 +221,8 @@ TEST_CASE("npu manifest check names both files and what differs from the image",
        "section 2 name: manifest mult, image multiplier"},
       {"section count", [](npu::NpuManifest& m) { m.sections.pop_back(); }, "sections: manifest 4, image 5"},
       {"layer w_base", [](npu::NpuManifest& m) { m.layers[1].w_base = 0; }, "layer 1 w_base: manifest 0, image 6"},
-      {"layer zero-point", [](npu::NpuManifest& m) { m.layers[0].weight_zero_point += 1; }, "layer 0 weight zero-point"},
+      {"layer zero-point", [](npu::NpuManifest& m) { m.layers[0].weight_zero_point += 1; },
+       "layer 0 weight zero-point"},
       {"layer relu", [](npu::NpuManifest& m) { m.layers[1].relu = !m.layers[1].relu; },
        "layer 1 relu: manifest true, image false"},
       {"architecture", [](npu::NpuManifest& m) { m.layers.pop_back(); }, "architecture: manifest 6-5, image 6-5-4"},
@@ -248,9 +256,9 @@ TEST_CASE("read_npu_hex checks the manifest beside the file when there is one", 
   // A stale manifest: written for another image, then the .hex re-exported alone.
   const npu::NpuImage other = test_image(26, {8, 6, 4});
   write_text(manifest, npu::npu_manifest(other).dump(2));
-  CHECK_THROWS_WITH(npu::read_npu_hex(hex), Catch::StartsWith(manifest.string() + " does not describe " + hex.string()) &&
-                                                Catch::Contains("CRC-32") &&
-                                                Catch::Contains("re-run `seatorch export --hex`"));
+  CHECK_THROWS_WITH(npu::read_npu_hex(hex),
+                    Catch::StartsWith(manifest.string() + " does not describe " + hex.string()) &&
+                        Catch::Contains("CRC-32") && Catch::Contains("re-run `seatorch export --hex`"));
 
   write_text(manifest, "{\"format\": ");
   CHECK_THROWS_WITH(npu::read_npu_hex(hex), Catch::StartsWith(manifest.string() + ": not valid JSON") &&
@@ -259,7 +267,8 @@ TEST_CASE("read_npu_hex checks the manifest beside the file when there is one", 
 
   std::filesystem::remove(manifest);
   std::filesystem::create_directory(manifest);
-  CHECK_THROWS_WITH(npu::read_npu_hex(hex), Catch::Contains(manifest.string()) && Catch::Contains("not a regular file"));
+  CHECK_THROWS_WITH(npu::read_npu_hex(hex),
+                    Catch::Contains(manifest.string()) && Catch::Contains("not a regular file"));
 }
 
 TEST_CASE("read_npu_hex reads an image for the target its manifest names", "[npu]") {

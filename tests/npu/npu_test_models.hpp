@@ -7,9 +7,9 @@
 
 #include "seatorch/npu/target.hpp"
 
+#include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/fixed_point.hpp"
 #include "seatorch/quant/int8_model.hpp"
-#include "seatorch/core/rng.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -41,7 +41,8 @@ inline quant::Int8Model random_model(core::Rng& rng, const std::vector<std::size
     layer.output_zero_point = layer.relu ? -128 : uniform_int(rng, -30, 30);
     for (std::size_t n = 0; n < layer.in * layer.out; ++n) {
       const bool extreme = rng.below(100) == 0;
-      layer.weight.push_back(static_cast<std::int8_t>(extreme ? (rng.below(2) ? 127 : -128) : uniform_int(rng, -50, 50)));
+      layer.weight.push_back(
+          static_cast<std::int8_t>(extreme ? (rng.below(2) ? 127 : -128) : uniform_int(rng, -50, 50)));
     }
     // typical |acc|: sqrt(in) * E|x - z_x| * E|w - z_w|; map about 3 of those onto 127
     const double typical = std::sqrt(static_cast<double>(layer.in)) * 80.0 * 30.0;

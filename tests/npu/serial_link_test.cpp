@@ -7,6 +7,7 @@
 // InputError in bounded time. No board is attached: the PTY is the serial port.
 #include "seatorch/npu/serial_link.hpp"
 
+#include "npu_test_models.hpp"
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/image_builder.hpp"
@@ -15,7 +16,6 @@
 #include "seatorch/npu/session.hpp"
 #include "seatorch/npu/timing.hpp"
 #include "seatorch/quant/int8_model.hpp"
-#include "npu_test_models.hpp"
 
 #include <catch2/catch.hpp>
 #include <poll.h>
@@ -55,8 +55,8 @@ class ServedNpu {
       try {
         npu::PtyServeOptions options;
         options.exit_after_idle = 60;  // a failed test leaves no server behind for long
-        summary_ = npu::serve_npu_pty(options, {[&](const std::string& p) { path.set_value(p); },
-                                                [this] { return stop_.load(); }});
+        summary_ = npu::serve_npu_pty(
+            options, {[&](const std::string& p) { path.set_value(p); }, [this] { return stop_.load(); }});
       } catch (...) {
         error_ = std::current_exception();
         try {
@@ -261,9 +261,9 @@ TEST_CASE("serial host rejects noise from the other end in bounded time", "[npu]
 }
 
 TEST_CASE("serial link refuses bad baud rates and paths that are not ports", "[npu][serial]") {
-  CHECK_THROWS_WITH(npu::check_serial_baud(12345),
-                    Catch::Contains("12345 baud is not supported") && Catch::Contains("115200") &&
-                        Catch::Contains("921600") && Catch::Contains("3000000"));
+  CHECK_THROWS_WITH(npu::check_serial_baud(12345), Catch::Contains("12345 baud is not supported") &&
+                                                       Catch::Contains("115200") && Catch::Contains("921600") &&
+                                                       Catch::Contains("3000000"));
   for (const unsigned baud : npu::kSerialBauds) CHECK_NOTHROW(npu::check_serial_baud(baud));
   const npu::PtyMaster pty;
   CHECK_THROWS_WITH(port(pty.slave_path(), 9600), Catch::Contains("9600 baud is not supported"));

@@ -8,8 +8,8 @@
 #include "seatorch/npu/session.hpp"
 #include "seatorch/npu/timing.hpp"
 
-#include "seatorch/quant/int8_model.hpp"
 #include "npu_test_models.hpp"
+#include "seatorch/quant/int8_model.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -54,11 +54,12 @@ TEST_CASE("npu rtl figures for 784-128-10 and 784-256-128-10", "[.][npu-bench]")
     const double wire_bytes = static_cast<double>(st.inference_bytes) / kImages;
     fmt::print("{} on the {} target: {} MACs, {} image words, {} load bytes on the wire\n", image.architecture(),
                target.name, image.macs(), image.total_words(), load.load_bytes);
-    fmt::print("  NPU cycles per inference {:.0f} (formula {}), MACs/lanes {:.0f}, ratio {:.4f}, MAC utilization {:.1f}%\n",
-               cycles, npu::npu_inference_cycles(image), ideal, cycles / ideal,
-               100.0 * static_cast<double>(image.macs()) / (cycles * lanes));
-    fmt::print("  per image: {:.0f} bytes on the wire, {:.0f} cycles request-to-response at 4 clocks/bit\n",
-               wire_bytes, static_cast<double>(st.wire_cycles) / kImages);
+    fmt::print(
+        "  NPU cycles per inference {:.0f} (formula {}), MACs/lanes {:.0f}, ratio {:.4f}, MAC utilization {:.1f}%\n",
+        cycles, npu::npu_inference_cycles(image), ideal, cycles / ideal,
+        100.0 * static_cast<double>(image.macs()) / (cycles * lanes));
+    fmt::print("  per image: {:.0f} bytes on the wire, {:.0f} cycles request-to-response at 4 clocks/bit\n", wire_bytes,
+               static_cast<double>(st.wire_cycles) / kImages);
     fmt::print("  simulation: {:.2f} M cycles/s overall, {:.3f} ms wall per image, load {:.3f} s ({} cycles)\n",
                st.cycles_per_second() / 1e6, 1e3 * infer_s / kImages, load_s, load.load_cycles);
     for (const double baud : {115200.0, 921600.0, 3000000.0}) {

@@ -6,6 +6,8 @@
 // on the default one.
 #include "seatorch/npu/session.hpp"
 
+#include "../scratch_dir.hpp"
+#include "npu_test_models.hpp"
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/npu/image_builder.hpp"
@@ -13,8 +15,6 @@
 #include "seatorch/npu/sim_link.hpp"
 #include "seatorch/npu/timing.hpp"
 #include "seatorch/quant/int8_model.hpp"
-#include "npu_test_models.hpp"
-#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -166,7 +166,8 @@ TEST_CASE("npu rtl reports its status and refuses inference before a valid image
 
 TEST_CASE("npu rtl NAKs framing CRC length timeout and command errors", "[npu]") {
   npu::NpuSession session;
-  const std::vector<std::uint8_t> frame = npu::encode_frame(npu::echo_request(0x42, std::vector<std::uint8_t>{1, 2, 3}));
+  const std::vector<std::uint8_t> frame =
+      npu::encode_frame(npu::echo_request(0x42, std::vector<std::uint8_t>{1, 2, 3}));
 
   npu::Response r = send_and_receive(session, frame, 7);  // a low stop bit in the payload
   require_nak(r, npu::kErrFraming);
@@ -336,8 +337,8 @@ TEST_CASE("npu session survives random bit errors and lost bytes on every frame 
   options.from_npu = npu::random_line_faults(rates, 5);
   npu::NpuSession session(options);
 
-  const std::vector<std::uint8_t> kCommands{npu::kCmdStatus,    npu::kCmdEcho,      npu::kCmdLoadBegin,
-                                            npu::kCmdLoadChunk, npu::kCmdLoadEnd,   npu::kCmdInfer};
+  const std::vector<std::uint8_t> kCommands{npu::kCmdStatus,    npu::kCmdEcho,    npu::kCmdLoadBegin,
+                                            npu::kCmdLoadChunk, npu::kCmdLoadEnd, npu::kCmdInfer};
   const auto every_command_hit = [&] {
     const npu::NpuStats& st = session.stats();
     return std::all_of(kCommands.begin(), kCommands.end(), [&](std::uint8_t c) {
@@ -354,8 +355,9 @@ TEST_CASE("npu session survives random bit errors and lost bytes on every frame 
       INFO("load frame " << f << ": " << (r.ack ? "ACK" : "NAK " + npu::error_name(r.error)));
       REQUIRE(r.ack);
       // an image in the middle of its load is never run
-      if (f == 1) require_nak(session.request(npu::infer_request(session.next_seq(), npu::test::random_image(rng, 24))),
-                              npu::kErrNoImage);
+      if (f == 1)
+        require_nak(session.request(npu::infer_request(session.next_seq(), npu::test::random_image(rng, 24))),
+                    npu::kErrNoImage);
     }
     const npu::NpuStatus status = session.status();
     REQUIRE(status.image_valid);
@@ -366,11 +368,13 @@ TEST_CASE("npu session survives random bit errors and lost bytes on every frame 
   }
   const npu::NpuStats& st = session.stats();
   INFO("after " << rounds << " rounds: " << st.faults_to_npu.faults() << " faults to the NPU, "
-                << st.faults_from_npu.faults() << " from it, " << st.faulted_sends << " sends hit, "
-                << st.failed_sends << " failed");
+                << st.faults_from_npu.faults() << " from it, " << st.faulted_sends << " sends hit, " << st.failed_sends
+                << " failed");
   for (std::uint8_t c : kCommands) {
-    const npu::NpuStats::CommandFaults hits = st.faults_by_command.count(c) ? st.faults_by_command.at(c) : npu::NpuStats::CommandFaults{};
-    INFO(npu::command_name(c) << ": " << hits.requests_hit << " requests and " << hits.responses_hit << " responses hit");
+    const npu::NpuStats::CommandFaults hits =
+        st.faults_by_command.count(c) ? st.faults_by_command.at(c) : npu::NpuStats::CommandFaults{};
+    INFO(npu::command_name(c) << ": " << hits.requests_hit << " requests and " << hits.responses_hit
+                              << " responses hit");
     CHECK(hits.requests_hit > 0);
     CHECK(hits.responses_hit > 0);
   }
@@ -416,13 +420,17 @@ TEST_CASE("npu rtl MAC array and requantization match the reference at the extre
         const std::int32_t w = kind == 0 ? 127 : kind == 1 ? -128 : npu::test::uniform_int(rng, -128, 127);
         layer.weight.push_back(static_cast<std::int8_t>(w));
       }
-      const std::int32_t multipliers[] = {1 << 30, kMax, 1518500250, kMin, kMin + 1, -1, 1, -(1 << 30) - 7,
-                                          npu::test::uniform_int(rng, 1 << 30, kMax)};
+      const std::int32_t multipliers[] = {
+          1 << 30, kMax, 1518500250, kMin, kMin + 1, -1, 1, -(1 << 30) - 7, npu::test::uniform_int(rng, 1 << 30, kMax)};
       layer.multiplier.push_back(multipliers[j % 9]);
       layer.shift.push_back(static_cast<std::int32_t>(j % 32));
       // the builder refuses a bias that could overflow the int32 sum, so the largest are the
       // ends of int32 minus the largest sum of products
-      const std::int32_t biases[] = {0, 1 << 30, -(1 << 30), kMax - kMaxProducts, kMin + kMaxProducts,
+      const std::int32_t biases[] = {0,
+                                     1 << 30,
+                                     -(1 << 30),
+                                     kMax - kMaxProducts,
+                                     kMin + kMaxProducts,
                                      npu::test::uniform_int(rng, -100000, 100000)};
       layer.bias.push_back(biases[j % 6]);
     }

@@ -3,8 +3,8 @@
 // RTL against the same model.
 #include "seatorch/npu/timing.hpp"
 
-#include "seatorch/npu/image_builder.hpp"
 #include "npu_test_models.hpp"
+#include "seatorch/npu/image_builder.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -42,11 +42,11 @@ TEST_CASE("npu timing formula on shapes derived by hand from the RTL", "[npu]") 
   // 8 * 68 = 544 cycles after this group's; its last input waits for this group's last output,
   // 5 + 7 * 68 + 1 = 482 cycles after this group's last input, which the 544 already cover. So
   // 5 + in + (G-1) max(in, 544) + 5 + 68 (c-1) + 1 + 68 + 1 = 12 + in + (G-1) max(in, 544) + 68 c.
-  CHECK(npu::npu_layer_cycles(layer(784, 128), ice) == 12 + 16 * 784 + 68 * 8);   // the MAC array sets the pace
-  CHECK(npu::npu_layer_cycles(layer(128, 10), ice) == 12 + 128 + 544 + 68 * 2);   // the requantizer does
-  CHECK(npu::npu_layer_cycles(layer(500, 16), ice) == 12 + 500 + 544 + 68 * 8);   // 482 < in < 544
+  CHECK(npu::npu_layer_cycles(layer(784, 128), ice) == 12 + 16 * 784 + 68 * 8);  // the MAC array sets the pace
+  CHECK(npu::npu_layer_cycles(layer(128, 10), ice) == 12 + 128 + 544 + 68 * 2);  // the requantizer does
+  CHECK(npu::npu_layer_cycles(layer(500, 16), ice) == 12 + 500 + 544 + 68 * 8);  // 482 < in < 544
   CHECK(npu::npu_layer_cycles(layer(544, 17), ice) == 12 + 544 + 2 * 544 + 68);
-  CHECK(npu::npu_layer_cycles(layer(8, 40), ice) == 12 + 8 + 68 * 40);             // every output 68 apart
+  CHECK(npu::npu_layer_cycles(layer(8, 40), ice) == 12 + 8 + 68 * 40);  // every output 68 apart
   CHECK(npu::npu_layer_cycles(layer(3, 1), ice) == 12 + 3 + 68);
 
   // A whole inference is the sum over the layers.

@@ -9,10 +9,10 @@
 #include "../image/image_test_util.hpp"
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/image/pnm.hpp"
+#include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image_builder.hpp"
 #include "seatorch/quant/evaluate.hpp"
-#include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/quantizer.hpp"
 
@@ -111,8 +111,7 @@ TEST_CASE("run_predict reports a bad picture before a missing model and checks i
   seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
                                     ".*notes\\.txt: not a picture seatorch can read .*");
   options.images = {};
-  seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
-                                    "give a picture to classify");
+  seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); }, "give a picture to classify");
   options.images = {dir / "a.png", dir / "b.png"};
   options.save_input = dir / "seen.pgm";
   seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },

@@ -2,10 +2,10 @@
 // a count made with the reference model, and the throughput report's shape.
 #include "seatorch/quant/evaluate.hpp"
 
+#include "random_models.hpp"
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/quant/quantizer.hpp"
-#include "random_models.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,12 +14,13 @@ namespace q = seatorch::quant;
 namespace {
 
 seatorch::data::Dataset dataset_from(const std::vector<std::uint8_t>& pixels, std::size_t features, std::size_t classes,
-                               seatorch::core::Rng& rng) {
+                                     seatorch::core::Rng& rng) {
   seatorch::data::Dataset d;
   d.features = features;
   d.classes = classes;
   d.pixels = pixels;
-  for (std::size_t s = 0; s < pixels.size() / features; ++s) d.y.push_back(static_cast<std::int32_t>(rng.below(classes)));
+  for (std::size_t s = 0; s < pixels.size() / features; ++s)
+    d.y.push_back(static_cast<std::int32_t>(rng.below(classes)));
   return d;
 }
 
@@ -37,7 +38,8 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
   std::size_t correct8 = 0, correctf = 0;
   for (std::size_t s = 0; s < n; ++s) {
     const auto image = std::span(pixels).subspan(s * 24, 24);
-    correct8 += seatorch::core::argmax(q::int8_forward_ref(quantized.model, image)) == static_cast<std::size_t>(data.y[s]);
+    correct8 +=
+        seatorch::core::argmax(q::int8_forward_ref(quantized.model, image)) == static_cast<std::size_t>(data.y[s]);
     std::vector<float> x(24);  // the float model's view of the image: p / 255
     for (std::size_t i = 0; i < 24; ++i) x[i] = static_cast<float>(image[i]) / 255.0f;
     const std::vector<float> logits = seatorch::model::float_forward(model, x, 1);

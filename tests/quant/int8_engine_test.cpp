@@ -26,7 +26,8 @@ TEST_CASE("Int8Engine equals int8_forward_ref bit for bit on every kernel", "[qu
       const std::vector<std::int32_t> classes = engine.predict(pixels, n);
       for (std::size_t s = 0; s < n; ++s) {
         std::vector<q::Int8LayerTrace> trace;
-        const auto expected = q::int8_forward_ref(model, std::span(pixels).subspan(s * sizes.front(), sizes.front()), &trace);
+        const auto expected =
+            q::int8_forward_ref(model, std::span(pixels).subspan(s * sizes.front(), sizes.front()), &trace);
         for (std::size_t k = 0; k < model.layers.size(); ++k) {
           for (std::size_t j = 0; j < model.layers[k].out; ++j) {
             const std::int8_t actual = layers[k][s * model.layers[k].out + j];

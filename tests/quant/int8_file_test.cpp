@@ -2,13 +2,13 @@
 // files and broken invariants as clear errors.
 #include "seatorch/quant/int8_file.hpp"
 
+#include "../scratch_dir.hpp"
+#include "random_models.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/kernels/int8_kernels.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/quantizer.hpp"
-#include "random_models.hpp"
-#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -70,7 +70,8 @@ TEST_CASE("int8 models save and load back identical", "[quant]") {
     CHECK(raw.tensors.at("layers.0.weight").dtype == seatorch::core::DType::kI8);
     CHECK(raw.tensors.at("layers.1.bias").dtype == seatorch::core::DType::kI32);
     CHECK(raw.tensors.at("layers.1.multiplier").shape == std::vector<std::size_t>{4});
-    CHECK(raw.tensors.at("layers.0.weight_scale").shape == std::vector<std::size_t>{g == q::Granularity::kTensor ? 1u : 9u});
+    CHECK(raw.tensors.at("layers.0.weight_scale").shape ==
+          std::vector<std::size_t>{g == q::Granularity::kTensor ? 1u : 9u});
     CHECK(raw.tensors.at("layers.0.output_zero_point").shape.empty());
     CHECK(raw.tensors.size() == 22);
   }

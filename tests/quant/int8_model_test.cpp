@@ -4,8 +4,8 @@
 #include "seatorch/quant/int8_model.hpp"
 
 #include "seatorch/core/argmax.hpp"
-#include "seatorch/kernels/fixed_point.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -63,7 +63,9 @@ TEST_CASE("int8_layer_ref computes the documented equations", "[quant]") {
     layer.in = 1 + rng.below(40);
     layer.out = 1 + rng.below(12);
     const bool extremes = trial % 5 == 0;
-    auto i8 = [&] { return static_cast<std::int8_t>(extremes ? (rng.below(2) ? 127 : -128) : static_cast<int>(rng.below(256)) - 128); };
+    auto i8 = [&] {
+      return static_cast<std::int8_t>(extremes ? (rng.below(2) ? 127 : -128) : static_cast<int>(rng.below(256)) - 128);
+    };
     for (std::size_t i = 0; i < layer.in * layer.out; ++i) layer.weight.push_back(i8());
     for (std::size_t j = 0; j < layer.out; ++j) {
       layer.bias.push_back(static_cast<std::int32_t>(rng.below(200001)) - 100000);
@@ -89,8 +91,8 @@ TEST_CASE("int8_layer_ref computes the documented equations", "[quant]") {
       }
       const std::int64_t expected =
           expected_output(expected_acc, layer.multiplier[j], layer.shift[j], layer.output_zero_point, layer.relu);
-      INFO("trial " << trial << " row " << j << ": acc " << acc[j] << " vs " << expected_acc << ", y "
-                    << int{y[j]} << " vs " << expected);
+      INFO("trial " << trial << " row " << j << ": acc " << acc[j] << " vs " << expected_acc << ", y " << int{y[j]}
+                    << " vs " << expected);
       REQUIRE(acc[j] == expected_acc);
       REQUIRE(y[j] == expected);
     }

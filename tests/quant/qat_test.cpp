@@ -6,12 +6,12 @@
 #include "../data/data_test_util.hpp"
 #include "random_models.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/model/engine_weights.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/quant/int8_engine.hpp"
 #include "seatorch/quant/int8_file.hpp"
 #include "seatorch/quant/quantize_run.hpp"
 #include "seatorch/tensor/autograd.hpp"
-#include "seatorch/model/engine_weights.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include <catch2/catch.hpp>
@@ -44,7 +44,7 @@ TEST_CASE("the fake-quantized forward reproduces the int8 model's logits", "[qua
   const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({48, 40, 24, 10}, rng);
   const std::size_t n = 200;
   const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, model.inputs(), rng);  // (n, 48)
-  std::vector<float> x(pixels.size());  // (n, 48)
+  std::vector<float> x(pixels.size());                                                             // (n, 48)
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(pixels[i]) / 255.0f;
   const seatorch::nn::Mlp mlp = tensor_mlp_of(model);
   for (const q::Granularity g : {q::Granularity::kTensor, q::Granularity::kChannel}) {
@@ -84,7 +84,8 @@ TEST_CASE("a short QAT run on the MNIST subset keeps PTQ's accuracy and is deter
   config.epochs = 10;
   config.evaluate_each_epoch = false;
   const seatorch::train::TensorTrainOutput trained = seatorch::train::train_tensor(data, config);
-  seatorch::model::save_float_checkpoint(dir / "model.safetensors", seatorch::model::float_mlp_of(trained.model), {{"dataset", "mnist"}});
+  seatorch::model::save_float_checkpoint(dir / "model.safetensors", seatorch::model::float_mlp_of(trained.model),
+                                         {{"dataset", "mnist"}});
 
   for (const q::Granularity g : {q::Granularity::kTensor, q::Granularity::kChannel}) {
     q::QuantizeRunOptions options;

@@ -3,10 +3,10 @@
 // int8 outputs that stay close to float outputs for both granularities.
 #include "seatorch/quant/quantizer.hpp"
 
+#include "random_models.hpp"
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/quant/int8_engine.hpp"
-#include "random_models.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -25,7 +25,8 @@ seatorch::model::FloatMlp identity_model() {
   return m;
 }
 
-q::QuantizedMlp quantize_identity(const std::vector<std::uint8_t>& pixels, q::CalibrationMethod method, double pct = 99.99) {
+q::QuantizedMlp quantize_identity(const std::vector<std::uint8_t>& pixels, q::CalibrationMethod method,
+                                  double pct = 99.99) {
   q::QuantizeOptions options;
   options.calibration = method;
   options.percentile = pct;
@@ -44,7 +45,8 @@ TEST_CASE("affine quantization is within half a step inside its range and exact 
     for (int i = 0; i < 100; ++i) {
       const double x = rng.uniform(lo_in, hi_in);
       const double err = std::abs(x - a.dequantize(a.quantize(x)));
-      INFO("range [" << lo_in << ", " << hi_in << "] scale " << a.scale << " zp " << a.zero_point << " x " << x << " error " << err);
+      INFO("range [" << lo_in << ", " << hi_in << "] scale " << a.scale << " zp " << a.zero_point << " x " << x
+                     << " error " << err);
       // Half a step, plus the float32 rounding of the scale over at most 255 steps.
       REQUIRE(err <= a.scale / 2 * (1 + 1e-6) + 255 * a.scale * 1e-7);
     }
@@ -168,7 +170,8 @@ TEST_CASE("int8 outputs stay close to float outputs for both granularities and e
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(test[i]) / 255.0f;
   const std::vector<float> float_logits = seatorch::model::float_forward(model, x, n);
   for (q::Granularity g : {q::Granularity::kTensor, q::Granularity::kChannel}) {
-    for (q::CalibrationMethod m : {q::CalibrationMethod::kMinMax, q::CalibrationMethod::kPercentile, q::CalibrationMethod::kMse}) {
+    for (q::CalibrationMethod m :
+         {q::CalibrationMethod::kMinMax, q::CalibrationMethod::kPercentile, q::CalibrationMethod::kMse}) {
       q::QuantizeOptions options;
       options.granularity = g;
       options.calibration = m;
@@ -177,9 +180,11 @@ TEST_CASE("int8 outputs stay close to float outputs for both granularities and e
       const std::vector<std::int32_t> classes = engine.predict(test, n);
       std::size_t agree = 0;
       for (std::size_t s = 0; s < n; ++s) {
-        agree += static_cast<std::size_t>(classes[s]) == seatorch::core::argmax(std::span(float_logits).subspan(s * 10, 10));
+        agree +=
+            static_cast<std::size_t>(classes[s]) == seatorch::core::argmax(std::span(float_logits).subspan(s * 10, 10));
       }
-      INFO(q::granularity_name(g) << " " << q::calibration_method_name(m) << ": argmax agreement " << agree << "/" << n);
+      INFO(q::granularity_name(g) << " " << q::calibration_method_name(m) << ": argmax agreement " << agree << "/"
+                                  << n);
       CHECK(agree >= n * 9 / 10);
       // On the calibration images minmax clips nothing, so the error is rounding only: a
       // few output steps, accumulated over the layers.
@@ -204,7 +209,8 @@ TEST_CASE("the quantizer rejects bad models and options", "[quant]") {
   q::QuantizeOptions options;
   SECTION("NaN weight") {
     model.layers[1].weight[2] = std::numeric_limits<float>::quiet_NaN();
-    CHECK_THROWS_WITH(q::quantize_mlp(model, pixels, 10, options), Catch::Contains("2.weight") && Catch::Contains("nan"));
+    CHECK_THROWS_WITH(q::quantize_mlp(model, pixels, 10, options),
+                      Catch::Contains("2.weight") && Catch::Contains("nan"));
   }
   SECTION("infinite bias") {
     model.layers[0].bias[1] = std::numeric_limits<float>::infinity();
@@ -215,7 +221,9 @@ TEST_CASE("the quantizer rejects bad models and options", "[quant]") {
     model.layers[1].weight.resize(15);
     CHECK_THROWS_WITH(q::quantize_mlp(model, pixels, 10, options), Catch::Contains("do not chain"));
   }
-  SECTION("no calibration images") { CHECK_THROWS_AS(q::quantize_mlp(model, {}, 0, options), seatorch::core::InputError); }
+  SECTION("no calibration images") {
+    CHECK_THROWS_AS(q::quantize_mlp(model, {}, 0, options), seatorch::core::InputError);
+  }
   SECTION("bad percentile") {
     options.percentile = 20;
     CHECK_THROWS_AS(q::quantize_mlp(model, pixels, 10, options), seatorch::core::InputError);

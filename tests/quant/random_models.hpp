@@ -1,10 +1,10 @@
 // Seeded random models and data shared by the quantization tests.
 #pragma once
 
-#include "seatorch/model/float_mlp.hpp"
-#include "seatorch/kernels/fixed_point.hpp"
-#include "seatorch/quant/int8_model.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
+#include "seatorch/model/float_mlp.hpp"
+#include "seatorch/quant/int8_model.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -20,7 +20,8 @@ inline model::FloatMlp random_float_mlp(const std::vector<std::size_t>& sizes, c
     layer.in = sizes[k];
     layer.out = sizes[k + 1];
     const double bound = 1.0 / std::sqrt(static_cast<double>(layer.in));
-    for (std::size_t i = 0; i < layer.in * layer.out; ++i) layer.weight.push_back(static_cast<float>(rng.uniform(-bound, bound)));
+    for (std::size_t i = 0; i < layer.in * layer.out; ++i)
+      layer.weight.push_back(static_cast<float>(rng.uniform(-bound, bound)));
     for (std::size_t j = 0; j < layer.out; ++j) layer.bias.push_back(static_cast<float>(rng.uniform(-bound, bound)));
     layer.relu = k + 2 < sizes.size();
     model.layers.push_back(std::move(layer));

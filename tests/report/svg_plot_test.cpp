@@ -162,9 +162,9 @@ TEST_CASE("a non-finite value leaves a gap and odd inputs still give a valid cha
 
 TEST_CASE("a confusion matrix has one shaded numbered cell per pair of classes", "[report]") {
   constexpr std::size_t k = 3;
-  const std::vector<std::size_t> counts{50, 2, 0,  //
-                                        1, 40, 9,  //
-                                        0, 0, 7};
+  const std::vector<std::size_t> counts{50, 2,  0,  //
+                                        1,  40, 9,  //
+                                        0,  0,  7};
   const std::vector<std::string> names{"cat", "dog", "<bird>"};
   const std::string svg = seatorch::report::confusion_matrix_svg(counts, k, "confusion", names);
   INFO(svg);
@@ -182,10 +182,12 @@ TEST_CASE("a confusion matrix has one shaded numbered cell per pair of classes",
   }
   CHECK(shown == counts);
   // A full row's only cell is the darkest shade; an empty cell is white.
-  CHECK_THAT(svg, Contains("fill=\"#08306b\" stroke=\"#cccccc\"><title>true &lt;bird&gt;, predicted &lt;bird&gt;: 7 (100.0%"));
+  CHECK_THAT(
+      svg, Contains("fill=\"#08306b\" stroke=\"#cccccc\"><title>true &lt;bird&gt;, predicted &lt;bird&gt;: 7 (100.0%"));
   CHECK_THAT(svg, Contains("fill=\"#ffffff\" stroke=\"#cccccc\"><title>true cat, predicted &lt;bird&gt;: 0 (0.0%"));
   CHECK_THROWS_AS(seatorch::report::confusion_matrix_svg(counts, 2, "x"), std::invalid_argument);
-  CHECK_THROWS_AS(seatorch::report::confusion_matrix_svg(counts, 3, "x", std::vector<std::string>{"a"}), std::invalid_argument);
+  CHECK_THROWS_AS(seatorch::report::confusion_matrix_svg(counts, 3, "x", std::vector<std::string>{"a"}),
+                  std::invalid_argument);
 }
 
 TEST_CASE("a 10-class confusion matrix with default labels", "[report]") {

@@ -43,8 +43,8 @@ void check_binary(const std::string& name, const BinaryFn& f, double a, double b
   };
   const double da = (at(a + kStep, b) - at(a - kStep, b)) / (2 * kStep);
   const double db = (at(a, b + kStep) - at(a, b - kStep)) / (2 * kStep);
-  INFO(name << " at (" << a << ", " << b << "): d/da autograd " << va.grad() << " vs " << da
-            << ", d/db autograd " << vb.grad() << " vs " << db);
+  INFO(name << " at (" << a << ", " << b << "): d/da autograd " << va.grad() << " vs " << da << ", d/db autograd "
+            << vb.grad() << " vs " << db);
   CHECK(va.grad() == Approx(da).epsilon(kGradTolerance).margin(kGradTolerance));
   CHECK(vb.grad() == Approx(db).epsilon(kGradTolerance).margin(kGradTolerance));
 }
@@ -53,30 +53,47 @@ void check_binary(const std::string& name, const BinaryFn& f, double a, double b
 
 TEST_CASE("unary ops match finite differences", "[scalar]") {
   for (double x : {-2.5, -0.3, 0.7, 1.9}) {
-    check_unary("relu", [](st::Value v) { return st::relu(v); }, x);
-    check_unary("exp", [](st::Value v) { return st::exp(v); }, x);
-    check_unary("tanh", [](st::Value v) { return st::tanh(v); }, x);
-    check_unary("neg", [](st::Value v) { return -v; }, x);
-    check_unary("square", [](st::Value v) { return st::pow(v, 2.0); }, x);
-    check_unary("cube", [](st::Value v) { return st::pow(v, 3.0); }, x);
-    check_unary("reciprocal", [](st::Value v) { return st::pow(v, -1.0); }, x);
-    check_unary("const/x", [](st::Value v) { return 3.0 / v; }, x);
-    check_unary("x-const", [](st::Value v) { return 2.0 - v * 4.0 + 1.0; }, x);
+    check_unary(
+        "relu", [](st::Value v) { return st::relu(v); }, x);
+    check_unary(
+        "exp", [](st::Value v) { return st::exp(v); }, x);
+    check_unary(
+        "tanh", [](st::Value v) { return st::tanh(v); }, x);
+    check_unary(
+        "neg", [](st::Value v) { return -v; }, x);
+    check_unary(
+        "square", [](st::Value v) { return st::pow(v, 2.0); }, x);
+    check_unary(
+        "cube", [](st::Value v) { return st::pow(v, 3.0); }, x);
+    check_unary(
+        "reciprocal", [](st::Value v) { return st::pow(v, -1.0); }, x);
+    check_unary(
+        "const/x", [](st::Value v) { return 3.0 / v; }, x);
+    check_unary(
+        "x-const", [](st::Value v) { return 2.0 - v * 4.0 + 1.0; }, x);
   }
   for (double x : {0.2, 1.0, 3.7}) {
-    check_unary("log", [](st::Value v) { return st::log(v); }, x);
-    check_unary("sqrt", [](st::Value v) { return st::pow(v, 0.5); }, x);
-    check_unary("pow 1.5", [](st::Value v) { return st::pow(v, 1.5); }, x);
+    check_unary(
+        "log", [](st::Value v) { return st::log(v); }, x);
+    check_unary(
+        "sqrt", [](st::Value v) { return st::pow(v, 0.5); }, x);
+    check_unary(
+        "pow 1.5", [](st::Value v) { return st::pow(v, 1.5); }, x);
   }
 }
 
 TEST_CASE("binary ops match finite differences", "[scalar]") {
   for (auto [a, b] : {std::pair{1.5, -2.0}, std::pair{-0.4, 0.9}, std::pair{3.0, 3.0}}) {
-    check_binary("add", [](st::Value x, st::Value y) { return x + y; }, a, b);
-    check_binary("mul", [](st::Value x, st::Value y) { return x * y; }, a, b);
-    check_binary("sub", [](st::Value x, st::Value y) { return x - y; }, a, b);
-    check_binary("div", [](st::Value x, st::Value y) { return x / y; }, a, b);
-    check_binary("tanh(x*y)+exp(y)", [](st::Value x, st::Value y) { return st::tanh(x * y) + st::exp(y); }, a, b);
+    check_binary(
+        "add", [](st::Value x, st::Value y) { return x + y; }, a, b);
+    check_binary(
+        "mul", [](st::Value x, st::Value y) { return x * y; }, a, b);
+    check_binary(
+        "sub", [](st::Value x, st::Value y) { return x - y; }, a, b);
+    check_binary(
+        "div", [](st::Value x, st::Value y) { return x / y; }, a, b);
+    check_binary(
+        "tanh(x*y)+exp(y)", [](st::Value x, st::Value y) { return st::tanh(x * y) + st::exp(y); }, a, b);
   }
 }
 

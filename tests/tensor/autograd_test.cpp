@@ -9,7 +9,7 @@ using namespace seatorch::tensor;
 TEST_CASE("leaf gradients accumulate across backward calls and interiors keep none", "[tensor]") {
   Tensor x = Tensor::from({1.0f, -2.0f, 3.0f}, {3});
   x.set_requires_grad(true);
-  const Tensor y = x * x;         // dy/dx = 2x
+  const Tensor y = x * x;          // dy/dx = 2x
   const Tensor loss = sum(y + x);  // d/dx = 2x + 1: x feeds the graph twice
   loss.backward();
   testing::check_values(x.grad(), {3.0f, -3.0f, 7.0f});

@@ -61,7 +61,8 @@ TEST_CASE("fake_quantize matches QuantParams quantize then dequantize", "[tensor
     }
   }
   // The rounding rule: ties away from zero on the grid s = 1, z = 0.
-  const std::vector<float> ties = fake_quantize(Tensor::from({-2.5f, -0.5f, 0.5f, 2.5f, 300.0f, -300.0f}, {6}), {}).values();
+  const std::vector<float> ties =
+      fake_quantize(Tensor::from({-2.5f, -0.5f, 0.5f, 2.5f, 300.0f, -300.0f}, {6}), {}).values();
   CHECK(ties == std::vector<float>{-3.0f, -1.0f, 1.0f, 3.0f, 127.0f, -128.0f});
 }
 
@@ -127,7 +128,8 @@ TEST_CASE("fake_quantize backward is the clipped straight-through estimator", "[
     for (std::size_t i = 0; i < x.size(); ++i) {
       const float m = expected_mask(per_row ? params[i / cols] : params.front(), x[i]);
       (m == 1.0f ? passed : stopped) += 1;
-      INFO("per_row " << per_row << " element " << i << " x " << x[i] << " got " << grad[i] << " expected " << 2 * g[i] * m);
+      INFO("per_row " << per_row << " element " << i << " x " << x[i] << " got " << grad[i] << " expected "
+                      << 2 * g[i] * m);
       REQUIRE(grad[i] == 2 * g[i] * m);
     }
     CHECK(passed > 50);  // both branches of the estimator are exercised

@@ -42,7 +42,8 @@ TEST_CASE("cross_entropy equals mean logsumexp minus the label's logit even for 
     for (std::size_t j = 0; j < 3; ++j) shift = std::max(shift, static_cast<double>(x[i * 3 + j]));
     for (std::size_t j = 0; j < 3; ++j) s += std::exp(x[i * 3 + j] - shift);
     for (std::size_t j = 0; j < 3; ++j) {
-      const double expected = (std::exp(x[i * 3 + j] - shift) / s - (static_cast<std::int32_t>(j) == y[i] ? 1.0 : 0.0)) / 2.0;
+      const double expected =
+          (std::exp(x[i * 3 + j] - shift) / s - (static_cast<std::int32_t>(j) == y[i] ? 1.0 : 0.0)) / 2.0;
       INFO("logit [" << i << "," << j << "]: autograd " << grad[i * 3 + j] << ", closed form " << expected);
       CHECK(grad[i * 3 + j] == Approx(expected).margin(1e-6));
     }

@@ -44,8 +44,8 @@ void check_product(const Tensor& got, const std::vector<double>& expected) {
 TEST_CASE("matmul matches a double oracle for plain and transposed operands", "[tensor]") {
   const Tensor a = input({5, 3}, 1);
   const Tensor b = input({3, 4}, 2);
-  const Tensor at = transpose(input({3, 5}, 3), 0, 1);  // (5, 3) stored column-major
-  const Tensor bt = transpose(input({4, 3}, 4), 0, 1);  // (3, 4) stored column-major
+  const Tensor at = transpose(input({3, 5}, 3), 0, 1);     // (5, 3) stored column-major
+  const Tensor bt = transpose(input({4, 3}, 4), 0, 1);     // (3, 4) stored column-major
   const Tensor sliced = slice(input({5, 6}, 5), 1, 2, 5);  // (5, 3) with row stride 6
   for (const Tensor& lhs : {a, at, sliced}) {
     for (const Tensor& rhs : {b, bt}) {
@@ -65,8 +65,11 @@ TEST_CASE("matmul gradients match finite differences for every layout", "[tensor
   check_gradients([](const auto& in) { return matmul(transpose(in[0], 0, 1), transpose(in[1], 0, 1)); },
                   {input({3, 4}, 10), input({5, 3}, 11)});
   // Broadcast rows (row stride 0) are copied to a dense layout first.
-  check_gradients([](const auto& in) { return matmul(expand(in[0], {2, 3}), in[1]); },
-                  {input({1, 3}, 12), input({3, 2}, 13)});
+  check_gradients(
+      [](const auto& in) {
+        return matmul(expand(in[0], {2, 3}), in[1]);
+      },
+      {input({1, 3}, 12), input({3, 2}, 13)});
 }
 
 TEST_CASE("linear equals x W^T + b and its gradients match finite differences", "[tensor]") {

@@ -63,7 +63,8 @@ TEST_CASE("reduction gradients match finite differences", "[tensor]") {
   check_gradients([](const auto& in) { return sum_to(in[0], {1, 4}); }, {input({3, 4}, 6)});
   // Hand-picked values at least 0.1 apart along each reduced axis, so no finite-difference
   // step (kFdStep) crosses a tie.
-  check_gradients([](const auto& in) { return max(in[0], {0}); }, {Tensor::from({0.1f, 0.9f, -0.4f, 0.5f, 0.3f, 0.6f}, {2, 3})});
+  check_gradients([](const auto& in) { return max(in[0], {0}); },
+                  {Tensor::from({0.1f, 0.9f, -0.4f, 0.5f, 0.3f, 0.6f}, {2, 3})});
   check_gradients([](const auto& in) { return max(transpose(in[0], 0, 1), {1}, true); },
                   {Tensor::from({0.1f, 0.9f, -0.4f, 0.5f, 0.3f, 0.6f}, {2, 3})});
 }

@@ -29,7 +29,8 @@ TEST_CASE("tensors of every dtype are made contiguous and 64-byte aligned", "[te
   CHECK(f.strides() == Strides{3, 1});
   CHECK(f.is_contiguous());
   CHECK(f.values() == std::vector<float>(6, 0.0f));
-  for (seatorch::core::DType dtype : {seatorch::core::DType::kF32, seatorch::core::DType::kI8, seatorch::core::DType::kU8, seatorch::core::DType::kI32}) {
+  for (seatorch::core::DType dtype : {seatorch::core::DType::kF32, seatorch::core::DType::kI8,
+                                      seatorch::core::DType::kU8, seatorch::core::DType::kI32}) {
     const Tensor t = Tensor::empty({5, 7}, dtype);
     INFO("dtype " << seatorch::core::dtype_name(dtype));
     CHECK(t.storage()->bytes() == 35 * seatorch::core::dtype_size(dtype));

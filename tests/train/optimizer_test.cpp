@@ -98,7 +98,7 @@ TEST_CASE("optimizer state round-trips through named buffers and resumes exactly
     const seatorch::nn::StateDict state = replay.state();
     CHECK(seatorch::nn::find_buffer(state, "step")->data == std::vector<float>{2.0f});
     CHECK(seatorch::nn::find_buffer(state, kind == OptimizerKind::kSgd ? "0.weight.momentum_buffer"
-                                                                        : "0.weight.exp_avg_sq") != nullptr);
+                                                                       : "0.weight.exp_avg_sq") != nullptr);
     Optimizer resumed({{"0.weight", q}}, options);
     resumed.load_state(state);
     resumed.zero_grad();

@@ -48,10 +48,12 @@ TEST_CASE("the trainers, the optimizer and the MLP name the values they refuse",
   tensor.hidden = {4};
   tensor.epochs = 1;
   tensor.lr = -1.0;
-  check_refusal([&] { train::train_tensor(data, tensor); }, "learning rate", "the learning rate must be positive, got -1");
+  check_refusal([&] { train::train_tensor(data, tensor); }, "learning rate",
+                "the learning rate must be positive, got -1");
   tensor.lr = 0.1;
   tensor.hidden = {4, 0};
-  check_refusal([&] { train::train_tensor(data, tensor); }, "hidden widths", "every hidden-layer width must be at least 1");
+  check_refusal([&] { train::train_tensor(data, tensor); }, "hidden widths",
+                "every hidden-layer width must be at least 1");
   tensor.hidden = {4};
   tensor.epochs = 0;
   check_refusal([&] { train::train_tensor(data, tensor); }, "epochs", "the number of epochs must be at least 1");
@@ -59,7 +61,8 @@ TEST_CASE("the trainers, the optimizer and the MLP name the values they refuse",
   train::ScalarTrainConfig scalar;
   scalar.hidden = {4};
   scalar.lr = 0.0;
-  check_refusal([&] { train::train_scalar(data, scalar); }, "learning rate", "the learning rate must be positive, got 0");
+  check_refusal([&] { train::train_scalar(data, scalar); }, "learning rate",
+                "the learning rate must be positive, got 0");
 
   train::OptimizerOptions options;
   options.momentum = -0.5;
@@ -74,7 +77,8 @@ TEST_CASE("the trainers, the optimizer and the MLP name the values they refuse",
 
   seatorch::core::Rng rng(0);
   const std::vector<std::size_t> sizes{2, 3, 2};
-  check_refusal([&] { seatorch::nn::Mlp(sizes, 1.5, rng); }, "dropout", "the dropout probability must be in [0, 1), got 1.5");
+  check_refusal([&] { seatorch::nn::Mlp(sizes, 1.5, rng); }, "dropout",
+                "the dropout probability must be in [0, 1), got 1.5");
 }
 
 TEST_CASE("the kernel and data set choices name the values they refuse", "[train]") {

@@ -4,13 +4,13 @@
 // settings and other data by name, and every malformed resume file is one InputError;
 // run_training writes only the resume file when stopped and removes it when complete.
 // The oracle everywhere is the same run never interrupted.
-#include "seatorch/data/registry.hpp"
+#include "../scratch_dir.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/data/registry.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 #include "seatorch/train/train_run.hpp"
-#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -78,7 +78,8 @@ train::ResumeState stopped_state(const data::DataSplit& data) {
   state.options.out = "runs/model.safetensors";  // recorded in the state, never written
   state.position = out.result.position;
   for (const train::TrainEpoch& r : out.result.history) {
-    state.history.push_back({r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds});
+    state.history.push_back(
+        {r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds});
   }
   state.model = out.model.state_dict();
   state.optimizer = out.optimizer_state;
@@ -206,9 +207,9 @@ TEST_CASE("resuming with other settings or other data is refused naming each dif
     const std::string message = e.what();
     INFO(message);
     CHECK_THAT(message, Catch::StartsWith("r.safetensors: cannot resume: "));
-    for (const char* expected : {"--dataset \"xor\" (the run used \"moons\")", "--epochs 7 (the run used 3)",
-                                 "--lr 0.5 (the run used 0.01)", "--seed 9 (the run used 4)",
-                                 "--no-shuffle true (the run used false)"}) {
+    for (const char* expected :
+         {"--dataset \"xor\" (the run used \"moons\")", "--epochs 7 (the run used 3)", "--lr 0.5 (the run used 0.01)",
+          "--seed 9 (the run used 4)", "--no-shuffle true (the run used false)"}) {
       CHECK(message.find(expected) != std::string::npos);
     }
     CHECK(message.find("--data-dir") == std::string::npos);
@@ -246,7 +247,9 @@ TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
     f.metadata.erase(key);
     return f;
   };
-  SECTION("a checkpoint is not a resume file") { require_invalid(with_metadata("format", "pt"), "is not a resume file"); }
+  SECTION("a checkpoint is not a resume file") {
+    require_invalid(with_metadata("format", "pt"), "is not a resume file");
+  }
   SECTION("another version") { require_invalid(with_metadata("format_version", "9"), "format version '9'"); }
   SECTION("no config") { require_invalid(without("config"), "no 'config'"); }
   SECTION("config not JSON") { require_invalid(with_metadata("config", "{lr:"), "'config' is not valid JSON"); }
@@ -266,14 +269,17 @@ TEST_CASE("malformed resume files are each one clear InputError", "[train]") {
   SECTION("negative count") {
     nlohmann::json position = nlohmann::json::parse(good.metadata.at("position"));
     position["samples"] = -1;
-    require_invalid(with_metadata("position", position.dump()), "'position.samples' must be a non-negative integer, got -1");
+    require_invalid(with_metadata("position", position.dump()),
+                    "'position.samples' must be a non-negative integer, got -1");
   }
   SECTION("more correct than samples") {
     nlohmann::json position = nlohmann::json::parse(good.metadata.at("position"));
     position["correct"] = position["samples"].get<std::size_t>() + 1;
     require_invalid(with_metadata("position", position.dump()), "correct exceeds");
   }
-  SECTION("history and position disagree") { require_invalid(with_metadata("history", "[]"), "the history has 0 epochs"); }
+  SECTION("history and position disagree") {
+    require_invalid(with_metadata("history", "[]"), "the history has 0 epochs");
+  }
   SECTION("no fingerprint") { require_invalid(without("train_data"), "no 'train_data'"); }
   SECTION("a stray tensor") {
     io::SafetensorsFile f = good;

@@ -1,6 +1,6 @@
 // The scalar trainer end to end: XOR to 100%, moons to >= 97%, and determinism.
-#include "seatorch/data/registry.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/data/registry.hpp"
 #include "seatorch/train/scalar_trainer.hpp"
 
 #include <catch2/catch.hpp>

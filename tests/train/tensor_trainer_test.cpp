@@ -2,9 +2,9 @@
 // the same model from the same weights on the same 64 samples and must agree), bit-identical
 // determinism, moons and XOR to high accuracy, limit/validation/max_steps bookkeeping,
 // the callbacks, the training-forward hook, and evaluation's confusion matrix.
-#include "seatorch/data/registry.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/data/registry.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/train/scalar_trainer.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
@@ -153,7 +153,8 @@ TEST_CASE("a run resumed from an epoch checkpoint ends with the uninterrupted ru
 }
 
 TEST_CASE("moons and XOR reach high accuracy with their default recipes", "[train]") {
-  const train::TensorTrainOutput moons = train::train_tensor(data::load_dataset("moons"), train::default_tensor_config("moons"));
+  const train::TensorTrainOutput moons =
+      train::train_tensor(data::load_dataset("moons"), train::default_tensor_config("moons"));
   INFO("moons: train " << moons.result.train_accuracy << ", test " << moons.result.test.accuracy());
   CHECK(moons.result.train_accuracy >= 0.97);
   CHECK(moons.result.test.accuracy() >= 0.95);

@@ -2,9 +2,9 @@
 // test images): the quality bar (>= 90% on the test part) and the outputs.
 #include "seatorch/train/train_run.hpp"
 
+#include "../scratch_dir.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
-#include "../scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -19,9 +19,9 @@ namespace seatorch::bench {
 struct Int8BenchOptions {
   std::filesystem::path float_model = "seatorch-out/model.safetensors";
   std::filesystem::path int8_model = "seatorch-out/model.int8.safetensors";
-  data::DataOptions data;             // name empty: the data set recorded in the int8 model
-  std::size_t images = 10000;   // the first N test images (fewer if the set is smaller)
-  std::size_t reps = 5;         // timed passes per path, interleaved (the median is reported)
+  data::DataOptions data;      // name empty: the data set recorded in the int8 model
+  std::size_t images = 10000;  // the first N test images (fewer if the set is smaller)
+  std::size_t reps = 5;        // timed passes per path, interleaved (the median is reported)
   TimingClock clock = TimingClock::kThreadCpu;
 };
 

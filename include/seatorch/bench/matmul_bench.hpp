@@ -45,7 +45,7 @@ std::vector<MatmulProblem> mlp_matmul_problems();
 
 // The FMA throughput this core reaches in registers alone, with the best ISA it has.
 struct FmaPeak {
-  std::string isa;      // the kernel whose probe was fastest, e.g. "avx512"
+  std::string isa;  // the kernel whose probe was fastest, e.g. "avx512"
   double gflops = 0.0;
 };
 
@@ -61,7 +61,7 @@ struct MatmulBenchOptions {
   // Single-threaded kernels and a one-thread BLAS: the thread's CPU time is the honest
   // figure on a shared machine (see TimingClock), and equals wall time on an idle one.
   TimingClock clock = TimingClock::kThreadCpu;
-  bool blas = true;                  // also time cblas_sgemm when the build has a BLAS
+  bool blas = true;  // also time cblas_sgemm when the build has a BLAS
 };
 
 struct MatmulBenchRow {
@@ -76,7 +76,7 @@ struct MatmulBenchRow {
 struct MatmulBenchReport {
   TimingClock clock = TimingClock::kThreadCpu;
   std::optional<FmaPeak> peak;
-  std::string blas;  // blas_name(), empty when not run
+  std::string blas;                  // blas_name(), empty when not run
   std::vector<MatmulBenchRow> rows;  // per problem: the kernels in the order given, then "blas"
 };
 

@@ -34,7 +34,7 @@ struct TimingOptions {
 };
 
 struct Timing {
-  double seconds = 0.0;            // median seconds per call
+  double seconds = 0.0;  // median seconds per call
   std::size_t calls_per_sample = 0;
   std::size_t samples = 0;
 };

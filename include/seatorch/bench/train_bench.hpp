@@ -17,30 +17,30 @@
 namespace seatorch::bench {
 
 struct TrainBenchOptions {
-  std::filesystem::path data_dir;           // MNIST's files; empty: the usual search
+  std::filesystem::path data_dir;  // MNIST's files; empty: the usual search
   std::vector<std::size_t> hidden{128};
   std::size_t batch = 64;
   std::size_t epochs = 1;
-  std::size_t scalar_samples = 256;         // the scalar engine's subset (first N samples)
+  std::size_t scalar_samples = 256;  // the scalar engine's subset (first N samples)
   std::uint64_t seed = 0;
 };
 
 struct TrainBenchReport {
   std::string dataset;
   std::string architecture;
-  std::string kernel;                       // the matmul kernel used
+  std::string kernel;  // the matmul kernel used
   std::size_t batch = 0;
   std::size_t epochs = 0;
   std::size_t train_size = 0;
-  double seconds_per_epoch = 0.0;           // tensor engine, training only
-  train::PhaseSeconds phases_per_epoch;            // its breakdown
+  double seconds_per_epoch = 0.0;        // tensor engine, training only
+  train::PhaseSeconds phases_per_epoch;  // its breakdown
   double tensor_us_per_sample = 0.0;
-  double test_accuracy = 0.0;               // after the run, as a sanity check
+  double test_accuracy = 0.0;  // after the run, as a sanity check
   std::size_t scalar_samples = 0;
   double scalar_us_per_sample = 0.0;
-  double scalar_nodes_per_sample = 0.0;     // graph nodes built per training sample
-  double scalar_to_tensor = 0.0;            // scalar us/sample over tensor us/sample
-  std::size_t peak_rss_bytes = 0;           // the process's high-water mark
+  double scalar_nodes_per_sample = 0.0;  // graph nodes built per training sample
+  double scalar_to_tensor = 0.0;         // scalar us/sample over tensor us/sample
+  std::size_t peak_rss_bytes = 0;        // the process's high-water mark
 };
 
 TrainBenchReport run_train_bench(const TrainBenchOptions& options);

@@ -38,10 +38,23 @@ constexpr std::string_view dtype_name(DType t) {
 }
 
 // The C++ type behind each dtype, for templated kernels: DTypeOf<float>::value == kF32.
-template <typename T> struct DTypeOf;
-template <> struct DTypeOf<float> { static constexpr DType value = DType::kF32; };
-template <> struct DTypeOf<std::int8_t> { static constexpr DType value = DType::kI8; };
-template <> struct DTypeOf<std::uint8_t> { static constexpr DType value = DType::kU8; };
-template <> struct DTypeOf<std::int32_t> { static constexpr DType value = DType::kI32; };
+template <typename T>
+struct DTypeOf;
+template <>
+struct DTypeOf<float> {
+  static constexpr DType value = DType::kF32;
+};
+template <>
+struct DTypeOf<std::int8_t> {
+  static constexpr DType value = DType::kI8;
+};
+template <>
+struct DTypeOf<std::uint8_t> {
+  static constexpr DType value = DType::kU8;
+};
+template <>
+struct DTypeOf<std::int32_t> {
+  static constexpr DType value = DType::kI32;
+};
 
 }  // namespace seatorch::core

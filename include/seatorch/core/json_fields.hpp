@@ -64,7 +64,8 @@ class JsonFields {
   [[nodiscard]] bool boolean(std::string_view key) const;
   [[nodiscard]] std::string string(std::string_view key, std::size_t max_bytes = kAnySize) const;
   // An array of min to max elements, for the caller to read element by element.
-  [[nodiscard]] const nlohmann::json& array(std::string_view key, std::size_t min = 0, std::size_t max = kAnySize) const;
+  [[nodiscard]] const nlohmann::json& array(std::string_view key, std::size_t min = 0,
+                                            std::size_t max = kAnySize) const;
 
   // A value the writer derived from other fields: throws unless it equals `derived`, the
   // value that `from` ("the layers give") gives.

@@ -34,7 +34,6 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::
 // The content of the regular file at `path`, decompressed when it is gzip. Throws
 // InputError when the file is missing, not a regular file (a FIFO would hang the read),
 // unreadable, or larger than `max_bytes` on disk or decompressed.
-std::vector<std::uint8_t> read_data_file(const std::filesystem::path& path,
-                                         std::size_t max_bytes = kMaxDataFileBytes);
+std::vector<std::uint8_t> read_data_file(const std::filesystem::path& path, std::size_t max_bytes = kMaxDataFileBytes);
 
 }  // namespace seatorch::data

@@ -25,11 +25,11 @@ constexpr float pixel_value(std::uint8_t p) { return static_cast<float>(p) / 255
 void pixel_values(std::span<const std::uint8_t> pixels, std::span<float> out);
 
 struct Dataset {
-  std::size_t features = 0;            // values per sample
-  std::size_t classes = 0;             // labels are in [0, classes)
-  std::vector<std::uint8_t> pixels;    // (size(), features) for image data; empty otherwise
-  std::vector<float> x;                // (size(), features) for real-valued data; empty for image data
-  std::vector<std::int32_t> y;         // (size())
+  std::size_t features = 0;          // values per sample
+  std::size_t classes = 0;           // labels are in [0, classes)
+  std::vector<std::uint8_t> pixels;  // (size(), features) for image data; empty otherwise
+  std::vector<float> x;              // (size(), features) for real-valued data; empty for image data
+  std::vector<std::int32_t> y;       // (size())
 
   [[nodiscard]] std::size_t size() const { return y.size(); }
   // True when the features are pixel bytes (an image data set).

@@ -46,7 +46,6 @@ IdxArray read_idx(const std::filesystem::path& path, IdxKind kind);
 // A data set from an image file and its label file: features are pixel / 255 (floats in
 // [0, 1], rows*cols per sample), labels must be below `classes`. Throws InputError when
 // the two files disagree on the count or a label is out of range.
-Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesystem::path& labels,
-                         std::size_t classes);
+Dataset load_idx_dataset(const std::filesystem::path& images, const std::filesystem::path& labels, std::size_t classes);
 
 }  // namespace seatorch::data

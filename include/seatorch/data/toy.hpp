@@ -14,7 +14,6 @@ DataSplit make_xor();
 
 // Two interleaving half circles (as scikit-learn's make_moons and micrograd's demo) with
 // Gaussian noise of standard deviation `noise`; the test part is drawn independently.
-DataSplit make_moons(std::size_t train_size, std::size_t test_size, double noise,
-                     std::uint64_t seed);
+DataSplit make_moons(std::size_t train_size, std::size_t test_size, double noise, std::uint64_t seed);
 
 }  // namespace seatorch::data

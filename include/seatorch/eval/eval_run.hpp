@@ -21,18 +21,18 @@ namespace seatorch::eval {
 
 struct EvalRunOptions {
   std::filesystem::path model = "seatorch-out/model.safetensors";
-  data::DataOptions data;                       // data.name empty: the data set recorded in the model
+  data::DataOptions data;                 // data.name empty: the data set recorded in the model
   std::string kernel = "auto";            // int8 models: the int8 kernel to run
   std::optional<std::size_t> dump_image;  // int8 models: dump this test image's layers
 };
 
 struct EvalRunSummary {
   std::string dataset;
-  std::string kind;            // "float" or "int8"
+  std::string kind;  // "float" or "int8"
   std::string architecture;
-  std::string kernel;          // int8: the kernel used
+  std::string kernel;            // int8: the kernel used
   model::Evaluation evaluation;  // of the test set
-  nlohmann::json layers_dump;          // null unless dump_image was given
+  nlohmann::json layers_dump;    // null unless dump_image was given
 
   [[nodiscard]] nlohmann::json to_json() const;
 };

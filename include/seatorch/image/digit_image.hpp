@@ -33,16 +33,16 @@ namespace seatorch::image {
 inline constexpr unsigned kMinInkContrast = 32;
 
 struct DigitInput {
-  std::size_t side = 0;               // the model input is side x side
-  std::vector<std::uint8_t> pixels;   // (side, side) row-major, 0 background .. 255 ink
-  bool inverted = false;              // the picture had a light background (dark ink)
-  unsigned background = 0;            // the level that became 0 (after any inversion)
-  unsigned ink_max = 0;               // the strongest ink level, stretched to 255
-  std::size_t ink_x = 0;              // the ink's bounding box in the picture
+  std::size_t side = 0;              // the model input is side x side
+  std::vector<std::uint8_t> pixels;  // (side, side) row-major, 0 background .. 255 ink
+  bool inverted = false;             // the picture had a light background (dark ink)
+  unsigned background = 0;           // the level that became 0 (after any inversion)
+  unsigned ink_max = 0;              // the strongest ink level, stretched to 255
+  std::size_t ink_x = 0;             // the ink's bounding box in the picture
   std::size_t ink_y = 0;
   std::size_t ink_width = 0;
   std::size_t ink_height = 0;
-  std::size_t scaled_width = 0;       // the box after step 4 (its longer side is 20 for 28)
+  std::size_t scaled_width = 0;  // the box after step 4 (its longer side is 20 for 28)
   std::size_t scaled_height = 0;
 };
 

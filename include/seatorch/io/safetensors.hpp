@@ -54,7 +54,7 @@ using Metadata = std::map<std::string, std::string>;
 
 struct SafetensorsFile {
   Metadata metadata;
-  std::map<std::string, RawTensor> tensors;     // by name
+  std::map<std::string, RawTensor> tensors;  // by name
 };
 
 // The most bytes load_safetensors reads from one file (models are megabytes).

@@ -38,8 +38,8 @@ constexpr std::int32_t rounding_rshift(std::int32_t x, int shift) {
 }
 
 // One output of a layer: int32 accumulator -> int8.
-constexpr std::int8_t requantize(std::int32_t acc, std::int32_t multiplier, int shift,
-                                 std::int32_t zero_point_out, bool relu) {
+constexpr std::int8_t requantize(std::int32_t acc, std::int32_t multiplier, int shift, std::int32_t zero_point_out,
+                                 bool relu) {
   // The sum in 64 bits (the NPU uses 34): z_out plus a shifted product near +-2^31 would
   // overflow int32, and the clamp must see the exact value.
   std::int64_t q = std::int64_t{zero_point_out} + rounding_rshift(srdhm(acc, multiplier), shift);

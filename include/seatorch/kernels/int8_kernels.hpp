@@ -41,7 +41,7 @@ struct Int8GemmArgs {
   const std::uint8_t* a = nullptr;  // (m, k), row stride lda
   std::size_t lda = 0;
   const std::int8_t* packed_b = nullptr;  // pack_b() of B (n, k)
-  std::int32_t* c = nullptr;  // (m, n), row stride ldc
+  std::int32_t* c = nullptr;              // (m, n), row stride ldc
   std::size_t ldc = 0;
 };
 
@@ -54,15 +54,15 @@ struct Int8RequantizeArgs {
   const std::int32_t* shift = nullptr;         // (n), each in [0, 31]
   std::int32_t zero_point = 0;                 // z_y
   bool relu = false;
-  std::int8_t* y = nullptr;                    // (n) outputs; may be null: then only u
-  std::uint8_t* u = nullptr;                   // (n) outputs + 128
+  std::int8_t* y = nullptr;   // (n) outputs; may be null: then only u
+  std::uint8_t* u = nullptr;  // (n) outputs + 128
 };
 
 struct Int8LayerArgs {
-  std::size_t m = 0;                           // images
-  std::size_t n = 0;                           // outputs
-  std::size_t k = 0;                           // inputs
-  const std::uint8_t* a = nullptr;             // (m, k), row stride lda: inputs + 128
+  std::size_t m = 0;                // images
+  std::size_t n = 0;                // outputs
+  std::size_t k = 0;                // inputs
+  const std::uint8_t* a = nullptr;  // (m, k), row stride lda: inputs + 128
   std::size_t lda = 0;
   const std::int8_t* packed_b = nullptr;       // pack_b() of the weights (n, k)
   const std::int32_t* row_constant = nullptr;  // (n)
@@ -71,7 +71,7 @@ struct Int8LayerArgs {
   const std::int32_t* shift = nullptr;         // (n), each in [0, 31]
   std::int32_t zero_point = 0;                 // z_y
   bool relu = false;
-  std::uint8_t* u = nullptr;                   // (m, n), row stride ldu: outputs + 128
+  std::uint8_t* u = nullptr;  // (m, n), row stride ldu: outputs + 128
   std::size_t ldu = 0;
 };
 

@@ -7,9 +7,9 @@
 // file formats (float_checkpoint.hpp) and optimizer state.
 #pragma once
 
+#include "seatorch/model/float_mlp.hpp"
 #include "seatorch/nn/mlp.hpp"
 #include "seatorch/nn/state_dict.hpp"
-#include "seatorch/model/float_mlp.hpp"
 
 #include <cstddef>
 #include <span>

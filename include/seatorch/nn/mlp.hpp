@@ -11,9 +11,9 @@
 // Deliberately not here: other activations or layer types, and file formats.
 #pragma once
 
+#include "seatorch/core/rng.hpp"
 #include "seatorch/nn/linear.hpp"
 #include "seatorch/nn/state_dict.hpp"
-#include "seatorch/core/rng.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
 #include <cstddef>

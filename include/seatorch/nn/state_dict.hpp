@@ -45,7 +45,6 @@ void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string
 
 // Throws InputError when `state` holds a name that is not in `expected` (a stale or
 // foreign checkpoint), listing the expected names.
-void reject_unexpected(const StateDict& state, const std::vector<std::string>& expected,
-                       std::string_view owner);
+void reject_unexpected(const StateDict& state, const std::vector<std::string>& expected, std::string_view owner);
 
 }  // namespace seatorch::nn

@@ -22,8 +22,8 @@ struct ExportRunOptions {
 };
 
 struct ExportRunSummary {
-  NpuImage image;                  // what the .hex holds
-  std::filesystem::path hex;       // the files written
+  NpuImage image;             // what the .hex holds
+  std::filesystem::path hex;  // the files written
   std::filesystem::path manifest;
   std::size_t cycles_per_inference = 0;  // the NPU's, for this image (timing.hpp)
 

@@ -75,9 +75,9 @@ Frame infer_request(std::uint8_t seq, std::span<const std::uint8_t> pixels);
 // ---- responses ----
 struct Response {
   bool ack = false;
-  std::uint8_t command = 0;       // the command byte as the NPU received it
-  std::uint8_t error = kErrNone;  // NAK only
-  std::vector<std::uint8_t> data; // ACK: the payload after the command byte
+  std::uint8_t command = 0;        // the command byte as the NPU received it
+  std::uint8_t error = kErrNone;   // NAK only
+  std::vector<std::uint8_t> data;  // ACK: the payload after the command byte
 };
 
 // nullopt when the frame is not a well-formed ACK or NAK.
@@ -102,7 +102,7 @@ struct NpuStatus {
 
 struct NpuResult {
   std::size_t predicted = 0;
-  std::uint32_t cycles = 0;        // the NPU's count: first layer start -> last logit
+  std::uint32_t cycles = 0;  // the NPU's count: first layer start -> last logit
   std::vector<std::int8_t> logits;
 };
 

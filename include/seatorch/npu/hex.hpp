@@ -40,8 +40,7 @@ NpuHexWords parse_npu_hex_words(std::string_view text, std::string_view source);
 
 // Parses .hex text (`source` names it in errors) and checks it for `target` as
 // npu_image_from_sections() does. Throws InputError naming the line and the problem.
-NpuImage parse_npu_hex(std::string_view text, std::string_view source,
-                       const NpuTarget& target = default_npu_target());
+NpuImage parse_npu_hex(std::string_view text, std::string_view source, const NpuTarget& target = default_npu_target());
 
 // Reads and checks a .hex file and, when the manifest beside it (npu_manifest_path) exists,
 // checks that it describes the image: a stale or edited manifest is an InputError naming

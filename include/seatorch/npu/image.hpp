@@ -29,8 +29,8 @@ struct NpuSection {
   // The five data sections in load order; the value is the section's index in an image.
   enum class Id : std::size_t { kHeader, kBias, kMultiplier, kShift, kWeights };
 
-  std::string name;                  // npu_section_name(): header, bias, multiplier, shift, weights
-  std::uint32_t address = 0;         // flat word address of words[0]
+  std::string name;           // npu_section_name(): header, bias, multiplier, shift, weights
+  std::uint32_t address = 0;  // flat word address of words[0]
   std::vector<std::uint32_t> words;
 };
 
@@ -58,9 +58,9 @@ constexpr std::size_t npu_weight_rows(std::size_t in, std::size_t out, std::size
 struct NpuLayerInfo {
   std::size_t in = 0;
   std::size_t out = 0;
-  std::size_t w_base = 0;            // first weight row
-  std::size_t weight_rows = 0;       // npu_weight_rows(in, out, lanes)
-  std::size_t row_base = 0;          // first bias / multiplier / shift entry
+  std::size_t w_base = 0;       // first weight row
+  std::size_t weight_rows = 0;  // npu_weight_rows(in, out, lanes)
+  std::size_t row_base = 0;     // first bias / multiplier / shift entry
   std::int32_t input_zero_point = 0;
   std::int32_t weight_zero_point = 0;
   std::int32_t output_zero_point = 0;
@@ -75,7 +75,7 @@ struct NpuImage {
   NpuTarget target;                  // the NPU it is laid out for
   std::vector<NpuSection> sections;  // in load order: sections[section_index(id)]
   std::vector<NpuLayerInfo> layers;
-  std::uint32_t crc = 0;             // CRC-32 of npu_image_bytes()
+  std::uint32_t crc = 0;  // CRC-32 of npu_image_bytes()
 
   [[nodiscard]] const NpuSection& section(NpuSection::Id id) const { return npu_section(sections, id); }
   [[nodiscard]] std::size_t lanes() const { return target.limits.lanes; }

@@ -32,8 +32,8 @@ struct WireFault {
 using NpuLineFault = std::function<WireFault(std::uint64_t index)>;
 
 struct LineFaultCounts {
-  std::uint64_t bytes = 0;       // bytes that started on the line
-  std::uint64_t bytes_hit = 0;   // of them dropped or with at least one inverted bit
+  std::uint64_t bytes = 0;      // bytes that started on the line
+  std::uint64_t bytes_hit = 0;  // of them dropped or with at least one inverted bit
   std::uint64_t drops = 0;
   std::uint64_t bit_flips = 0;
 

@@ -31,11 +31,11 @@ struct LinkBudget {
 
 // What crossed the link so far.
 struct LinkCounters {
-  std::uint64_t bytes_sent = 0;       // to the NPU
-  std::uint64_t bytes_received = 0;   // from the NPU
-  std::uint64_t cycles = 0;           // clock cycles simulated; 0 on a real port (the host cannot see its clock)
-  LineFaultCounts faults_sent;        // injected into the bytes to the NPU (a simulated line only)
-  LineFaultCounts faults_received;    // injected into the bytes from the NPU
+  std::uint64_t bytes_sent = 0;      // to the NPU
+  std::uint64_t bytes_received = 0;  // from the NPU
+  std::uint64_t cycles = 0;          // clock cycles simulated; 0 on a real port (the host cannot see its clock)
+  LineFaultCounts faults_sent;       // injected into the bytes to the NPU (a simulated line only)
+  LineFaultCounts faults_received;   // injected into the bytes from the NPU
 };
 
 class NpuLink {

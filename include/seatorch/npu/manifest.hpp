@@ -24,7 +24,7 @@ namespace seatorch::npu {
 // The limits the manifest reader enforces (a manifest of the largest image is a few kB).
 inline constexpr std::size_t kManifestMaxFileBytes = std::size_t{1} << 20;
 inline constexpr std::size_t kManifestMaxSections = 16;
-inline constexpr std::size_t kManifestMaxLayers = 255;     // the header's 8-bit layer count
+inline constexpr std::size_t kManifestMaxLayers = 255;  // the header's 8-bit layer count
 inline constexpr std::size_t kManifestMaxNameBytes = 32;
 
 struct NpuManifestSection {
@@ -39,7 +39,7 @@ struct NpuManifestSection {
 // a parsed manifest cannot contradict itself.
 struct NpuManifest {
   std::uint32_t format_version = kFormatVersion;
-  std::string target = "default";            // an npu_targets() name
+  std::string target = "default";  // an npu_targets() name
   std::size_t lanes = kLanes;
   std::uint32_t crc = 0;                     // the image CRC-32
   std::vector<NpuManifestSection> sections;  // the data sections in load order (not the CRC)

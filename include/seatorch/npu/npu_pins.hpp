@@ -15,7 +15,7 @@ namespace seatorch::npu {
 class NpuPins {
  public:
   virtual ~NpuPins() = default;
-  virtual void set_reset(bool asserted) = 0;              // rst_ni = !asserted
+  virtual void set_reset(bool asserted) = 0;  // rst_ni = !asserted
   virtual void set_clks_per_bit(std::uint16_t cpb) = 0;
   // One clock cycle: uart_rx_i = rx, falling then rising edge (each edge dumped to the trace if
   // open); returns uart_tx_o after the rising edge.

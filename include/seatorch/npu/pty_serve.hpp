@@ -23,9 +23,9 @@ namespace seatorch::npu {
 
 struct PtyServeOptions {
   NpuTarget target = default_npu_target();  // the build of the NPU to serve
-  bool netlist = false;                    // its FPGA build's gate-level netlist instead of its RTL
-  unsigned clks_per_bit = kMinClksPerBit;  // the simulated line's bit time in clock cycles
-  double exit_after_idle = 0.0;            // return after this many seconds without a byte from the host; 0: never
+  bool netlist = false;                     // its FPGA build's gate-level netlist instead of its RTL
+  unsigned clks_per_bit = kMinClksPerBit;   // the simulated line's bit time in clock cycles
+  double exit_after_idle = 0.0;             // return after this many seconds without a byte from the host; 0: never
 };
 
 enum class PtyServeEnd {
@@ -35,12 +35,12 @@ enum class PtyServeEnd {
 };
 
 struct PtyServeSummary {
-  std::string path;                  // the PTY's slave end
+  std::string path;  // the PTY's slave end
   PtyServeEnd end = PtyServeEnd::kStopped;
   std::uint64_t bytes_from_host = 0;
   std::uint64_t bytes_to_host = 0;
-  std::uint64_t cycles = 0;          // clock cycles simulated
-  double seconds = 0.0;              // wall time served
+  std::uint64_t cycles = 0;  // clock cycles simulated
+  double seconds = 0.0;      // wall time served
 };
 
 struct PtyServeHooks {

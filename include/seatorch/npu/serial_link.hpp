@@ -30,9 +30,9 @@ inline constexpr std::array<unsigned, 8> kSerialBauds{115200,  230400,  460800, 
 void check_serial_baud(unsigned baud);
 
 struct SerialOptions {
-  std::filesystem::path port;       // e.g. /dev/ttyUSB1
+  std::filesystem::path port;  // e.g. /dev/ttyUSB1
   unsigned baud = 3000000;
-  double allowance_seconds = 2.0;   // added to every wait for the NPU
+  double allowance_seconds = 2.0;  // added to every wait for the NPU
 };
 
 class SerialLink final : public NpuLink {

@@ -30,34 +30,34 @@ class SimLink;
 
 struct NpuSimOptions {
   NpuTarget target = default_npu_target();  // the build of the NPU to simulate
-  bool netlist = false;               // its FPGA build's gate-level netlist instead of its RTL
-  unsigned clks_per_bit = 4;          // UART bit time in clock cycles, >= kMinClksPerBit
-  std::filesystem::path trace_path;   // FST waveform of every clock edge; empty: none
-  unsigned max_attempts = 8;          // sends of one request before giving up
-  NpuLineFault to_npu;                // faults on the host -> NPU wire; empty: a clean line
-  NpuLineFault from_npu;              // faults on the NPU -> host wire; empty: a clean line
+  bool netlist = false;                     // its FPGA build's gate-level netlist instead of its RTL
+  unsigned clks_per_bit = 4;                // UART bit time in clock cycles, >= kMinClksPerBit
+  std::filesystem::path trace_path;         // FST waveform of every clock edge; empty: none
+  unsigned max_attempts = 8;                // sends of one request before giving up
+  NpuLineFault to_npu;                      // faults on the host -> NPU wire; empty: a clean line
+  NpuLineFault from_npu;                    // faults on the NPU -> host wire; empty: a clean line
 };
 
 struct NpuInference {
   std::size_t predicted = 0;
-  std::vector<std::int8_t> logits;    // (outputs)
-  std::uint32_t npu_cycles = 0;       // the NPU's count: first layer start -> last logit
-  std::uint64_t wire_cycles = 0;      // first bit of the request -> end of the response (simulated links)
+  std::vector<std::int8_t> logits;  // (outputs)
+  std::uint32_t npu_cycles = 0;     // the NPU's count: first layer start -> last logit
+  std::uint64_t wire_cycles = 0;    // first bit of the request -> end of the response (simulated links)
 };
 
 struct NpuStats {
-  std::uint64_t cycles = 0;           // clock cycles simulated (0 on a real port)
-  double link_seconds = 0.0;          // wall time spent in the link: simulating, or waiting on the port
+  std::uint64_t cycles = 0;   // clock cycles simulated (0 on a real port)
+  double link_seconds = 0.0;  // wall time spent in the link: simulating, or waiting on the port
   std::uint64_t bytes_to_npu = 0;
   std::uint64_t bytes_from_npu = 0;
-  std::uint64_t requests = 0;         // frames sent, resends included
+  std::uint64_t requests = 0;  // frames sent, resends included
   std::uint64_t resends = 0;
-  std::uint64_t naks = 0;             // NAKs received
-  std::uint64_t timeouts = 0;         // responses that did not come in time
-  std::uint64_t bad_responses = 0;    // responses with a CRC, framing or length error
-  std::uint64_t load_cycles = 0;      // of the last load()
-  double load_seconds = 0.0;          // wall time of the last load()
-  std::uint64_t load_bytes = 0;       // bytes on the wire, both directions, of the last load()
+  std::uint64_t naks = 0;           // NAKs received
+  std::uint64_t timeouts = 0;       // responses that did not come in time
+  std::uint64_t bad_responses = 0;  // responses with a CRC, framing or length error
+  std::uint64_t load_cycles = 0;    // of the last load()
+  double load_seconds = 0.0;        // wall time of the last load()
+  std::uint64_t load_bytes = 0;     // bytes on the wire, both directions, of the last load()
   std::uint64_t inferences = 0;
   std::uint64_t npu_cycles = 0;       // sum of NpuInference::npu_cycles
   std::uint64_t wire_cycles = 0;      // sum of NpuInference::wire_cycles
@@ -65,12 +65,12 @@ struct NpuStats {
   std::uint64_t inference_bytes = 0;  // bytes on the wire, both directions, of all infer()s
 
   // ---- faults on the line and what the protocol made of them ----
-  LineFaultCounts faults_to_npu;      // injected into the requests' bytes
-  LineFaultCounts faults_from_npu;    // injected into the responses' bytes
-  std::uint64_t failed_sends = 0;     // sends not answered by a good response (= resends + give-ups)
-  std::uint64_t faulted_sends = 0;    // sends during which a byte in either direction was hit
-  std::uint64_t undetected = 0;       // sends answered although a byte was hit (a missed fault)
-  std::uint64_t retry_cycles = 0;     // cycles of failed sends and the quiet waits after them
+  LineFaultCounts faults_to_npu;    // injected into the requests' bytes
+  LineFaultCounts faults_from_npu;  // injected into the responses' bytes
+  std::uint64_t failed_sends = 0;   // sends not answered by a good response (= resends + give-ups)
+  std::uint64_t faulted_sends = 0;  // sends during which a byte in either direction was hit
+  std::uint64_t undetected = 0;     // sends answered although a byte was hit (a missed fault)
+  std::uint64_t retry_cycles = 0;   // cycles of failed sends and the quiet waits after them
   struct CommandFaults {
     std::uint64_t requests_hit = 0;   // sends of this command with a byte of the request hit
     std::uint64_t responses_hit = 0;  // ... with a byte of the response hit
@@ -128,13 +128,13 @@ class NpuSession {
   Response require_ack(const Frame& frame, const char* what);
 
   std::unique_ptr<NpuLink> link_;
-  SimLink* sim_ = nullptr;            // link_, when it is simulated
+  SimLink* sim_ = nullptr;  // link_, when it is simulated
   unsigned max_attempts_;
   FrameDecoder decoder_;
   NpuStats stats_;
   std::uint8_t seq_ = 0;
-  std::uint64_t compute_budget_;      // cycles an inference of the loaded image may take
-  std::size_t outputs_ = kActDepth;   // logits of the loaded image (the most until load())
+  std::uint64_t compute_budget_;     // cycles an inference of the loaded image may take
+  std::size_t outputs_ = kActDepth;  // logits of the loaded image (the most until load())
 };
 
 }  // namespace seatorch::npu

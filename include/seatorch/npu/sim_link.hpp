@@ -72,8 +72,8 @@ class SimLink final : public NpuLink {
   UartLineFaults wire_to_npu_;
   UartLineFaults wire_from_npu_;
   std::unique_ptr<NpuPins> pins_;
-  bool level_ = true;                 // the NPU's transmit line as the host sees it
-  std::vector<UartByte> received_;    // received, from received_head_ on not yet taken
+  bool level_ = true;               // the NPU's transmit line as the host sees it
+  std::vector<UartByte> received_;  // received, from received_head_ on not yet taken
   std::size_t received_head_ = 0;
   std::uint64_t cycles_ = 0;
   std::uint64_t bytes_sent_ = 0;

@@ -28,44 +28,44 @@ namespace seatorch::npu {
 
 struct SimRunOptions {
   std::filesystem::path hex = "seatorch-out/model.hex";
-  std::string target;            // the NPU target; empty: the one the manifest names, else default
-  bool netlist = false;          // the target's gate-level FPGA netlist instead of its RTL
-  data::DataOptions data;              // the test images (name defaults to mnist)
-  std::size_t images = 0;        // the first N test images; 0: all
+  std::string target;      // the NPU target; empty: the one the manifest names, else default
+  bool netlist = false;    // the target's gate-level FPGA netlist instead of its RTL
+  data::DataOptions data;  // the test images (name defaults to mnist)
+  std::size_t images = 0;  // the first N test images; 0: all
   unsigned clks_per_bit = kMinClksPerBit;
-  double clock_mhz = 0.0;        // for the equivalent wall times; 0: the target's clock
-  std::filesystem::path trace;   // FST waveform; empty: none
-  LineFaultRates faults;         // injected on both directions of the line
-  std::uint64_t seed = 0;        // of the injected faults
-  SerialOptions serial;          // port empty: simulate the NPU; else the NPU on that port
+  double clock_mhz = 0.0;       // for the equivalent wall times; 0: the target's clock
+  std::filesystem::path trace;  // FST waveform; empty: none
+  LineFaultRates faults;        // injected on both directions of the line
+  std::uint64_t seed = 0;       // of the injected faults
+  SerialOptions serial;         // port empty: simulate the NPU; else the NPU on that port
 };
 
 struct SimRunSummary {
-  std::string target;                 // the NPU target simulated
-  std::string model;                  // "RTL", "gate-level netlist" or "a board on a serial port"
+  std::string target;  // the NPU target simulated
+  std::string model;   // "RTL", "gate-level netlist" or "a board on a serial port"
   std::string target_description;
   std::size_t lanes = 0;
   std::string dataset;
   std::string architecture;
   std::size_t images = 0;
-  std::size_t correct = 0;            // NPU class == label
-  std::size_t class_agreement = 0;    // NPU class == reference class
-  std::size_t logits_agreement = 0;   // every NPU logit == the reference's
+  std::size_t correct = 0;           // NPU class == label
+  std::size_t class_agreement = 0;   // NPU class == reference class
+  std::size_t logits_agreement = 0;  // every NPU logit == the reference's
   std::size_t first_mismatch = SIZE_MAX;
   double cycles_per_inference = 0.0;  // NPU compute cycles (first layer to last logit)
   double ideal_cycles = 0.0;          // MACs / lanes
   double mac_utilization = 0.0;       // ideal / actual
   std::uint64_t load_bytes = 0;       // both directions
   std::uint64_t load_cycles = 0;
-  double inference_bytes = 0.0;       // per image, both directions
+  double inference_bytes = 0.0;  // per image, both directions
   double wire_cycles_per_inference = 0.0;
   unsigned clks_per_bit = 0;
   double clock_mhz = 0.0;
   LineFaultRates faults;
   std::uint64_t seed = 0;
-  unsigned max_attempts = 0;          // sends of one request before giving up
-  std::string port;                   // the serial port; empty: the simulated NPU
-  unsigned baud = 0;                  // of the port
+  unsigned max_attempts = 0;  // sends of one request before giving up
+  std::string port;           // the serial port; empty: the simulated NPU
+  unsigned baud = 0;          // of the port
   NpuStats stats;
 
   [[nodiscard]] double accuracy() const;

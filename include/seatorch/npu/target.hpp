@@ -34,9 +34,9 @@ struct NpuLimits {
 };
 
 struct NpuTarget {
-  std::string name;             // what --target and the manifest say
-  std::string description;      // one line for reports
-  std::string rtl_top;          // the Verilated top module that simulates it
+  std::string name;         // what --target and the manifest say
+  std::string description;  // one line for reports
+  std::string rtl_top;      // the Verilated top module that simulates it
   NpuLimits limits;
   bool serial_requant = false;  // npu_requant_serial (no multiplier) instead of npu_requant
   double clock_mhz = 0.0;       // the clock its wall times assume

@@ -33,9 +33,9 @@ class UartLineTx {
   bool tick_queued();
 
   struct Item {
-    std::uint16_t bits;    // line levels, LSB first: start, 8 data, stop (, idle)
-    unsigned count;        // how many of them
-    unsigned bit_cycles;   // cycles per level
+    std::uint16_t bits;   // line levels, LSB first: start, 8 data, stop (, idle)
+    unsigned count;       // how many of them
+    unsigned bit_cycles;  // cycles per level
   };
   unsigned clks_per_bit_;
   std::deque<Item> queue_;

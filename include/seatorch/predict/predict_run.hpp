@@ -23,9 +23,9 @@
 namespace seatorch::predict {
 
 struct PredictOptions {
-  std::vector<std::filesystem::path> images;                    // at least one
+  std::vector<std::filesystem::path> images;                       // at least one
   std::filesystem::path model = "seatorch-out/model.safetensors";  // float checkpoint or int8 model
-  bool npu = false;                                             // also run the Mini NPU
+  bool npu = false;                                                // also run the Mini NPU
   std::filesystem::path hex = "seatorch-out/model.hex";
   std::filesystem::path save_input;  // the prepared input of the one image, as PGM; empty: none
 };
@@ -41,21 +41,21 @@ struct NpuPrediction {
 
 struct ImagePrediction {
   std::filesystem::path image;
-  std::size_t width = 0;                    // of the picture
+  std::size_t width = 0;  // of the picture
   std::size_t height = 0;
-  image::DigitInput input;                         // what the model saw, and how it was made
+  image::DigitInput input;  // what the model saw, and how it was made
   std::size_t predicted = 0;
-  std::vector<double> probabilities;        // float model: softmax of its logits (outputs)
-  std::vector<std::int8_t> int8_logits;     // int8 model: the reference's logits (outputs)
+  std::vector<double> probabilities;     // float model: softmax of its logits (outputs)
+  std::vector<std::int8_t> int8_logits;  // int8 model: the reference's logits (outputs)
   std::optional<NpuPrediction> npu;
 };
 
 struct PredictSummary {
   std::string model;
-  std::string kind;                         // "float" or "int8"
+  std::string kind;  // "float" or "int8"
   std::string architecture;
-  std::string dataset;                      // recorded in the model; may be empty
-  std::string hex;                          // with the NPU
+  std::string dataset;  // recorded in the model; may be empty
+  std::string hex;      // with the NPU
   std::vector<ImagePrediction> images;
 
   // True unless an NPU answer differs from the integer reference (a bug in seatorch).

@@ -31,7 +31,8 @@
 namespace seatorch::quant {
 
 inline constexpr std::string_view kInt8FormatVersion = "1";
-inline constexpr std::string_view kInt8InputEncoding = "u8 pixel p, first layer sees p - 128 (scale 1/255, zero-point -128)";
+inline constexpr std::string_view kInt8InputEncoding =
+    "u8 pixel p, first layer sees p - 128 (scale 1/255, zero-point -128)";
 
 struct Int8ModelFile {
   Int8Model model;

@@ -36,7 +36,7 @@ struct Int8Layer {
 
   // Float scales, kept for reports and dequantization; never used by inference.
   double input_scale = 0.0;
-  std::vector<double> weight_scale;      // (1) per-tensor or (out) per-channel
+  std::vector<double> weight_scale;  // (1) per-tensor or (out) per-channel
   double output_scale = 0.0;
 };
 

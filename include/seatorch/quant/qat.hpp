@@ -20,8 +20,8 @@
 #pragma once
 
 #include "seatorch/data/dataset.hpp"
-#include "seatorch/nn/mlp.hpp"
 #include "seatorch/model/float_mlp.hpp"
+#include "seatorch/nn/mlp.hpp"
 #include "seatorch/quant/quantizer.hpp"
 #include "seatorch/tensor/fake_quant.hpp"
 
@@ -40,7 +40,7 @@ struct QatOptions {
 };
 
 struct QatResult {
-  model::FloatMlp model;               // the fine-tuned float weights: what quantize_mlp exports
+  model::FloatMlp model;  // the fine-tuned float weights: what quantize_mlp exports
   std::size_t steps = 0;
   double final_loss = 0.0;      // the last epoch's mean training loss (fake-quantized forward)
   double float_accuracy = 0.0;  // of the fine-tuned float weights on data.test

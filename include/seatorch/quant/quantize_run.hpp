@@ -21,10 +21,10 @@ namespace seatorch::quant {
 struct QuantizeRunOptions {
   std::filesystem::path model = "seatorch-out/model.safetensors";
   std::filesystem::path out = "seatorch-out/model.int8.safetensors";
-  data::DataOptions data;            // data.name empty: the data set recorded in the checkpoint
+  data::DataOptions data;  // data.name empty: the data set recorded in the checkpoint
   QuantizeOptions quantize;
   std::size_t calibration_images = 500;
-  QatOptions qat;              // qat.epochs 0: plain post-training quantization
+  QatOptions qat;  // qat.epochs 0: plain post-training quantization
 };
 
 struct QuantizeRunSummary {
@@ -33,15 +33,15 @@ struct QuantizeRunSummary {
   QuantizeOptions quantize;
   std::size_t calibration_images = 0;
   std::size_t test_images = 0;
-  double float_accuracy = 0.0; // of the checkpoint's float model, with or without QAT
+  double float_accuracy = 0.0;  // of the checkpoint's float model, with or without QAT
   double int8_accuracy = 0.0;
   double delta_pp = 0.0;       // (int8 - float) in percentage points
   std::size_t qat_epochs = 0;  // 0: QAT did not run
   double qat_lr = 0.0;
   double qat_seconds = 0.0;
   std::optional<double> qat_float_accuracy;  // of the fine-tuned float weights, when QAT ran
-  std::string kernel;          // the int8 kernel that evaluated the test set
-  std::vector<LayerReport> layers;  // errors versus the float weights quantized (fine-tuned ones after QAT)
+  std::string kernel;                        // the int8 kernel that evaluated the test set
+  std::vector<LayerReport> layers;           // errors versus the float weights quantized (fine-tuned ones after QAT)
   std::filesystem::path written;
 
   [[nodiscard]] nlohmann::json to_json() const;

@@ -75,7 +75,7 @@ struct QuantizeOptions {
 struct LayerReport : Int8Layer {
   double observed_min = 0.0;  // float output range seen on the calibration images
   double observed_max = 0.0;
-  double range_min = 0.0;     // the range the output scale covers (calibrated, includes 0)
+  double range_min = 0.0;  // the range the output scale covers (calibrated, includes 0)
   double range_max = 0.0;
   double max_abs_error = 0.0;  // of the dequantized int8 outputs vs the float outputs
   double sqnr_db = 0.0;        // 10 log10(sum f^2 / sum (f - deq)^2); +inf when exact
@@ -94,7 +94,8 @@ QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uin
 
 // Fills each report's max_abs_error and sqnr_db by running both models on `n` images
 // (n, inputs): the float model on p / 255, the int8 model on the bytes.
-void measure_errors(const model::FloatMlp& model, QuantizedMlp& quantized, std::span<const std::uint8_t> pixels, std::size_t n);
+void measure_errors(const model::FloatMlp& model, QuantizedMlp& quantized, std::span<const std::uint8_t> pixels,
+                    std::size_t n);
 
 // The reports as JSON (one object per layer; an infinite SQNR is written as null).
 nlohmann::json layer_reports_json(const std::vector<LayerReport>& layers);

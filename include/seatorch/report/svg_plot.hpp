@@ -38,8 +38,7 @@ std::string line_chart_svg(const LineChart& chart);
 // square-root scale so that small confusions stay visible. `class_names`
 // labels the axes (empty: 0, 1, 2, ...). Throws std::invalid_argument when the sizes
 // disagree.
-std::string confusion_matrix_svg(std::span<const std::size_t> counts, std::size_t classes,
-                                 std::string_view title,
+std::string confusion_matrix_svg(std::span<const std::size_t> counts, std::size_t classes, std::string_view title,
                                  std::span<const std::string> class_names = {});
 
 }  // namespace seatorch::report

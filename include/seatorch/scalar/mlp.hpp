@@ -41,8 +41,7 @@ class Neuron {
 
 class Layer {
  public:
-  Layer(ScalarGraph& graph, std::size_t fan_in, std::size_t fan_out, Activation activation,
-        core::Rng& rng);
+  Layer(ScalarGraph& graph, std::size_t fan_in, std::size_t fan_out, Activation activation, core::Rng& rng);
 
   [[nodiscard]] std::vector<Value> operator()(std::span<const Value> x) const;
 
@@ -52,8 +51,7 @@ class Layer {
 class Mlp {
  public:
   // sizes = {inputs, hidden..., outputs}
-  Mlp(ScalarGraph& graph, std::span<const std::size_t> sizes, Activation hidden_activation,
-      core::Rng& rng);
+  Mlp(ScalarGraph& graph, std::span<const std::size_t> sizes, Activation hidden_activation, core::Rng& rng);
 
   [[nodiscard]] std::vector<Value> operator()(std::span<const Value> x) const;
 

@@ -27,11 +27,11 @@ namespace seatorch::tensor {
 using BackwardFn = void (*)(const Node& node, const Tensor& out, Tensor grad);
 
 struct Node {
-  const char* name = "";          // the op, for tests and diagnostics
+  const char* name = "";  // the op, for tests and diagnostics
   BackwardFn backward = nullptr;
-  std::array<Tensor, 3> inputs;   // unused slots stay undefined
-  Tensor saved;                   // one extra tensor the rule needs (softmax, argmax indices)
-  Dims attrs;                     // small op parameters: axes, a permutation, a slice start
+  std::array<Tensor, 3> inputs;  // unused slots stay undefined
+  Tensor saved;                  // one extra tensor the rule needs (softmax, argmax indices)
+  Dims attrs;                    // small op parameters: axes, a permutation, a slice start
 };
 
 // Grad mode is on by default; NoGradGuard turns it off for its scope (evaluation, the
@@ -53,13 +53,11 @@ class NoGradGuard {
 
 // Attaches a node to `out` when grad mode is on and an input requires grad; returns it so
 // the op can fill `saved` and `attrs`, or nullptr when nothing was recorded.
-Node* record(const Tensor& out, const char* name, BackwardFn backward, const Tensor& a,
-             const Tensor& b = {}, const Tensor& c = {});
+Node* record(const Tensor& out, const char* name, BackwardFn backward, const Tensor& a, const Tensor& b = {},
+             const Tensor& c = {});
 
 // True when a backward rule should produce a gradient for this input.
-[[nodiscard]] inline bool needs_grad(const Tensor& input) {
-  return input.defined() && input.requires_grad();
-}
+[[nodiscard]] inline bool needs_grad(const Tensor& input) { return input.defined() && input.requires_grad(); }
 
 // The gradient buffer of `input`: contiguous F32 with input's shape. `accumulate` false:
 // it is fresh and uninitialized, overwrite every element; true: add into it.

@@ -25,8 +25,8 @@ namespace seatorch::tensor {
 // One affine integer grid; the fields of quant::QuantParams (the tensor engine does not
 // depend on the quantizer).
 struct AffineGrid {
-  double scale = 1.0;            // > 0 and finite
-  std::int32_t zero_point = 0;   // in [qmin, qmax]
+  double scale = 1.0;           // > 0 and finite
+  std::int32_t zero_point = 0;  // in [qmin, qmax]
   std::int32_t qmin = -128;
   std::int32_t qmax = 127;
 };

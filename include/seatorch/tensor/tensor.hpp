@@ -47,8 +47,7 @@ class Tensor {
   }
   // A view of `base`'s storage with new geometry and no autograd link (a leaf): the raw
   // tool of the movement ops, which check bounds and record the link.
-  static Tensor view_of(const Tensor& base, const Shape& shape, const Strides& strides,
-                        std::size_t offset);
+  static Tensor view_of(const Tensor& base, const Shape& shape, const Strides& strides, std::size_t offset);
 
   // ---- geometry ----------------------------------------------------------------------
   [[nodiscard]] bool defined() const { return impl_ != nullptr; }
@@ -111,14 +110,14 @@ class Tensor {
 // engine; user code goes through Tensor.
 struct TensorImpl {
   std::shared_ptr<Storage> storage;
-  std::size_t offset = 0;        // elements from the start of storage
+  std::size_t offset = 0;  // elements from the start of storage
   Shape shape;
-  Strides strides;               // elements
+  Strides strides;  // elements
   core::DType dtype = core::DType::kF32;
   bool requires_grad = false;
-  std::unique_ptr<Node> grad_fn; // the op that made this tensor; null for leaves
-  Tensor grad;                   // (shape) contiguous F32; leaves accumulate, interiors are scratch
-  std::uint64_t visited = 0;     // backward(): the pass that last reached this tensor
+  std::unique_ptr<Node> grad_fn;  // the op that made this tensor; null for leaves
+  Tensor grad;                    // (shape) contiguous F32; leaves accumulate, interiors are scratch
+  std::uint64_t visited = 0;      // backward(): the pass that last reached this tensor
 
   TensorImpl() = default;
   TensorImpl(const TensorImpl&) = delete;

@@ -27,7 +27,7 @@ struct LrSchedule {
 
 // The learning rate of optimizer step `step` (0-based) in a run of `total_steps` steps with
 // `steps_per_epoch` steps per epoch.
-double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step,
-                    std::size_t steps_per_epoch, std::size_t total_steps);
+double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step, std::size_t steps_per_epoch,
+                    std::size_t total_steps);
 
 }  // namespace seatorch::train

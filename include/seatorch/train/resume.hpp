@@ -48,7 +48,7 @@ struct DataFingerprint {
 DataFingerprint fingerprint(const data::Dataset& train);
 
 struct ResumeState {
-  TrainRunOptions options;          // data, engine (tensor), recipe and --out; init and resume unset
+  TrainRunOptions options;  // data, engine (tensor), recipe and --out; init and resume unset
   TrainPosition position;
   std::vector<TrainEpoch> history;  // the finished epochs
   nn::StateDict model;              // "0.weight", "0.bias", ...

@@ -22,10 +22,10 @@ struct ScalarTrainConfig {
   std::vector<std::size_t> hidden;  // hidden-layer widths
   scalar::Activation activation = scalar::Activation::kTanh;
   std::size_t epochs = 1;
-  std::size_t batch = 0;            // samples per step; 0 = the whole training set
+  std::size_t batch = 0;  // samples per step; 0 = the whole training set
   double lr = 0.1;
   std::uint64_t seed = 0;
-  bool shuffle = true;              // false: every epoch in the data set's order
+  bool shuffle = true;  // false: every epoch in the data set's order
   // Starting weights in Mlp::parameters() order; empty: the seeded initialization.
   std::vector<double> initial_parameters;
 };
@@ -35,8 +35,8 @@ ScalarTrainConfig default_scalar_config(std::string_view dataset);
 
 // The scalar engine's result: the shared one, plus its graph's size and the raw weights.
 struct ScalarTrainResult : TrainResult {
-  std::size_t nodes = 0;          // graph nodes built during training
-  std::vector<double> weights;    // the trained parameters, in Mlp::parameters() order
+  std::size_t nodes = 0;        // graph nodes built during training
+  std::vector<double> weights;  // the trained parameters, in Mlp::parameters() order
 };
 
 using EpochCallback = std::function<void(const TrainEpoch&)>;

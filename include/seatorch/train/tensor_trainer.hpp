@@ -36,20 +36,20 @@ namespace seatorch::train {
 struct TensorTrainConfig {
   std::vector<std::size_t> hidden{256, 128};  // hidden-layer widths
   std::size_t epochs = 10;
-  std::size_t batch = 128;          // samples per step; 0 = the whole training set
+  std::size_t batch = 128;  // samples per step; 0 = the whole training set
   OptimizerKind optimizer = OptimizerKind::kAdam;
   double lr = 1e-3;
-  double momentum = 0.9;            // SGD only
-  bool nesterov = false;            // SGD only
+  double momentum = 0.9;  // SGD only
+  bool nesterov = false;  // SGD only
   double weight_decay = 0.0;
   LrSchedule schedule{ScheduleKind::kCosine};
-  double dropout = 0.0;             // after each hidden ReLU, in [0, 1)
+  double dropout = 0.0;  // after each hidden ReLU, in [0, 1)
   std::uint64_t seed = 0;
-  std::size_t limit = 0;            // use the first N training samples; 0 = all
-  double validation = 0.0;          // fraction of the (limited) training set held out, in [0, 1)
-  std::size_t max_steps = 0;        // stop after this many optimizer steps; 0 = no limit
-  bool shuffle = true;              // false: every epoch in the files' order
-  bool evaluate_each_epoch = true;  // test (and validation) accuracy after every epoch
+  std::size_t limit = 0;                                 // use the first N training samples; 0 = all
+  double validation = 0.0;                               // fraction of the (limited) training set held out, in [0, 1)
+  std::size_t max_steps = 0;                             // stop after this many optimizer steps; 0 = no limit
+  bool shuffle = true;                                   // false: every epoch in the files' order
+  bool evaluate_each_epoch = true;                       // test (and validation) accuracy after every epoch
   std::optional<nn::StateDict> initial_parameters;       // instead of the seeded init
   std::optional<nn::StateDict> initial_optimizer_state;  // e.g. from a checkpoint
   // Resuming: where the saved run stood (with its parameters and optimizer state above).
@@ -65,12 +65,12 @@ struct TensorTrainConfig {
 TensorTrainConfig default_tensor_config(std::string_view dataset);
 
 struct TensorStepReport {
-  std::size_t step = 0;             // 1-based, over the whole run
-  std::size_t epoch = 0;            // 1-based
-  std::size_t step_in_epoch = 0;    // 1-based
+  std::size_t step = 0;           // 1-based, over the whole run
+  std::size_t epoch = 0;          // 1-based
+  std::size_t step_in_epoch = 0;  // 1-based
   std::size_t steps_per_epoch = 0;
-  double loss = 0.0;                // this batch's mean loss
-  double lr = 0.0;                  // the rate this step used
+  double loss = 0.0;  // this batch's mean loss
+  double lr = 0.0;    // the rate this step used
 };
 
 // The live model and optimizer at the end of an epoch: what a checkpoint saves.
@@ -109,7 +109,7 @@ struct TensorTrainResult : TrainResult {
 struct TensorTrainOutput {
   nn::Mlp model;
   TensorTrainResult result;
-  nn::StateDict optimizer_state;     // for checkpoints and resuming
+  nn::StateDict optimizer_state;  // for checkpoints and resuming
 };
 
 // Throws InputError when the configuration cannot work with the data.

@@ -42,13 +42,13 @@ struct TrainResult {
   double final_loss = 0.0;          // the last epoch's mean loss
   double train_accuracy = 0.0;      // of the final weights on the training part
   std::optional<double> validation_accuracy;
-  model::Evaluation test;           // the final weights on the test set (empty when stopped)
-  std::size_t steps = 0;            // optimizer steps of the whole run
-  std::size_t samples = 0;          // training samples processed
-  std::size_t train_size = 0;       // samples in the training part
+  model::Evaluation test;      // the final weights on the test set (empty when stopped)
+  std::size_t steps = 0;       // optimizer steps of the whole run
+  std::size_t samples = 0;     // training samples processed
+  std::size_t train_size = 0;  // samples in the training part
   std::size_t parameters = 0;
-  double seconds = 0.0;             // training time, evaluations excluded
-  double us_per_sample = 0.0;       // seconds / samples, in microseconds
+  double seconds = 0.0;        // training time, evaluations excluded
+  double us_per_sample = 0.0;  // seconds / samples, in microseconds
   // Stopped early (tensor engine, should_stop): the final evaluation was skipped and
   // `position` says where to resume.
   bool stopped = false;

@@ -48,9 +48,9 @@ struct TrainRunOptions {
 struct TrainRunSummary {
   std::string dataset;
   Engine engine = Engine::kTensor;
-  std::string kernel;     // the matmul kernel that trained it
-  model::FloatMlp model;  // the trained weights: what the checkpoint holds
-  TrainResult training;   // history: every epoch, a resumed run's earlier ones included
+  std::string kernel;                          // the matmul kernel that trained it
+  model::FloatMlp model;                       // the trained weights: what the checkpoint holds
+  TrainResult training;                        // history: every epoch, a resumed run's earlier ones included
   std::vector<std::filesystem::path> written;  // files written, checkpoint first
   // should_stop ended the run early (training.stopped): only the resume file
   // (written.front()) was written, at training.position, and no evaluation was made.

@@ -173,8 +173,8 @@ struct RequantizeDots {
       correction[r] = 0;
       if (layer.weight_zero_point != 0) {
         // sum_i x_i = sum_i u_i - 128 k; everything mod 2^32, as the accumulator's terms.
-        const std::uint32_t sum_x = Isa::sum_bytes(layer.a + (i0 + r) * layer.lda, layer.k) -
-                                    static_cast<std::uint32_t>(128 * layer.k);
+        const std::uint32_t sum_x =
+            Isa::sum_bytes(layer.a + (i0 + r) * layer.lda, layer.k) - static_cast<std::uint32_t>(128 * layer.k);
         correction[r] = static_cast<std::uint32_t>(layer.weight_zero_point) * sum_x;
       }
     }

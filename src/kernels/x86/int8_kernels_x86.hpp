@@ -22,7 +22,7 @@ void gemm_avx2(const Int8GemmArgs& args);        // B packed with kAvx2Rows
 void gemm_avx512vnni(const Int8GemmArgs& args);  // B packed with kAvx512Rows
 void requantize_avx2(const Int8RequantizeArgs& args);
 void requantize_avx512(const Int8RequantizeArgs& args);  // AVX-512F/BW only
-void layer_avx2(const Int8LayerArgs& args);        // B packed with kAvx2Rows
-void layer_avx512vnni(const Int8LayerArgs& args);  // B packed with kAvx512Rows
+void layer_avx2(const Int8LayerArgs& args);              // B packed with kAvx2Rows
+void layer_avx512vnni(const Int8LayerArgs& args);        // B packed with kAvx512Rows
 
 }  // namespace seatorch::kernels::x86
