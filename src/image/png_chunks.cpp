@@ -1,9 +1,8 @@
 // check_png_chunks(): one pass over the chunks, checking lengths and CRCs.
 #include "seatorch/image/png_chunks.hpp"
 
+#include "seatorch/core/crc32.hpp"
 #include "seatorch/core/error.hpp"
-
-#include <zlib.h>
 
 #include <string>
 
@@ -41,7 +40,7 @@ std::optional<std::vector<std::uint8_t>> check_png_chunks(std::span<const std::u
                               source, type, pos, length + kChunkOverhead, bytes.size() - pos);
     }
     const std::uint8_t* typed = bytes.data() + pos + 4;  // type and data, what the CRC covers
-    const auto crc = static_cast<std::uint32_t>(crc32(0L, typed, static_cast<uInt>(4 + length)));
+    const std::uint32_t crc = core::crc32(std::span<const std::uint8_t>(typed, 4 + length));
     const std::uint32_t stored = be32(typed + 4 + length);
     if (crc != stored) {
       throw core::input_error(
