@@ -376,7 +376,7 @@ module npu_sequencer #(
   );
 
   // The requantizer: pipelined (one output per cycle, a 32 x 32 multiplier) or serial (one
-  // output per 67 cycles, no multiplier); the feeder waits for rq_ready either way.
+  // output per 68 cycles, no multiplier); the feeder waits for rq_ready either way.
   if (SerialRequant) begin : g_requant_serial
     npu_requant_serial u_requant (
       .clk_i  (clk_i),
