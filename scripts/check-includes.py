@@ -32,6 +32,7 @@ LAYERS = [
     ["data"],
     ["image"],
     ["kernels"],
+    ["augment"],
     ["scalar"],
     ["tensor"],
     ["nn"],

@@ -2,6 +2,7 @@
 #include "seatorch/bench/train_bench.hpp"
 
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/train/recipes.hpp"
 #include "seatorch/train/scalar_trainer.hpp"
 
 #include <sys/resource.h>
@@ -15,6 +16,17 @@ std::size_t peak_rss_bytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<std::size_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
+}
+
+AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
+  train::TensorTrainConfig config = train::default_tensor_config(data.name);
+  config.epochs = 1;
+  config.seed = seed;
+  config.evaluate_each_epoch = false;
+  config.augment = train::find_recipe("best").config().augment;
+  const train::TensorTrainOutput out = train::train_tensor(data, config);
+  const double augment = out.result.phases.augment;
+  return {out.model.architecture(), augment::augment_list(config.augment), augment, out.result.seconds - augment};
 }
 
 }  // namespace
@@ -70,6 +82,7 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.scalar_us_per_sample = s.seconds / samples * 1e6;
   report.scalar_nodes_per_sample = static_cast<double>(s.nodes) / samples;
   report.scalar_to_tensor = report.scalar_us_per_sample / report.tensor_us_per_sample;
+  if (options.augmentation) report.augmentation = augment_bench(data, options.seed);
   report.peak_rss_bytes = peak_rss_bytes();
   return report;
 }

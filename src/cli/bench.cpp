@@ -197,6 +197,15 @@ struct TrainBenchFlags {
   bool json = false;
 };
 
+nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
+  if (!a) return nullptr;
+  return {{"architecture", a->architecture},
+          {"augment", a->augment},
+          {"augment_seconds", a->augment_seconds},
+          {"rest_seconds", a->rest_seconds},
+          {"share", a->share()}};
+}
+
 int run_train_bench_command(TrainBenchFlags flags) {
   flags.options.data_dir = flags.data_dir;
   spdlog::info("training {} epoch(s) of MNIST with the tensor engine, then {} samples with the scalar engine",
@@ -219,7 +228,8 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"scalar_us_per_sample", r.scalar_us_per_sample},
                 {"scalar_nodes_per_sample", r.scalar_nodes_per_sample},
                 {"scalar_to_tensor", r.scalar_to_tensor},
-                {"peak_rss_bytes", r.peak_rss_bytes}});
+                {"peak_rss_bytes", r.peak_rss_bytes},
+                {"augmentation", augment_json(r.augmentation)}});
     return 0;
   }
   std::cout << fmt::format("# {} on {}, batch {}, SGD momentum 0.9, 1 thread, matmul kernel {}\n", r.architecture,
@@ -232,6 +242,11 @@ int run_train_bench_command(TrainBenchFlags flags) {
   std::cout << fmt::format("scalar engine: {:.1f} us/sample on {} samples ({:.0f} graph nodes/sample)\n",
                            r.scalar_us_per_sample, r.scalar_samples, r.scalar_nodes_per_sample);
   std::cout << fmt::format("scalar / tensor: {:.0f}x slower per sample\n", r.scalar_to_tensor);
+  if (r.augmentation) {
+    const bench::AugmentBench& a = *r.augmentation;
+    std::cout << fmt::format("augmentation ({}): {:.3f} s per epoch, {:.1f} % of the {} default epoch's {:.3f} s\n",
+                             a.augment, a.augment_seconds, 100.0 * a.share(), a.architecture, a.rest_seconds);
+  }
   std::cout << fmt::format("peak memory: {:.1f} MiB\n", static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));
   return 0;
 }
@@ -251,6 +266,8 @@ Command register_train_bench(CLI::App& bench) {
   command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the MNIST files"));
   add_count(app, "--seed", f->options.seed, "Seed")->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
+  app->add_flag("!--no-augmentation", f->options.augmentation,
+                "Skip the augmentation line (one epoch of the default model with the best recipe's transforms)");
   command.run = [f] { return run_train_bench_command(*f); };
   return command;
 }

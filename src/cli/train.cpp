@@ -9,6 +9,7 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/train/recipes.hpp"
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/train_run.hpp"
 
@@ -53,12 +54,24 @@ struct TrainFlags {
   std::string out = "seatorch-out/model.safetensors";
   std::string kernel;
   bool json = false;
+  std::string recipe;
+  std::string augment;
+  double rotate = 0.0;
+  double shift = 0.0;
+  double scale = 0.0;
+  double shear = 0.0;
+  double elastic_alpha = 0.0;
+  double elastic_sigma = 0.0;
+  std::string save_examples;
 };
 
 // The starting point: the data set's recipe, or with --resume the interrupted run's options.
 train::TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
   auto given = [&app](const char* name) { return app.count(name) > 0; };
   if (given("--resume")) {
+    if (given("--recipe")) {
+      throw core::input_error("--recipe: a resumed run keeps the recipe it started with; drop --recipe");
+    }
     const std::filesystem::path path =
         f.resume.empty() ? train::default_resume_path(f.out) : std::filesystem::path(f.resume);
     std::error_code ec;
@@ -76,7 +89,8 @@ train::TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
   train::TrainRunOptions options;
   options.data.name = f.dataset;
   options.engine = train::parse_engine(f.engine);
-  options.tensor = train::default_train_config(f.dataset, options.engine);
+  options.tensor = given("--recipe") ? train::find_recipe(f.recipe).config()
+                                     : train::default_train_config(f.dataset, options.engine);
   options.out = f.out;
   return options;
 }
@@ -109,7 +123,15 @@ train::TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
   if (given("--val-split")) c.validation = f.val_split;
   if (given("--max-steps")) c.max_steps = f.max_steps;
   if (given("--no-shuffle")) c.shuffle = !f.no_shuffle;
+  if (given("--augment")) augment::parse_augment_list(f.augment, c.augment);
+  if (given("--rotate")) c.augment.ranges.rotate_degrees = f.rotate;
+  if (given("--shift")) c.augment.ranges.shift_pixels = f.shift;
+  if (given("--scale")) c.augment.ranges.scale = f.scale;
+  if (given("--shear")) c.augment.ranges.shear_degrees = f.shear;
+  if (given("--elastic-alpha")) c.augment.elastic_params.alpha = f.elastic_alpha;
+  if (given("--elastic-sigma")) c.augment.elastic_params.sigma = f.elastic_sigma;
   if (!f.init.empty()) options.init = f.init;
+  if (given("--save-examples")) options.save_examples = f.save_examples;
   return options;
 }
 
@@ -123,9 +145,10 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
   // engine cannot stop between steps: it keeps the default (immediate) signals.
   std::optional<StopSignals> signals;
   if (options.engine == train::Engine::kTensor) signals.emplace();
-  spdlog::info("{} on {} with the {} engine: hidden {}, {} epochs, batch {}, {} lr {}, seed {}",
+  spdlog::info("{} on {} with the {} engine: hidden {}, {} epochs, batch {}, {} lr {} ({}), augment {}, seed {}",
                options.resume ? "resuming training" : "training", options.data.name, train::engine_name(options.engine),
-               fmt::join(c.hidden, ","), c.epochs, c.batch, train::optimizer_name(c.optimizer), c.lr, c.seed);
+               fmt::join(c.hidden, ","), c.epochs, c.batch, train::optimizer_name(c.optimizer), c.lr,
+               train::schedule_name(c.schedule.kind), augment::augment_list(c.augment), c.seed);
 
   const bool terminal = stderr_is_terminal() && spdlog::get_level() <= spdlog::level::info;
   std::unique_ptr<ProgressBar> bar;
@@ -205,7 +228,7 @@ Command register_train(CLI::App& root) {
             app->add_option("--weight-decay", f->weight_decay, "Weight decay (L2 for sgd/adam, decoupled for adamw)"))
       ->check(CLI::Range(0.0, 1.0));
   app->add_option("--schedule", f->schedule, "Learning-rate schedule")
-      ->check(CLI::IsMember({"constant", "step", "cosine"}));
+      ->check(CLI::IsMember({"constant", "step", "cosine", "onecycle"}));
   add_count(app, "--step-size", f->step_size, "Epochs between decays (--schedule step)", 1);
   app->add_option("--gamma", f->gamma, "Decay factor (--schedule step)")->check(kPositiveReal);
   command.sets("dropout", app->add_option("--dropout", f->dropout, "Dropout after each hidden ReLU, in [0, 1)"))
@@ -237,6 +260,43 @@ Command register_train(CLI::App& root) {
   command.sets("matmul kernel", app->add_option("--kernel", f->kernel,
                                                 "Matmul kernel (default: the best this CPU has; see SEATORCH_KERNEL)"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
+  std::string recipes = "Start from a named recipe instead of the data set's defaults; later flags override it:";
+  std::vector<std::string> recipe_names;
+  for (const train::Recipe& r : train::recipes()) {
+    recipes += fmt::format("\n  {}: {}\n    = {}", r.name, r.purpose, train::describe_recipe(r));
+    recipe_names.emplace_back(r.name);
+  }
+  command.sets("recipe", app->add_option("--recipe", f->recipe, recipes))->check(CLI::IsMember(recipe_names));
+  const augment::AugmentConfig defaults;
+  command.sets("augmentations", app->add_option("--augment", f->augment,
+                                                "Augment the training images each epoch: affine, elastic, "
+                                                "affine,elastic or none (default: none)"));
+  command.sets("rotation range", app->add_option("--rotate", f->rotate,
+                                                 fmt::format("--augment affine: rotation within +-DEG degrees "
+                                                             "(default {})",
+                                                             defaults.ranges.rotate_degrees)));
+  command.sets("shift range", app->add_option("--shift", f->shift,
+                                              fmt::format("--augment affine: shift within +-PX pixels in x and y "
+                                                          "(default {})",
+                                                          defaults.ranges.shift_pixels)));
+  command.sets("scale range", app->add_option("--scale", f->scale,
+                                              fmt::format("--augment affine: scale within 1 +- S (default {})",
+                                                          defaults.ranges.scale)));
+  command.sets("shear range", app->add_option("--shear", f->shear,
+                                              fmt::format("--augment affine: horizontal shear within +-DEG degrees "
+                                                          "(default {})",
+                                                          defaults.ranges.shear_degrees)));
+  command.sets("elastic alpha",
+               app->add_option("--elastic-alpha", f->elastic_alpha,
+                               fmt::format("--augment elastic: displacement scale in pixels (default {})",
+                                           defaults.elastic_params.alpha)));
+  command.sets("elastic sigma", app->add_option("--elastic-sigma", f->elastic_sigma,
+                                                fmt::format("--augment elastic: smoothing width in pixels (default {})",
+                                                            defaults.elastic_params.sigma)));
+  command.sets("examples directory",
+               app->add_option("--save-examples", f->save_examples,
+                               "Write augmented-examples.png into DIR before training: training images as the "
+                               "first epochs augment them"));
   command.run = [f, app] { return run_train(*f, *app); };
   return command;
 }

@@ -15,13 +15,19 @@ struct Batch {
   tensor::Tensor y;  // (rows) I32
 };
 
-inline Batch gather_batch(const data::Dataset& data, std::span<const std::size_t> rows) {
+// The batch's labels, and features (rows, features) left for the caller to fill.
+inline Batch gather_labels(const data::Dataset& data, std::span<const std::size_t> rows) {
   Batch b{tensor::Tensor::empty({rows.size(), data.features}), tensor::Tensor::empty({rows.size()}, core::DType::kI32)};
-  float* x = b.x.data<float>();
   std::int32_t* y = b.y.data<std::int32_t>();
+  for (std::size_t r = 0; r < rows.size(); ++r) y[r] = data.y[rows[r]];
+  return b;
+}
+
+inline Batch gather_batch(const data::Dataset& data, std::span<const std::size_t> rows) {
+  Batch b = gather_labels(data, rows);
+  float* x = b.x.data<float>();
   for (std::size_t r = 0; r < rows.size(); ++r) {
     data.copy_features(rows[r], std::span<float>(x + r * data.features, data.features));
-    y[r] = data.y[rows[r]];
   }
   return b;
 }

@@ -1,4 +1,4 @@
-// The three schedules as closed forms of the step index (no scheduler state to save).
+// The four schedules as closed forms of the step index (no scheduler state to save).
 #include "seatorch/train/lr_schedule.hpp"
 
 #include "seatorch/core/error.hpp"
@@ -8,12 +8,37 @@
 #include <numbers>
 
 namespace seatorch::train {
+namespace {
+
+// OneCycleLR's defaults (torch.optim.lr_scheduler, 1.13).
+constexpr double kOneCycleWarmup = 0.3;    // pct_start
+constexpr double kOneCycleDiv = 25.0;      // div_factor: the first rate is lr / 25
+constexpr double kOneCycleFinalDiv = 1e4;  // final_div_factor: the last is lr / 25 / 1e4
+
+// PyTorch's _annealing_cos: from `start` at pct 0 to `end` at pct 1.
+double cosine_between(double start, double end, double pct) {
+  return end + (start - end) / 2.0 * (std::cos(std::numbers::pi * pct) + 1.0);
+}
+
+double one_cycle(double peak, std::size_t step, std::size_t total_steps) {
+  const double initial = peak / kOneCycleDiv;
+  const double last = initial / kOneCycleFinalDiv;
+  const double t = static_cast<double>(step);
+  const double warm_end = kOneCycleWarmup * static_cast<double>(total_steps) - 1.0;
+  const double run_end = static_cast<double>(total_steps) - 1.0;
+  if (t <= warm_end) return cosine_between(initial, peak, warm_end > 0.0 ? t / warm_end : 1.0);
+  const double span = run_end - warm_end;
+  return cosine_between(peak, last, span > 0.0 ? std::min(1.0, (t - warm_end) / span) : 1.0);
+}
+
+}  // namespace
 
 ScheduleKind parse_schedule(std::string_view name) {
   if (name == "constant") return ScheduleKind::kConstant;
   if (name == "step") return ScheduleKind::kStep;
   if (name == "cosine") return ScheduleKind::kCosine;
-  throw core::input_error("unknown schedule '{}': use constant, step or cosine", name);
+  if (name == "onecycle") return ScheduleKind::kOneCycle;
+  throw core::input_error("unknown schedule '{}': use constant, step, cosine or onecycle", name);
 }
 
 std::string_view schedule_name(ScheduleKind kind) {
@@ -24,6 +49,8 @@ std::string_view schedule_name(ScheduleKind kind) {
       return "step";
     case ScheduleKind::kCosine:
       return "cosine";
+    case ScheduleKind::kOneCycle:
+      return "onecycle";
   }
   return "?";
 }
@@ -43,6 +70,8 @@ double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step
       const double T = static_cast<double>(std::max<std::size_t>(total_steps, 1));
       return base_lr * 0.5 * (1.0 + std::cos(std::numbers::pi * t / T));
     }
+    case ScheduleKind::kOneCycle:
+      return one_cycle(base_lr, step, total_steps);
   }
   return base_lr;
 }

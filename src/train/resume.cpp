@@ -39,6 +39,13 @@ constexpr std::pair<std::string_view, std::string_view> kConfigFlags[] = {
     {"validation", "--val-split"},
     {"max_steps", "--max-steps"},
     {"no_shuffle", "--no-shuffle"},
+    {"augment", "--augment"},
+    {"rotate", "--rotate"},
+    {"shift", "--shift"},
+    {"scale", "--scale"},
+    {"shear", "--shear"},
+    {"elastic_alpha", "--elastic-alpha"},
+    {"elastic_sigma", "--elastic-sigma"},
 };
 
 // The recipe in the flags' terms, for comparing: --no-shuffle is `shuffle` negated.

@@ -60,6 +60,7 @@ void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
   }
   if (!(config.lr > 0.0))
     throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
+  if (config.augment.enabled()) augment::validate_augment(config.augment);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
     throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");
   }
@@ -128,6 +129,8 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
   nn::Mlp model(sizes, config.dropout, rng, config.seed ^ kDropoutStream);
   if (config.initial_parameters) model.load_state_dict(*config.initial_parameters);
   Optimizer optimizer(model.parameters(), optimizer_options(config));
+  std::optional<augment::Augmenter> augmenter;  // of the training images, when asked for
+  if (config.augment.enabled()) augmenter.emplace(config.augment, train, augment::augment_seed(config.seed));
   if (config.initial_optimizer_state) optimizer.load_state(*config.initial_optimizer_state);
 
   const std::size_t batch = config.batch == 0 ? split.train : std::min(config.batch, split.train);
@@ -188,8 +191,12 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
         phase += std::chrono::duration<double>(now - mark).count();
         mark = now;
       };
-      const detail::Batch b = detail::gather_batch(train, rows);
+      detail::Batch b = augmenter ? detail::gather_labels(train, rows) : detail::gather_batch(train, rows);
       lap(result.phases.data);
+      if (augmenter) {
+        augmenter->augment(rows, epoch, std::span<float>(b.x.data<float>(), b.x.numel()));
+        lap(result.phases.augment);
+      }
       const tensor::Tensor logits = config.train_forward ? config.train_forward(model, b.x) : model.forward(b.x);
       const tensor::Tensor loss = tensor::cross_entropy(logits, b.y);
       lap(result.phases.forward);

@@ -45,7 +45,14 @@ nlohmann::json train_config_json(const TensorTrainConfig& c) {
           {"limit", c.limit},
           {"validation", c.validation},
           {"max_steps", c.max_steps},
-          {"shuffle", c.shuffle}};
+          {"shuffle", c.shuffle},
+          {"augment", augment::augment_list(c.augment)},
+          {"rotate", c.augment.ranges.rotate_degrees},
+          {"shift", c.augment.ranges.shift_pixels},
+          {"scale", c.augment.ranges.scale},
+          {"shear", c.augment.ranges.shear_degrees},
+          {"elastic_alpha", c.augment.elastic_params.alpha},
+          {"elastic_sigma", c.augment.elastic_params.sigma}};
 }
 
 TensorTrainConfig train_config_from_json(const nlohmann::json& json, const core::JsonSource& source) {
@@ -71,6 +78,19 @@ TensorTrainConfig train_config_from_json(const nlohmann::json& json, const core:
   c.validation = f.number("validation");
   c.max_steps = to_size(f.unsigned_integer("max_steps"));
   c.shuffle = f.boolean("shuffle");
+  if (f.has("augment")) {  // absent from the files of runs before augmentation: none
+    const std::string list = f.string("augment");
+    reading(f, "augment", [&] {
+      augment::parse_augment_list(list, c.augment);
+      return 0;
+    });
+    c.augment.ranges.rotate_degrees = f.number("rotate");
+    c.augment.ranges.shift_pixels = f.number("shift");
+    c.augment.ranges.scale = f.number("scale");
+    c.augment.ranges.shear_degrees = f.number("shear");
+    c.augment.elastic_params.alpha = f.number("elastic_alpha");
+    c.augment.elastic_params.sigma = f.number("elastic_sigma");
+  }
   return c;
 }
 

@@ -1,7 +1,9 @@
 // run_training(): data -> engine -> outputs, or the resume file of an interrupted run.
 #include "seatorch/train/train_run.hpp"
 
+#include "seatorch/augment/example_grid.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/image/png_writer.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/model/engine_weights.hpp"
@@ -52,6 +54,20 @@ std::filesystem::path write_resume_file(const TrainRunOptions& options, const da
   return path;
 }
 
+// The augmentation examples of this run's settings; returns the file written.
+std::filesystem::path write_examples(const TrainRunOptions& options, const data::DataSplit& data) {
+  if (!options.tensor.augment.enabled()) {
+    throw core::option_error("examples directory", "there is nothing to show: no augmentation is selected");
+  }
+  const std::filesystem::path path = *options.save_examples / kExamplesFile;
+  std::error_code ec;
+  std::filesystem::create_directories(*options.save_examples, ec);
+  io::check_output_path(path);
+  image::write_png(path, augment::example_grid(options.tensor.augment, data.train, options.tensor.seed));
+  spdlog::info("wrote {}: training images (left column) as the first epochs augment them", path.string());
+  return path;
+}
+
 // A finished run's resume file is stale: continuing it would redo finished work.
 void remove_stale_resume_file(const std::filesystem::path& out) {
   const std::filesystem::path path = default_resume_path(out);
@@ -99,6 +115,12 @@ TrainRunSummary run_training(const TrainRunOptions& requested, const TrainRunCal
     options.tensor.hidden.assign(sizes.begin() + 1, sizes.end() - 1);
   }
 
+  if (options.engine == Engine::kScalar && options.tensor.augment.enabled()) {
+    throw core::option_error("augmentations", "the scalar engine does not augment its data; use the tensor engine");
+  }
+  std::optional<std::filesystem::path> examples;
+  if (options.save_examples) examples = write_examples(options, data);
+
   EngineRun run = run_engine(options.engine, data, options.tensor, init, start, callbacks);
   std::vector<std::filesystem::path> written;
   if (run.result.stopped) written.push_back(write_resume_file(options, data, run));
@@ -112,6 +134,7 @@ TrainRunSummary run_training(const TrainRunOptions& requested, const TrainRunCal
     write_train_outputs(options, summary);
     remove_stale_resume_file(options.out);
   }
+  if (examples) summary.written.push_back(*examples);
   return summary;
 }
 

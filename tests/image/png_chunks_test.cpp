@@ -6,6 +6,7 @@
 #include "../data/data_test_util.hpp"
 #include "image_test_util.hpp"
 #include "seatorch/image/image_file.hpp"
+#include "seatorch/image/png_writer.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -98,4 +99,16 @@ TEST_CASE("check_png_chunks drops empty IDAT chunks and the image decodes the sa
   const Bytes crash = seatorch::test::read_file(std::filesystem::path(SEATORCH_SOURCE_DIR) / "tests" / "fuzz" /
                                                 "corpus" / "image" / "crash-png-empty-idat.png");
   CHECK_THROWS_AS(seatorch::image::decode_image(crash, "crash.png"), seatorch::core::InputError);
+}
+
+TEST_CASE("png_bytes writes a PNG that stb_image decodes to the same pixels, with valid chunks", "[data]") {
+  seatorch::image::GrayImage image{37, 11, {}};
+  for (std::size_t i = 0; i < image.width * image.height; ++i) image.pixels.push_back(static_cast<std::uint8_t>(i * 7));
+  const std::vector<std::uint8_t> bytes = seatorch::image::png_bytes(image);
+  CHECK(seatorch::image::check_png_chunks(bytes, "written.png").has_value() == false);
+  const seatorch::image::GrayImage decoded = seatorch::image::decode_image(bytes, "written.png");
+  CHECK(decoded.width == image.width);
+  CHECK(decoded.height == image.height);
+  CHECK(decoded.pixels == image.pixels);
+  CHECK_THROWS_AS(seatorch::image::png_bytes(seatorch::image::GrayImage{}), seatorch::core::InputError);
 }

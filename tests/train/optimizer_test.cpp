@@ -141,6 +141,15 @@ TEST_CASE("learning-rate schedules follow their closed forms", "[train]") {
   CHECK(scheduled_lr(cosine, 0.1, 50, 10, 100) == Approx(0.05));
   CHECK(scheduled_lr(cosine, 0.1, 25, 10, 100) == Approx(0.05 * (1 + std::cos(std::numbers::pi / 4))));
   CHECK(scheduled_lr(cosine, 0.1, 100, 10, 100) == Approx(0.0).margin(1e-12));
+  // torch.optim.lr_scheduler.OneCycleLR(max_lr=0.1, total_steps=100): starts at 0.1 / 25,
+  // peaks at step 29 (0.3 * 100 - 1), is halfway down at step 64 and ends at 0.1 / 25 / 1e4.
+  const LrSchedule one_cycle{ScheduleKind::kOneCycle};
+  CHECK(scheduled_lr(one_cycle, 0.1, 0, 10, 100) == Approx(0.004));
+  CHECK(scheduled_lr(one_cycle, 0.1, 29, 10, 100) == Approx(0.1));
+  CHECK(scheduled_lr(one_cycle, 0.1, 64, 10, 100) == Approx(0.0500002));
+  CHECK(scheduled_lr(one_cycle, 0.1, 99, 10, 100) == Approx(4e-7));
+  CHECK(scheduled_lr(one_cycle, 0.1, 10, 10, 100) < scheduled_lr(one_cycle, 0.1, 20, 10, 100));
+  CHECK(seatorch::train::parse_schedule("onecycle") == ScheduleKind::kOneCycle);
   CHECK(seatorch::train::parse_schedule("cosine") == ScheduleKind::kCosine);
   CHECK_THROWS_AS(seatorch::train::parse_schedule("linear"), seatorch::core::InputError);
 }

@@ -10,6 +10,7 @@
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
+#include "seatorch/train/train_recipe.hpp"
 #include "seatorch/train/train_run.hpp"
 
 #include <catch2/catch.hpp>
@@ -330,4 +331,57 @@ TEST_CASE("run_training writes only a resume file when stopped and removes it on
   CHECK(finished.training.history.size() == 3);  // the interrupted run's epochs come from the resume file
   CHECK_FALSE(std::filesystem::exists(resume_path));
   CHECK(file_bytes(options.out) == file_bytes(dir / "straight" / "model.safetensors"));
+}
+
+TEST_CASE("an augmented run stopped mid-epoch and resumed ends bit-identical, and its recipe round-trips", "[train]") {
+  data::DataOptions options;
+  options.name = "mnist";
+  options.data_dir = std::filesystem::path(SEATORCH_SOURCE_DIR) / "data" / "mnist-small";
+  const data::DataSplit data = data::load_dataset(options);
+  train::TensorTrainConfig config;
+  config.hidden = {12};
+  config.epochs = 2;
+  config.batch = 50;
+  config.limit = 300;  // 6 steps per epoch
+  config.seed = 8;
+  augment::parse_augment_list("affine,elastic", config.augment);
+  config.augment.ranges.rotate_degrees = 15.0;
+  config.augment.elastic_params = {20.0, 3.0};
+  const train::TensorTrainOutput straight = train::train_tensor(data, config);
+
+  train::TensorTrainCallbacks callbacks;
+  callbacks.should_stop = stop_every(4);  // stops at steps 4 and 8: mid-epoch 1 and mid-epoch 2
+  train::TensorTrainConfig run = config;
+  std::size_t stops = 0;
+  for (;;) {
+    const train::TensorTrainOutput out = train::train_tensor(data, run, callbacks);
+    if (!out.result.stopped) {
+      CHECK(flat_weights(out.model.state_dict()) == flat_weights(straight.model.state_dict()));
+      break;
+    }
+    REQUIRE(++stops < 5);
+    run = resumed(config, out);
+  }
+  CHECK(stops == 2);
+
+  const nlohmann::json json = train::train_config_json(config);
+  const train::TensorTrainConfig back = train::train_config_from_json(json, {"r.json", "the recipe", "start again"});
+  CHECK(train::train_config_json(back) == json);
+  CHECK(back.augment.elastic);
+  CHECK(back.augment.ranges.rotate_degrees == 15.0);
+  nlohmann::json before_augmentation = json;  // a resume file of an older seatorch
+  for (const char* key : {"augment", "rotate", "shift", "scale", "shear", "elastic_alpha", "elastic_sigma"}) {
+    before_augmentation.erase(key);
+  }
+  CHECK_FALSE(
+      train::train_config_from_json(before_augmentation, {"r.json", "the recipe", "start again"}).augment.enabled());
+
+  train::ResumeState state;
+  state.options.tensor = config;
+  train::TrainRunOptions other = state.options;
+  augment::parse_augment_list("affine", other.tensor.augment);
+  other.tensor.augment.elastic_params.sigma = 5.0;
+  CHECK_THROWS_WITH(train::check_resume_matches(state, other, "r.safetensors"),
+                    Catch::Contains("--augment \"affine\" (the run used \"affine,elastic\")") &&
+                        Catch::Contains("--elastic-sigma 5.0 (the run used 3.0)"));
 }

@@ -1,16 +1,20 @@
 // The tensor trainer end to end: the cross-engine check (tensor and scalar engines train
 // the same model from the same weights on the same 64 samples and must agree), bit-identical
 // determinism, moons and XOR to high accuracy, limit/validation/max_steps bookkeeping,
-// the callbacks, the training-forward hook, and evaluation's confusion matrix.
+// the callbacks, the training-forward hook, evaluation's confusion matrix, and augmentation
+// (seeded, of the training images only).
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/data/registry.hpp"
+#include "seatorch/model/engine_weights.hpp"
+#include "seatorch/model/evaluate.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/train/scalar_trainer.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <numeric>
 
 using namespace seatorch;
@@ -231,4 +235,36 @@ TEST_CASE("train_forward replaces the forward pass of the training steps only", 
   core::Rng init(config.seed);  // the trainer's initial weights come first from Rng(seed)
   const std::vector<std::size_t> sizes{8, 16, 4};
   CHECK(flat_weights(frozen.model) == flat_weights(nn::Mlp(sizes, 0.0, init)));
+}
+
+TEST_CASE("augmented training is seeded, changes only the training images, and never the test set", "[train]") {
+  data::DataOptions options;
+  options.name = "mnist";
+  options.data_dir = std::filesystem::path(SEATORCH_SOURCE_DIR) / "data" / "mnist-small";
+  const data::DataSplit data = data::load_dataset(options);
+  train::TensorTrainConfig config;
+  config.hidden = {16};
+  config.epochs = 2;
+  config.batch = 64;
+  config.limit = 512;
+  config.validation = 0.25;
+  config.seed = 3;
+  augment::parse_augment_list("affine,elastic", config.augment);
+  const train::TensorTrainOutput a = train::train_tensor(data, config);
+  const train::TensorTrainOutput b = train::train_tensor(data, config);
+  CHECK(flat_weights(a.model) == flat_weights(b.model));
+  CHECK(a.result.phases.augment > 0.0);
+
+  train::TensorTrainConfig plain = config;
+  plain.augment = {};
+  const train::TensorTrainOutput c = train::train_tensor(data, plain);
+  CHECK(flat_weights(a.model) != flat_weights(c.model));  // the training images did change
+  // The test and validation numbers are those of the unaugmented images (the float evaluator
+  // on the data set as loaded), for the augmented run's final weights.
+  const model::FloatMlp trained = model::float_mlp_of(a.model);
+  CHECK(a.result.test.accuracy() == model::evaluate_float(trained, data.test).accuracy());
+  CHECK(*a.result.validation_accuracy == model::evaluate_float(trained, data.train, 384, 128).accuracy());
+
+  augment::parse_augment_list("affine", config.augment);
+  CHECK_THROWS_AS(train::train_tensor(data::load_dataset("moons"), config), core::InputError);
 }

@@ -1,7 +1,8 @@
 // `seatorch bench train`: what training costs, in numbers. Seconds per MNIST epoch of the
 // tensor engine with a breakdown (data, forward, backward, optimizer), the process's peak
-// memory, and the scalar engine's microseconds per sample on a small subset of the same
-// data and the same MLP, beside the tensor engine's. Deliberately not here: PyTorch (see
+// memory, the scalar engine's microseconds per sample on a small subset of the same data and
+// the same MLP, beside the tensor engine's, and what augmentation adds to an epoch of the
+// default model (the `best` recipe's transforms in one epoch of 784-256-128-10, Adam, batch 128). Deliberately not here: PyTorch (see
 // scripts/compare-pytorch.py) and printing.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,16 @@ struct TrainBenchOptions {
   std::size_t epochs = 1;
   std::size_t scalar_samples = 256;  // the scalar engine's subset (first N samples)
   std::uint64_t seed = 0;
+  bool augmentation = true;  // also time the augmentation epoch
+};
+
+// One epoch of the data set's default recipe with the `best` recipe's augmentation.
+struct AugmentBench {
+  std::string architecture;
+  std::string augment;           // the transforms, as --augment lists them
+  double augment_seconds = 0.0;  // transforming the epoch's images
+  double rest_seconds = 0.0;     // the rest of the epoch's training: what it costs without them
+  [[nodiscard]] double share() const { return rest_seconds > 0.0 ? augment_seconds / rest_seconds : 0.0; }
 };
 
 struct TrainBenchReport {
@@ -41,6 +53,7 @@ struct TrainBenchReport {
   double scalar_nodes_per_sample = 0.0;  // graph nodes built per training sample
   double scalar_to_tensor = 0.0;         // scalar us/sample over tensor us/sample
   std::size_t peak_rss_bytes = 0;        // the process's high-water mark
+  std::optional<AugmentBench> augmentation;
 };
 
 TrainBenchReport run_train_bench(const TrainBenchOptions& options);

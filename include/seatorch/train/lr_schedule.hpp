@@ -1,11 +1,14 @@
-// Learning-rate schedules: constant, step decay and cosine annealing.
+// Learning-rate schedules: constant, step decay, cosine annealing and one-cycle.
 //
 //   constant: lr
 //   step:     lr * gamma^floor(epoch / step_size)      (PyTorch StepLR stepped per epoch)
 //   cosine:   lr * (1 + cos(pi * t / T)) / 2            (CosineAnnealingLR to 0, per step)
-// where t is the 0-based index of the optimizer step and T the run's total steps, so the
+//   onecycle: PyTorch's OneCycleLR with its defaults, lr as the peak: cosine warm-up from
+//             lr / 25 to lr over the first 30 % of the steps, then cosine annealing to
+//             lr / 25 / 1e4 at the last step (its phase ends at 0.3 T - 1 and T - 1)
+// where t is the 0-based index of the optimizer step and T the run's total steps, so cosine's
 // first step uses the full rate and the rate reaches 0 at the end of the run.
-// Deliberately not here: warm-up and restarts.
+// Deliberately not here: restarts, and one-cycle's momentum cycling (Adam's beta1 stays).
 #pragma once
 
 #include <cstddef>
@@ -13,9 +16,9 @@
 
 namespace seatorch::train {
 
-enum class ScheduleKind { kConstant, kStep, kCosine };
+enum class ScheduleKind { kConstant, kStep, kCosine, kOneCycle };
 
-// "constant", "step", "cosine"; InputError otherwise.
+// "constant", "step", "cosine", "onecycle"; InputError otherwise.
 ScheduleKind parse_schedule(std::string_view name);
 std::string_view schedule_name(ScheduleKind kind);
 

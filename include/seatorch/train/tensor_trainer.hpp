@@ -3,7 +3,8 @@
 // per-step and per-epoch callbacks, and a per-epoch history.
 //
 // Determinism: one Rng(seed) draws the initial weights (in the scalar engine's order) and
-// then each epoch's shuffle; dropout masks come from a second Rng derived from the seed.
+// then each epoch's shuffle; dropout masks come from a second Rng derived from the seed, and
+// augmentation draws each image's transform from its own (seed, epoch, sample) stream.
 // Everything runs on one thread in a fixed order, so the same data and configuration give
 // bit-identical weights. The training set is the first `limit` samples of data.train; the
 // last `validation` fraction of those is held out for validation (never trained on).
@@ -17,6 +18,7 @@
 // terminal output; the CLI and train_run.hpp do those through the callbacks and the output.
 #pragma once
 
+#include "seatorch/augment/augmenter.hpp"
 #include "seatorch/data/dataset.hpp"
 #include "seatorch/nn/mlp.hpp"
 #include "seatorch/nn/state_dict.hpp"
@@ -43,7 +45,8 @@ struct TensorTrainConfig {
   bool nesterov = false;  // SGD only
   double weight_decay = 0.0;
   LrSchedule schedule{ScheduleKind::kCosine};
-  double dropout = 0.0;  // after each hidden ReLU, in [0, 1)
+  double dropout = 0.0;            // after each hidden ReLU, in [0, 1)
+  augment::AugmentConfig augment;  // of the training images only (augment/augmenter.hpp)
   std::uint64_t seed = 0;
   std::size_t limit = 0;                                 // use the first N training samples; 0 = all
   double validation = 0.0;                               // fraction of the (limited) training set held out, in [0, 1)
@@ -91,10 +94,11 @@ struct TensorTrainCallbacks {
   std::function<bool()> should_stop;
 };
 
-// Where training time goes, summed over steps (the four add up to the training time, less
+// Where training time goes, summed over steps (the five add up to the training time, less
 // the callbacks and bookkeeping).
 struct PhaseSeconds {
   double data = 0.0;       // gathering the batch
+  double augment = 0.0;    // transforming its images (0 without augmentation)
   double forward = 0.0;    // model forward and loss
   double backward = 0.0;   // zero_grad and backward
   double optimizer = 0.0;  // the optimizer step

@@ -43,7 +43,13 @@ struct TrainRunOptions {
   // defaults); otherwise run_training reads `resume`.
   std::shared_ptr<const ResumeState> resume_state;
   bool write_outputs = true;  // false: train and report only
+  // Before training, write the augmentation examples (augment/example_grid.hpp) of this
+  // run's seed and settings into this directory, as kExamplesFile.
+  std::optional<std::filesystem::path> save_examples;
 };
+
+// The file name save_examples writes in its directory.
+inline constexpr std::string_view kExamplesFile = "augmented-examples.png";
 
 struct TrainRunSummary {
   std::string dataset;
