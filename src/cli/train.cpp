@@ -270,7 +270,7 @@ Command register_train(CLI::App& root) {
   const augment::AugmentConfig defaults;
   command.sets("augmentations", app->add_option("--augment", f->augment,
                                                 "Augment the training images each epoch: affine, elastic, "
-                                                "affine,elastic or none (default: none)"));
+                                                "affine,elastic or none (default: the recipe's)"));
   command.sets("rotation range", app->add_option("--rotate", f->rotate,
                                                  fmt::format("--augment affine: rotation within +-DEG degrees "
                                                              "(default {})",

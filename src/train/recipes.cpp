@@ -12,33 +12,35 @@
 namespace seatorch::train {
 namespace {
 
-// Shared by both recipes: Adam with a one-cycle schedule, affine and elastic augmentation.
+// Shared by both recipes: Adam with a one-cycle schedule over 150 epochs of batch 128, and
+// affine plus elastic augmentation, without dropout (augmentation regularizes enough: with
+// it, dropout 0.1 cost validation accuracy).
 TensorTrainConfig augmented_base() {
   TensorTrainConfig c;
+  c.epochs = 150;
   c.batch = 128;
   c.optimizer = OptimizerKind::kAdam;
   c.lr = 2e-3;
   c.schedule = {ScheduleKind::kOneCycle};
   c.augment.affine = true;
   c.augment.elastic = true;
-  c.augment.ranges = {10.0, 2.0, 0.1, 10.0};
-  c.augment.elastic_params = {34.0, 4.0};
   return c;
 }
 
 TensorTrainConfig best() {
   TensorTrainConfig c = augmented_base();
   c.hidden = {256, 128};
-  c.epochs = 100;
-  c.dropout = 0.1;
+  c.augment.ranges = {10.0, 2.0, 0.1, 10.0};  // the flags' defaults, spelled out
+  c.augment.elastic_params = {20.0, 4.0};
   return c;
 }
 
+// The narrower model underfits Simard's strong distortions: milder ones do better.
 TensorTrainConfig ice40() {
   TensorTrainConfig c = augmented_base();
   c.hidden = {128};
-  c.epochs = 100;
-  c.dropout = 0.1;
+  c.augment.ranges = {8.0, 1.5, 0.08, 5.0};
+  c.augment.elastic_params = {15.0, 4.0};
   return c;
 }
 

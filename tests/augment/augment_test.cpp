@@ -2,6 +2,7 @@
 // shifts, rotation by 90 degrees = transposing and flipping), the drawn parameters within
 // their ranges, the elastic field's statistics against Simard's formulas for alpha and sigma,
 // per-image determinism independent of the batch, the list parser, and the example grid.
+#include "../data/data_test_util.hpp"
 #include "seatorch/augment/augmenter.hpp"
 #include "seatorch/augment/example_grid.hpp"
 #include "seatorch/core/error.hpp"
@@ -39,13 +40,6 @@ std::vector<float> warp(const std::vector<std::uint8_t>& image, const kernels::W
   args.scratch = scratch.data();
   kernels::warp_bilinear(args);
   return out;
-}
-
-data::DataSplit mnist_small() {
-  data::DataOptions options;
-  options.name = "mnist";
-  options.data_dir = std::filesystem::path(SEATORCH_SOURCE_DIR) / "data" / "mnist-small";
-  return data::load_dataset(options);
 }
 
 }  // namespace
@@ -168,7 +162,7 @@ TEST_CASE("the elastic field has Simard's statistics: std alpha / (sigma sqrt(12
 }
 
 TEST_CASE("an image's augmentation depends on the seed, the epoch and the sample only", "[augment]") {
-  const data::DataSplit data = mnist_small();
+  const data::DataSplit data = test::load_mnist_small();
   augment::AugmentConfig config;
   augment::parse_augment_list("affine,elastic", config);
   const std::size_t pixels = kSide * kSide;
@@ -203,7 +197,7 @@ TEST_CASE("augmentation lists parse, print back, and name what is wrong", "[augm
 }
 
 TEST_CASE("the example grid shows each image as it is, then as the first epochs augment it", "[augment]") {
-  const data::DataSplit data = mnist_small();
+  const data::DataSplit data = test::load_mnist_small();
   augment::AugmentConfig config;
   augment::parse_augment_list("affine,elastic", config);
   const augment::ExampleGridSize size{3, 4, 2};

@@ -91,7 +91,7 @@ TEST_CASE("seatorch train stopped by SIGINT then SIGTERM and resumed ends bit-id
   const auto conflict = run_seatorch({"train", "--resume", resume.string(), "--lr", "0.5", "--seed", "7"});
   INFO(conflict.output);
   CHECK(conflict.exit_code == 1);
-  CHECK(conflict.output.find("cannot resume: --lr 0.5 (the run used 0.001)") != std::string::npos);
+  CHECK(conflict.output.find("cannot resume: --lr 0.5 (the run used 0.002)") != std::string::npos);
   CHECK(conflict.output.find("--seed") == std::string::npos);  // the same value is no conflict
 
   // --resume without a value: resume.safetensors beside --out.

@@ -3,6 +3,8 @@
 // suite's ScratchDir (../scratch_dir.hpp) for the files they write.
 #pragma once
 
+#include "seatorch/data/registry.hpp"
+
 #include "../scratch_dir.hpp"
 
 #include <zlib.h>
@@ -71,6 +73,14 @@ inline Bytes idx_header(std::uint32_t magic, std::initializer_list<std::uint32_t
 // The committed subset: the first 2,000 training and 1,000 test images of MNIST, gzip IDX.
 inline std::filesystem::path mnist_small_dir() {
   return std::filesystem::path(SEATORCH_SOURCE_DIR) / "data" / "mnist-small";
+}
+
+// The committed subset, loaded as `--dataset mnist --data-dir data/mnist-small` loads it.
+inline data::DataSplit load_mnist_small() {
+  data::DataOptions options;
+  options.name = "mnist";
+  options.data_dir = mnist_small_dir();
+  return data::load_dataset(options);
 }
 
 }  // namespace seatorch::test

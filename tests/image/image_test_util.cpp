@@ -88,13 +88,6 @@ image::GrayImage paper_digit(const image::GrayImage& digit, std::size_t scale, s
   return paper;
 }
 
-data::DataSplit load_mnist_small() {
-  data::DataOptions options;
-  options.name = "mnist";
-  options.data_dir = mnist_small_dir();
-  return data::load_dataset(options);
-}
-
 model::FloatMlp small_mnist_model(const data::DataSplit& data) {
   train::TensorTrainConfig config = train::default_tensor_config("mnist");
   config.hidden = {32};

@@ -39,9 +39,9 @@ std::vector<std::uint8_t> jpeg_bytes(const std::vector<std::uint8_t>& samples, s
 // Recomputes the CRC of the PNG chunk at byte `offset` (after editing its data).
 void fix_png_crc(std::vector<std::uint8_t>& png, std::size_t offset);
 
-// data/mnist-small, and a small float model (784-32-10, 4 epochs) trained on it: well above
-// 80% on its test part, enough to tell whether two pictures look like the same digit.
-data::DataSplit load_mnist_small();
+// A small float model (784-32-10, 4 epochs) trained on data/mnist-small (load_mnist_small(),
+// data_test_util.hpp): well above 80% on its test part, enough to tell whether two pictures
+// look like the same digit.
 model::FloatMlp small_mnist_model(const data::DataSplit& data);
 
 // The first `count` test images of data/mnist-small as 28 x 28 pictures (light ink on black).

@@ -4,6 +4,7 @@
 // settings and other data by name, and every malformed resume file is one InputError;
 // run_training writes only the resume file when stopped and removes it when complete.
 // The oracle everywhere is the same run never interrupted.
+#include "../data/data_test_util.hpp"
 #include "../scratch_dir.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/data/registry.hpp"
@@ -334,10 +335,7 @@ TEST_CASE("run_training writes only a resume file when stopped and removes it on
 }
 
 TEST_CASE("an augmented run stopped mid-epoch and resumed ends bit-identical, and its recipe round-trips", "[train]") {
-  data::DataOptions options;
-  options.name = "mnist";
-  options.data_dir = std::filesystem::path(SEATORCH_SOURCE_DIR) / "data" / "mnist-small";
-  const data::DataSplit data = data::load_dataset(options);
+  const data::DataSplit data = test::load_mnist_small();
   train::TensorTrainConfig config;
   config.hidden = {12};
   config.epochs = 2;

@@ -3,6 +3,7 @@
 // determinism, moons and XOR to high accuracy, limit/validation/max_steps bookkeeping,
 // the callbacks, the training-forward hook, evaluation's confusion matrix, and augmentation
 // (seeded, of the training images only).
+#include "../data/data_test_util.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/data/registry.hpp"
@@ -238,10 +239,7 @@ TEST_CASE("train_forward replaces the forward pass of the training steps only", 
 }
 
 TEST_CASE("augmented training is seeded, changes only the training images, and never the test set", "[train]") {
-  data::DataOptions options;
-  options.name = "mnist";
-  options.data_dir = std::filesystem::path(SEATORCH_SOURCE_DIR) / "data" / "mnist-small";
-  const data::DataSplit data = data::load_dataset(options);
+  const data::DataSplit data = test::load_mnist_small();
   train::TensorTrainConfig config;
   config.hidden = {16};
   config.epochs = 2;
