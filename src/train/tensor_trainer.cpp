@@ -101,15 +101,17 @@ TensorTrainConfig default_tensor_config(std::string_view dataset) {
     config.schedule = {ScheduleKind::kConstant};
   } else if (dataset == "mnist" || dataset == "fashion-mnist") {
     // The best 784-256-128-10 recipe within the demo's 15 s of training (docs/ACCURACY.md):
-    // one-cycle Adam and both augmentations, at their default ranges, over 12 epochs.
+    // one-cycle Adam over 12 epochs, and for handwriting both augmentations at their default
+    // ranges. Clothes are photographed upright and centred: distorting them costs Fashion-MNIST
+    // accuracy (85.1 % against 89.7 % on its validation split), so it trains on them as they are.
     config.hidden = {256, 128};
     config.epochs = 12;
     config.batch = 128;
     config.optimizer = OptimizerKind::kAdam;
     config.lr = 2e-3;
     config.schedule = {ScheduleKind::kOneCycle};
-    config.augment.affine = true;
-    config.augment.elastic = true;
+    config.augment.affine = dataset == "mnist";
+    config.augment.elastic = dataset == "mnist";
   } else {
     config.hidden = {64};
     config.epochs = 20;
