@@ -84,7 +84,7 @@ def seatorch_epoch_seconds(binary, data_dir, seed):
         out = subprocess.run(
             [binary, "--quiet", "train", "--dataset", "mnist", "--data-dir", data_dir,
              "--hidden", "128", "--batch", "64", "--opt", "sgd", "--lr", "0.1", "--momentum", "0.9",
-             "--schedule", "constant", "--epochs", "1", "--seed", str(seed),
+             "--schedule", "constant", "--augment", "none", "--epochs", "1", "--seed", str(seed),
              "--out", os.path.join(tmp, "model.safetensors"), "--json"],
             check=True, capture_output=True, text=True).stdout
     result = json.loads(out)
