@@ -5,7 +5,10 @@ The model and recipe are identical on both sides: 784-128-10 (Linear, ReLU, Line
 batch 64, SGD with momentum 0.9, learning rate 0.1, one thread, one epoch over the 60,000
 MNIST training images (pixels scaled to [0, 1]). Only the training loop is timed on either
 side (data already in memory, evaluation excluded). Optional: needs Debian's python3-torch
-and python3-numpy; seatorch itself never imports PyTorch.
+and python3-numpy; seatorch itself never imports PyTorch. Debian's PyTorch does its products in
+the system OpenBLAS: when OpenBLAS would run kernels below this CPU's ISA, both sides run with
+OPENBLAS_CORETYPE set to the fitting core (what `seatorch bench matmul` chooses), and when the
+user forced such a core, no ratio is printed.
 
 Usage: scripts/compare-pytorch.py [--data-dir data/mnist] [--seatorch build/release/seatorch] [--profile]
 """
@@ -23,14 +26,45 @@ import time
 # both sides really run on one core.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-try:
-    import numpy as np
-    import torch
-except ImportError:
-    # Debian's python3-torch lives in the system interpreter; a pyenv/venv python3 may lack it.
-    if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
-    sys.exit("compare-pytorch.py: needs PyTorch and NumPy: sudo apt-get install python3-torch python3-numpy")
+
+def fair_blas(binary):
+    """Asks `seatorch bench matmul` which OpenBLAS core this CPU gets. When OpenBLAS would run
+    kernels below the CPU's ISA, seatorch re-runs itself with OPENBLAS_CORETYPE set to the
+    fitting core; PyTorch, linked to the same OpenBLAS, gets the same variable here, before it
+    is imported (OpenBLAS reads it when it loads). Returns (note, refusal): what was changed,
+    and why no ratio can be printed (the user forced a core below the CPU's ISA)."""
+    if not os.path.exists(binary):
+        return "", ""
+    out = subprocess.run([binary, "--quiet", "bench", "matmul", "--sizes", "16", "--reps", "1", "--json"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return "", ""
+    report = json.loads(out.stdout)
+    if report.get("blas_unfair"):
+        return "", report["blas_unfair"]
+    if report.get("blas_rerun_from") and "OPENBLAS_CORETYPE" not in os.environ:
+        os.environ["OPENBLAS_CORETYPE"] = report["blas_core"]
+        return (f"OpenBLAS chose its {report['blas_rerun_from']} kernels for this CPU; both sides run with "
+                f"OPENBLAS_CORETYPE={report['blas_core']}"), ""
+    return "", ""
+
+
+np = None
+torch = None
+
+
+def import_torch():
+    """Imports PyTorch and NumPy (after fair_blas(): OpenBLAS reads its variables on load)."""
+    global np, torch
+    try:
+        import numpy
+        import torch as pytorch
+    except ImportError:
+        # Debian's python3-torch lives in the system interpreter; a pyenv/venv python3 may lack it.
+        if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
+            os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+        sys.exit("compare-pytorch.py: needs PyTorch and NumPy: sudo apt-get install python3-torch python3-numpy")
+    np, torch = numpy, pytorch
 
 
 def read_idx(path):
@@ -99,6 +133,8 @@ def main():
     parser.add_argument("--profile", action="store_true",
                         help="also run PyTorch's epoch under torch.profiler and print its top operators")
     args = parser.parse_args()
+    blas_note, blas_refusal = fair_blas(args.seatorch)
+    import_torch()
 
     if args.profile:
         pytorch_epoch_seconds(args.data_dir, args.seed, profile=True)
@@ -108,7 +144,12 @@ def main():
     print(f"{'':10} {'s/epoch':>8} {'test acc':>9}")
     print(f"{'PyTorch ' + torch.__version__.split('+')[0]:10} {torch_s:8.3f} {torch_acc:9.4f}")
     print(f"{'seatorch':10} {st_s:8.3f} {st_acc:9.4f}")
-    print(f"seatorch / PyTorch time ratio: {st_s / torch_s:.2f}")
+    print(f"BLAS: OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'as OpenBLAS chose it')}"
+          + (f" ({blas_note})" if blas_note else ""))
+    if blas_refusal:
+        print(f"seatorch / PyTorch time ratio: not shown: {blas_refusal}")
+    else:
+        print(f"seatorch / PyTorch time ratio: {st_s / torch_s:.2f}")
 
 
 if __name__ == "__main__":

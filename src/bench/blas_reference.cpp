@@ -39,6 +39,14 @@ std::string blas_name() {
 #endif
 }
 
+std::string blas_core_name() {
+#if SEATORCH_BLAS_OPENBLAS
+  return openblas_get_corename();
+#else
+  return {};
+#endif
+}
+
 void blas_sgemm(const kernels::MatmulArgs& args) {
   use_one_thread();
   const auto [m, n, k] = args.shape;
@@ -50,6 +58,8 @@ void blas_sgemm(const kernels::MatmulArgs& args) {
 #else
 
 std::string blas_name() { return {}; }
+
+std::string blas_core_name() { return {}; }
 
 void blas_sgemm(const kernels::MatmulArgs&) {
   throw std::logic_error("blas_sgemm: this build has no BLAS (install libopenblas-dev and reconfigure)");

@@ -1,6 +1,7 @@
 // Matmul throughput of every kernel, the FMA peak and the BLAS (see matmul_bench.hpp).
 #include "seatorch/bench/matmul_bench.hpp"
 
+#include "seatorch/bench/blas_core.hpp"
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/error.hpp"
@@ -157,6 +158,7 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
   report.clock = options.clock;
   report.peak = measure_fma_peak(0.05, options.clock);
   if (options.blas) report.blas = blas_name();
+  if (!report.blas.empty()) report.blas_unfair = blas_core().unfair_reason();
   const TimingOptions timing{options.reps, options.min_sample_seconds, options.clock};
   core::Rng rng(2024);
 
@@ -179,7 +181,7 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
     if (!report.blas.empty()) blas_row = measure([&] { blas_sgemm(ops.args); }, "blas");
     for (const kernels::KernelInfo* kernel : chosen) {
       MatmulBenchRow row = measure([&] { kernel->matmul(ops.args); }, std::string(kernel->name));
-      if (blas_row) row.ratio_to_blas = row.gflops / blas_row->gflops;
+      if (blas_row && report.blas_unfair.empty()) row.ratio_to_blas = row.gflops / blas_row->gflops;
       emit(std::move(row));
     }
     if (blas_row) emit(std::move(*blas_row));

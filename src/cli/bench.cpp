@@ -5,6 +5,7 @@
 // registers itself below as a sub-subcommand with its own flags and run function.
 #include "command.hpp"
 
+#include "seatorch/bench/blas_core.hpp"
 #include "seatorch/bench/int8_bench.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/bench/train_bench.hpp"
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -83,6 +85,7 @@ void print_matmul_table(const bench::MatmulBenchReport& report) {
                            report.peak ? fmt::format("{:.1f} GFLOPS ({})", report.peak->gflops, report.peak->isa)
                                        : std::string("not measured (no SIMD ISA)"),
                            report.blas.empty() ? std::string("none in this build") : report.blas);
+  if (!report.blas_unfair.empty()) std::cout << "# x blas: " << report.blas_unfair << '\n';
   std::cout << fmt::format("{:<18}", "shape:form");
   for (const auto& name : columns) std::cout << fmt::format(" {:>8}", name);
   std::cout << fmt::format(" {:>8} {:>7} {:>7}\n", "best", "% peak", "x blas");
@@ -112,6 +115,8 @@ void print_matmul_table(const bench::MatmulBenchReport& report) {
   std::cout << std::flush;
 }
 
+nlohmann::json null_if_empty(const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); }
+
 nlohmann::json matmul_json(const bench::MatmulBenchReport& report, const MatmulFlags& flags) {
   nlohmann::json results = nlohmann::json::array();
   for (const auto& row : report.rows) {
@@ -130,12 +135,23 @@ nlohmann::json matmul_json(const bench::MatmulBenchReport& report, const MatmulF
           {"peak_gflops", report.peak ? nlohmann::json(report.peak->gflops) : nlohmann::json()},
           {"peak_isa", report.peak ? nlohmann::json(report.peak->isa) : nlohmann::json()},
           {"blas", report.blas.empty() ? nlohmann::json() : nlohmann::json(report.blas)},
+          {"blas_unfair", report.blas_unfair.empty() ? nlohmann::json() : nlohmann::json(report.blas_unfair)},
+          {"blas_core", null_if_empty(bench::blas_core().name)},
+          {"blas_rerun_from", null_if_empty(bench::blas_rerun_from())},
           {"threads", 1},
           {"clock", bench::clock_name(report.clock)},
           {"reps", flags.reps}};
 }
 
 int run_matmul(const MatmulFlags& flags) {
+  // Before anything is measured: a BLAS on a core below this CPU's ISA is re-run on the right one.
+  std::string blas_note;
+  bench::prefer_fitting_blas(blas_note);
+  if (!blas_note.empty()) spdlog::warn("{}", blas_note);
+  if (const std::string from = bench::blas_rerun_from(); !from.empty()) {
+    spdlog::info("OpenBLAS chose its {} kernels for this CPU; re-ran with OPENBLAS_CORETYPE={}", from,
+                 std::getenv("OPENBLAS_CORETYPE"));
+  }
   bench::MatmulBenchOptions options;
   options.reps = flags.reps;
   options.clock = parse_clock(flags.clock);

@@ -35,6 +35,21 @@ class Inflater {
   z_stream stream_{};
 };
 
+// The output buffer to start with: the size the last member's trailer records (ISIZE, the
+// length mod 2^32) plus the one byte that lets inflate report the end without a resize, so
+// that a data file is inflated into one allocation of its size and never copied. The trailer
+// is only trusted as far as deflate can expand the input (at most 1032:1), so a forged one
+// cannot make us allocate more than a real stream of this size could fill.
+std::size_t initial_output(std::span<const std::uint8_t> compressed) {
+  constexpr std::size_t kTrailer = 8;                 // CRC-32, then ISIZE, little-endian
+  constexpr std::size_t kMaxRatio = 1032;             // deflate's largest expansion
+  if (compressed.size() < 18) return kInitialOutput;  // shorter than an empty gzip member
+  const std::uint8_t* isize = compressed.data() + compressed.size() - kTrailer + 4;
+  const std::size_t recorded = static_cast<std::size_t>(isize[0]) | static_cast<std::size_t>(isize[1]) << 8 |
+                               static_cast<std::size_t>(isize[2]) << 16 | static_cast<std::size_t>(isize[3]) << 24;
+  return std::min(recorded, compressed.size() * kMaxRatio) + 1;
+}
+
 }  // namespace
 
 bool is_gzip(std::span<const std::uint8_t> bytes) { return bytes.size() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b; }
@@ -46,7 +61,7 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::
   // The buffer may grow to max_bytes + 1: producing that last byte proves the content is
   // over the limit, without trusting the size in the gzip trailer (it is only mod 2^32).
   const std::size_t cap = max_bytes + 1;
-  std::vector<std::uint8_t> out(std::min(cap, kInitialOutput));
+  std::vector<std::uint8_t> out(std::min(cap, initial_output(compressed)));
   std::size_t in_pos = 0;
   std::size_t out_pos = 0;
   for (;;) {
@@ -86,7 +101,8 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::
     }
   }
   out.resize(out_pos);
-  out.shrink_to_fit();
+  // Give back a grown buffer's slack, but never copy a buffer the trailer sized (one byte over).
+  if (out.capacity() - out.size() > out.size() / 16) out.shrink_to_fit();
   return out;
 }
 

@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (data::IdxKind kind : {data::IdxKind::kLabels, data::IdxKind::kImages}) {
     fuzz::reject_or_accept([&] {
-      const data::IdxArray a = data::parse_idx(bytes, kind, "fuzz.idx");
+      const data::IdxArray a = data::parse_idx(std::vector<std::uint8_t>(bytes.begin(), bytes.end()), kind, "fuzz.idx");
       fuzz::require(a.items >= 1 && a.items <= data::kIdxMaxItems, "items within the limit");
       fuzz::require(a.rows >= 1 && a.rows <= data::kIdxMaxSide && a.cols >= 1 && a.cols <= data::kIdxMaxSide,
                     "sides within the limit");

@@ -15,6 +15,10 @@ namespace seatorch::bench {
 // when the build has none.
 std::string blas_name();
 
+// The core OpenBLAS chose for this CPU (openblas_get_corename(): "Cooperlake", "Prescott");
+// empty for another BLAS or none.
+std::string blas_core_name();
+
 // C = op(A) * op(B) (or C += with args.accumulate) through cblas_sgemm. Requires a BLAS
 // (blas_name() not empty); throws std::logic_error otherwise.
 void blas_sgemm(const kernels::MatmulArgs& args);

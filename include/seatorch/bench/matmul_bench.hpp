@@ -76,7 +76,10 @@ struct MatmulBenchRow {
 struct MatmulBenchReport {
   TimingClock clock = TimingClock::kThreadCpu;
   std::optional<FmaPeak> peak;
-  std::string blas;                  // blas_name(), empty when not run
+  std::string blas;  // blas_name(), empty when not run
+  // Why no row carries a ratio to the BLAS although it ran: its core is below this CPU's ISA
+  // (BlasCore::unfair_reason()); empty when the ratios are fair.
+  std::string blas_unfair;
   std::vector<MatmulBenchRow> rows;  // per problem: the kernels in the order given, then "blas"
 };
 

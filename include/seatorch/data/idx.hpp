@@ -37,8 +37,9 @@ struct IdxArray {
 };
 
 // Parses an uncompressed IDX file's bytes; `name` is the file for messages. Throws
-// InputError for anything but a well-formed file of `kind` within the limits.
-IdxArray parse_idx(std::span<const std::uint8_t> bytes, IdxKind kind, std::string_view name);
+// InputError for anything but a well-formed file of `kind` within the limits. The values are
+// the bytes' own buffer, the header cut off in place.
+IdxArray parse_idx(std::vector<std::uint8_t> bytes, IdxKind kind, std::string_view name);
 
 // Reads and parses the IDX file at `path`, raw or gzip.
 IdxArray read_idx(const std::filesystem::path& path, IdxKind kind);
