@@ -26,7 +26,8 @@ constexpr const char* kRerunMarker = "SEATORCH_BLAS_RERUN";
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -64,14 +65,18 @@ std::string_view isa_name(VectorIsa isa) {
 std::optional<VectorIsa> openblas_core_isa(std::string_view core) {
   // OpenBLAS 0.3.21's x86-64 DYNAMIC_ARCH cores, by the kernels they run (Zen runs Haswell's).
   static const std::array<std::pair<std::string_view, VectorIsa>, 26> kCores{{
-      {"katmai", VectorIsa::kSse},       {"coppermine", VectorIsa::kSse}, {"northwood", VectorIsa::kSse},
-      {"prescott", VectorIsa::kSse},     {"banias", VectorIsa::kSse},     {"yonah", VectorIsa::kSse},
-      {"core2", VectorIsa::kSse},        {"penryn", VectorIsa::kSse},     {"dunnington", VectorIsa::kSse},
-      {"nehalem", VectorIsa::kSse},      {"atom", VectorIsa::kSse},       {"athlon", VectorIsa::kSse},
-      {"opteron", VectorIsa::kSse},      {"opteron_sse3", VectorIsa::kSse}, {"barcelona", VectorIsa::kSse},
-      {"nano", VectorIsa::kSse},         {"sandybridge", VectorIsa::kAvx}, {"bulldozer", VectorIsa::kAvx},
-      {"piledriver", VectorIsa::kAvx},   {"steamroller", VectorIsa::kAvx}, {"excavator", VectorIsa::kAvx},
-      {"haswell", VectorIsa::kAvx2},     {"zen", VectorIsa::kAvx2},       {"skylakex", VectorIsa::kAvx512},
+      {"katmai", VectorIsa::kSse},        {"coppermine", VectorIsa::kSse},
+      {"northwood", VectorIsa::kSse},     {"prescott", VectorIsa::kSse},
+      {"banias", VectorIsa::kSse},        {"yonah", VectorIsa::kSse},
+      {"core2", VectorIsa::kSse},         {"penryn", VectorIsa::kSse},
+      {"dunnington", VectorIsa::kSse},    {"nehalem", VectorIsa::kSse},
+      {"atom", VectorIsa::kSse},          {"athlon", VectorIsa::kSse},
+      {"opteron", VectorIsa::kSse},       {"opteron_sse3", VectorIsa::kSse},
+      {"barcelona", VectorIsa::kSse},     {"nano", VectorIsa::kSse},
+      {"sandybridge", VectorIsa::kAvx},   {"bulldozer", VectorIsa::kAvx},
+      {"piledriver", VectorIsa::kAvx},    {"steamroller", VectorIsa::kAvx},
+      {"excavator", VectorIsa::kAvx},     {"haswell", VectorIsa::kAvx2},
+      {"zen", VectorIsa::kAvx2},          {"skylakex", VectorIsa::kAvx512},
       {"cooperlake", VectorIsa::kAvx512}, {"sapphirerapids", VectorIsa::kAvx512},
   }};
   const std::string name = lower(core);

@@ -22,13 +22,14 @@ TEST_CASE("a BLAS core below the CPU's ISA is unfair and names the core that fit
   const b::BlasCore prescott = b::judge_blas_core("Prescott", b::VectorIsa::kAvx512);
   CHECK_FALSE(prescott.fair());
   CHECK(prescott.fitting == "SkylakeX");
-  CHECK_THAT(prescott.unfair_reason(), Catch::Contains("OpenBLAS runs its Prescott kernels (SSE) on this AVX-512 CPU") &&
-                                           Catch::Contains("OPENBLAS_CORETYPE=SkylakeX"));
+  CHECK_THAT(prescott.unfair_reason(),
+             Catch::Contains("OpenBLAS runs its Prescott kernels (SSE) on this AVX-512 CPU") &&
+                 Catch::Contains("OPENBLAS_CORETYPE=SkylakeX"));
   CHECK(b::judge_blas_core("Sandybridge", b::VectorIsa::kAvx2).fitting == "Haswell");
   CHECK(b::judge_blas_core("Cooperlake", b::VectorIsa::kAvx512).fair());
   CHECK(b::judge_blas_core("Haswell", b::VectorIsa::kAvx2).fair());
   CHECK(b::judge_blas_core("SkylakeX", b::VectorIsa::kAvx2).fair());  // above the CPU: it would not run at all
-  CHECK(b::judge_blas_core("", b::VectorIsa::kAvx512).fair());         // not OpenBLAS: nothing to judge
+  CHECK(b::judge_blas_core("", b::VectorIsa::kAvx512).fair());        // not OpenBLAS: nothing to judge
   CHECK(b::judge_blas_core("Pentium9000", b::VectorIsa::kAvx512).fair());
   CHECK(b::judge_blas_core("Prescott", b::VectorIsa::kAvx512).unfair_reason() != "");
   CHECK(b::judge_blas_core("Zen", b::VectorIsa::kAvx2).unfair_reason().empty());

@@ -52,7 +52,7 @@ struct TrainBenchReport {
   double scalar_us_per_sample = 0.0;
   double scalar_nodes_per_sample = 0.0;  // graph nodes built per training sample
   double scalar_to_tensor = 0.0;         // scalar us/sample over tensor us/sample
-  std::size_t peak_rss_bytes = 0;        // the process's high-water mark
+  std::size_t peak_rss_bytes = 0;        // the process's high-water mark after loading and the tensor epochs
   std::optional<AugmentBench> augmentation;
 };
 
