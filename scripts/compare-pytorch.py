@@ -82,12 +82,12 @@ def read_idx(path):
     return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
 
 
-def pytorch_epoch_seconds(data_dir, seed, profile=False):
+def pytorch_epoch_seconds(data_dir, seed, profile=False, hidden=128, batch=64):
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     x = torch.from_numpy(read_idx(os.path.join(data_dir, "train-images-idx3-ubyte")).reshape(-1, 784).astype(np.float32) / 255.0)
     y = torch.from_numpy(read_idx(os.path.join(data_dir, "train-labels-idx1-ubyte")).astype(np.int64))
-    model = torch.nn.Sequential(torch.nn.Linear(784, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+    model = torch.nn.Sequential(torch.nn.Linear(784, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, 10))
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     loss_fn = torch.nn.CrossEntropyLoss()
     order = torch.randperm(x.shape[0])
@@ -95,8 +95,8 @@ def pytorch_epoch_seconds(data_dir, seed, profile=False):
     if profiler:
         profiler.__enter__()
     start = time.perf_counter()
-    for begin in range(0, x.shape[0], 64):
-        idx = order[begin:begin + 64]
+    for begin in range(0, x.shape[0], batch):
+        idx = order[begin:begin + batch]
         opt.zero_grad()
         loss = loss_fn(model(x[idx]), y[idx])
         loss.backward()
