@@ -85,6 +85,10 @@ void print_matmul_table(const bench::MatmulBenchReport& report) {
                            report.peak ? fmt::format("{:.1f} GFLOPS ({})", report.peak->gflops, report.peak->isa)
                                        : std::string("not measured (no SIMD ISA)"),
                            report.blas.empty() ? std::string("none in this build") : report.blas);
+  if (const std::string from = bench::blas_rerun_from(); !from.empty()) {
+    std::cout << fmt::format("# BLAS: OpenBLAS chose its {} kernels for this CPU; this run set OPENBLAS_CORETYPE={}\n",
+                             from, std::getenv("OPENBLAS_CORETYPE"));
+  }
   if (!report.blas_unfair.empty()) std::cout << "# x blas: " << report.blas_unfair << '\n';
   std::cout << fmt::format("{:<18}", "shape:form");
   for (const auto& name : columns) std::cout << fmt::format(" {:>8}", name);
@@ -148,10 +152,6 @@ int run_matmul(const MatmulFlags& flags) {
   std::string blas_note;
   bench::prefer_fitting_blas(blas_note);
   if (!blas_note.empty()) spdlog::warn("{}", blas_note);
-  if (const std::string from = bench::blas_rerun_from(); !from.empty()) {
-    spdlog::info("OpenBLAS chose its {} kernels for this CPU; re-ran with OPENBLAS_CORETYPE={}", from,
-                 std::getenv("OPENBLAS_CORETYPE"));
-  }
   bench::MatmulBenchOptions options;
   options.reps = flags.reps;
   options.clock = parse_clock(flags.clock);

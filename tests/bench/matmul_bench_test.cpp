@@ -1,5 +1,6 @@
 // The matmul bench's pieces: shape strings, the default problems, the FMA-peak probe, the
 // timer, and a tiny end-to-end run.
+#include "seatorch/bench/blas_core.hpp"
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/bench/timing.hpp"
@@ -156,6 +157,7 @@ TEST_CASE("run_matmul_bench measures every kernel asked for and the BLAS", "[ben
       b::run_matmul_bench(options, [&](const b::MatmulBenchRow& row) { seen.push_back(row); });
   const bool blas = !b::blas_name().empty();
   CHECK(report.blas == b::blas_name());
+  CHECK(report.blas_unfair == (report.blas.empty() ? std::string() : b::blas_core().unfair_reason()));
   CHECK(report.clock == b::TimingClock::kThreadCpu);
   const std::size_t per_problem = blas ? 3u : 2u;
   REQUIRE(report.rows.size() == 2 * per_problem);
@@ -182,7 +184,8 @@ TEST_CASE("run_matmul_bench measures every kernel asked for and the BLAS", "[ben
     CHECK(row.gflops * row.seconds * 1e9 == Approx(flops[p]).epsilon(1e-9));
     CHECK(row.pct_peak.has_value() == report.peak.has_value());
     if (row.pct_peak) CHECK(*row.pct_peak == Approx(100.0 * row.gflops / report.peak->gflops));
-    CHECK(row.ratio_to_blas.has_value() == (blas && row.kernel != "blas"));
+    // A BLAS on a core below this CPU's ISA (blas_core.hpp) gets no ratio.
+    CHECK(row.ratio_to_blas.has_value() == (blas && report.blas_unfair.empty() && row.kernel != "blas"));
     if (row.ratio_to_blas) {
       const b::MatmulBenchRow& blas_row = report.rows[p * per_problem + 2];
       REQUIRE(blas_row.kernel == "blas");
