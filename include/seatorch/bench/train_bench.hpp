@@ -1,9 +1,10 @@
 // `seatorch bench train`: what training costs, in numbers. Seconds per MNIST epoch of the
 // tensor engine with a breakdown (data, forward, backward, optimizer), the process's peak
-// memory after loading and training (before the runs below), the scalar engine's microseconds per sample on a small subset of the same data and
-// the same MLP, beside the tensor engine's, and what augmentation adds to an epoch of the
-// default model (the `best` recipe's transforms in one epoch of 784-256-128-10, Adam, batch 128). Deliberately not here: PyTorch (see
-// scripts/compare-pytorch.py) and printing.
+// memory after loading and training (before the runs below), the scalar engine's
+// microseconds per sample on a small subset of the same data and the same MLP, beside the
+// tensor engine's, and what augmentation adds to an epoch of the default model (the `best`
+// recipe's transforms in one epoch of 784-256-128-10, Adam, batch 128).
+// Deliberately not here: PyTorch (see scripts/compare-pytorch.py) and printing.
 #pragma once
 
 #include "seatorch/data/registry.hpp"
