@@ -11,8 +11,9 @@
 namespace seatorch::kernels {
 
 // The layout in args.scratch, with stride = width + 3:
-//   quads  (height + 2, stride) words, then up to warp_quad_words(): word r * stride + c packs the padded pixels (r, c),
-//          (r, c + 1), (r + 1, c), (r + 1, c + 1) in bytes 0, 1, 2 and 3, that is the source
+//   quads  (height + 2, stride) words, padded up to warp_quad_words(): word r * stride + c
+//          packs the padded pixels (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1) in bytes
+//          0, 1, 2 and 3, that is the source
 //          pixels (r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c), 0 outside the source. A
 //          position clamped to [-1, size] on both axes with floor (x0, y0) finds its four
 //          neighbours in word (y0 + 1) * stride + x0 + 1.
@@ -24,7 +25,8 @@ struct WarpScratch {
 };
 
 // Writes the padded source (and zeroes the 64 bytes after it) and returns the layout; the
-// caller then packs the quads (vector kernels may write up to warp_quad_words() of them), the reference way (pack_warp_quads) or with its own vectors.
+// caller then packs the quads, the reference way (pack_warp_quads) or with its own vectors
+// (which may write up to warp_quad_words() of them).
 WarpScratch pad_warp_source(const WarpArgs& args);
 void pack_warp_quads(const WarpArgs& args, const WarpScratch& scratch);
 
