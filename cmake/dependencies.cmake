@@ -15,6 +15,7 @@ seatorch_require_package(fmt libfmt-dev CONFIG)
 seatorch_require_package(spdlog libspdlog-dev CONFIG)
 seatorch_require_package(nlohmann_json nlohmann-json3-dev CONFIG)
 seatorch_require_package(ZLIB zlib1g-dev)
+find_package(Threads REQUIRED)  # core/parallel: std::jthread workers (part of libc)
 seatorch_require_package(verilator verilator)
 find_program(SEATORCH_VERILATOR verilator REQUIRED)  # the lint test runs the real front end
 

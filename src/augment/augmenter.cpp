@@ -2,7 +2,9 @@
 #include "seatorch/augment/augmenter.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace seatorch::augment {
@@ -97,30 +99,39 @@ void Augmenter::augment(std::span<const std::size_t> rows, std::size_t epoch, st
     bank_.draw(rng);
     bank_epoch_ = epoch;
   }
-  // Every image's transform first, then the warps, each while the next one's inputs arrive.
+  // Each thread takes a contiguous share of the batch with its own scratch: every image's
+  // transform comes from its own stream, so the result does not depend on the split.
+  // Transforms first, then the warps, each while the next one's inputs arrive.
   jobs_.resize(rows.size());
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    core::Rng rng(image_key(seed_, epoch, rows[r]));
-    kernels::WarpArgs& args = jobs_[r];
-    args = kernels::WarpArgs{};
-    args.width = side_;
-    args.height = side_;
-    args.source = data_.pixels_of(rows[r]).data();
-    if (config_.affine) args.map = source_map(draw_affine(config_.ranges, rng), side_, side_);
-    if (config_.elastic) {
-      const ElasticWindow w = bank_.window(rng);
-      args.dx = w.dx;
-      args.dy = w.dy;
-      args.field_stride = w.stride;
+  const std::size_t parts = std::min(core::threads(), rows.size());
+  const std::size_t words = kernels::warp_scratch_words(side_, side_);
+  if (scratch_.size() < parts * words) scratch_.resize(parts * words);
+  core::parallel_for(parts, [&](std::size_t part) {
+    const std::size_t begin = part * rows.size() / parts;
+    const std::size_t end = (part + 1) * rows.size() / parts;
+    for (std::size_t r = begin; r < end; ++r) {
+      core::Rng rng(image_key(seed_, epoch, rows[r]));
+      kernels::WarpArgs& args = jobs_[r];
+      args = kernels::WarpArgs{};
+      args.width = side_;
+      args.height = side_;
+      args.source = data_.pixels_of(rows[r]).data();
+      if (config_.affine) args.map = source_map(draw_affine(config_.ranges, rng), side_, side_);
+      if (config_.elastic) {
+        const ElasticWindow w = bank_.window(rng);
+        args.dx = w.dx;
+        args.dy = w.dy;
+        args.field_stride = w.stride;
+      }
+      args.out = out.data() + r * pixels;
+      args.scratch = scratch_.data() + part * words;
     }
-    args.out = out.data() + r * pixels;
-    args.scratch = scratch_.data();
-  }
-  if (!jobs_.empty()) kernels::prefetch_warp_inputs(jobs_.front());
-  for (std::size_t r = 0; r < jobs_.size(); ++r) {
-    if (r + 1 < jobs_.size()) kernels::prefetch_warp_inputs(jobs_[r + 1]);
-    kernels::warp_bilinear(jobs_[r]);
-  }
+    if (begin < end) kernels::prefetch_warp_inputs(jobs_[begin]);
+    for (std::size_t r = begin; r < end; ++r) {
+      if (r + 1 < end) kernels::prefetch_warp_inputs(jobs_[r + 1]);
+      kernels::warp_bilinear(jobs_[r]);
+    }
+  });
 }
 
 }  // namespace seatorch::augment

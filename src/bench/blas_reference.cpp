@@ -3,6 +3,8 @@
 // version we can query).
 #include "seatorch/bench/blas_reference.hpp"
 
+#include "seatorch/core/parallel.hpp"
+
 #include <stdexcept>
 
 #if SEATORCH_HAVE_BLAS
@@ -19,13 +21,16 @@ CBLAS_TRANSPOSE cblas_transpose(kernels::Transpose t) {
   return t == kernels::Transpose::kYes ? CblasTrans : CblasNoTrans;
 }
 
-void use_one_thread() {
+// As many threads as seatorch's own loops use (core/parallel.hpp), so the two compare on
+// the same cores; OpenBLAS would otherwise take every core.
+void use_our_thread_count() {
 #if SEATORCH_BLAS_OPENBLAS
-  static const bool once = [] {
-    openblas_set_num_threads(1);
-    return true;
-  }();
-  (void)once;
+  static std::size_t current = 0;  // the bench calls the BLAS from one thread only
+  const std::size_t threads = core::threads();
+  if (threads != current) {
+    openblas_set_num_threads(static_cast<int>(threads));
+    current = threads;
+  }
 #endif
 }
 
@@ -48,7 +53,7 @@ std::string blas_core_name() {
 }
 
 void blas_sgemm(const kernels::MatmulArgs& args) {
-  use_one_thread();
+  use_our_thread_count();
   const auto [m, n, k] = args.shape;
   cblas_sgemm(CblasRowMajor, cblas_transpose(args.ta), cblas_transpose(args.tb), static_cast<int>(m),
               static_cast<int>(n), static_cast<int>(k), 1.0f, args.a, static_cast<int>(args.lda), args.b,

@@ -5,11 +5,13 @@
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <thread>
 
 namespace seatorch::bench {
 namespace {
@@ -120,7 +122,7 @@ std::vector<MatmulProblem> mlp_matmul_problems() {
   };
 }
 
-std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock) {
+std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock, std::size_t threads) {
   std::optional<FmaPeak> best;
   for (const kernels::KernelInfo& kernel : kernels::available_kernels()) {
     if (kernel.fma_probe == nullptr) continue;
@@ -140,7 +142,18 @@ std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock) {
     }
     if (!best || gflops > best->gflops) best = FmaPeak{std::string(kernel.name), gflops};
   }
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  if (best) best->gflops *= static_cast<double>(std::min(threads, cores));
   return best;
+}
+
+void check_clock(TimingClock clock) {
+  if (core::threads() > 1 && clock == TimingClock::kThreadCpu) {
+    throw core::option_error("clock",
+                             "a thread's CPU time counts only its own share of {} threads' work; "
+                             "time them with the wall clock",
+                             core::threads());
+  }
 }
 
 MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
@@ -156,7 +169,9 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
 
   MatmulBenchReport report;
   report.clock = options.clock;
-  report.peak = measure_fma_peak(0.05, options.clock);
+  check_clock(options.clock);
+  report.threads = core::threads();
+  report.peak = measure_fma_peak(0.05, options.clock, report.threads);
   if (options.blas) report.blas = blas_name();
   if (!report.blas.empty()) report.blas_unfair = blas_core().unfair_reason();
   const TimingOptions timing{options.reps, options.min_sample_seconds, options.clock};
@@ -180,7 +195,8 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
     std::optional<MatmulBenchRow> blas_row;
     if (!report.blas.empty()) blas_row = measure([&] { blas_sgemm(ops.args); }, "blas");
     for (const kernels::KernelInfo* kernel : chosen) {
-      MatmulBenchRow row = measure([&] { kernel->matmul(ops.args); }, std::string(kernel->name));
+      // Through matmul_with, which splits the product across threads as training does.
+      MatmulBenchRow row = measure([&] { kernels::matmul_with(kernel->name, ops.args); }, std::string(kernel->name));
       if (blas_row && report.blas_unfair.empty()) row.ratio_to_blas = row.gflops / blas_row->gflops;
       emit(std::move(row));
     }

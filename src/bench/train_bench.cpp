@@ -1,6 +1,7 @@
 // The training benchmark: the same MLP and SGD recipe through both engines.
 #include "seatorch/bench/train_bench.hpp"
 
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/train/recipes.hpp"
 #include "seatorch/train/scalar_trainer.hpp"
@@ -26,10 +27,20 @@ AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
   config.augment = train::find_recipe("best").config().augment;
   const train::TensorTrainOutput out = train::train_tensor(data, config);
   const double augment = out.result.phases.augment;
-  return {out.model.architecture(), augment::augment_list(config.augment), augment, out.result.seconds - augment};
+  return {out.model.architecture(), augment::augment_list(config.augment), augment, out.result.seconds - augment,
+          mlp_product_flops(out.model.sizes(), out.result.samples)};
 }
 
 }  // namespace
+
+double mlp_product_flops(const std::vector<std::size_t>& sizes, std::size_t samples) {
+  double per_sample = 0.0;
+  for (std::size_t l = 0; l + 1 < sizes.size(); ++l) {
+    const double products = l == 0 ? 2.0 : 3.0;  // forward, weight gradient, input gradient
+    per_sample += products * 2.0 * static_cast<double>(sizes[l]) * static_cast<double>(sizes[l + 1]);
+  }
+  return per_sample * static_cast<double>(samples);
+}
 
 TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   data::DataOptions data_options;
@@ -59,10 +70,17 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.batch = options.batch;
   report.epochs = options.epochs;
   report.train_size = tensor.result.train_size;
+  report.threads = core::threads();
+  report.peak = measure_fma_peak(0.05, TimingClock::kWall, report.threads);
+  report.product_flops = mlp_product_flops(tensor.model.sizes(), report.train_size);
   const auto epochs = static_cast<double>(options.epochs);
   report.seconds_per_epoch = tensor.result.seconds / epochs;
   const train::PhaseSeconds& p = tensor.result.phases;
-  report.phases_per_epoch = {p.data / epochs, p.forward / epochs, p.backward / epochs, p.optimizer / epochs};
+  report.phases_per_epoch = {.data = p.data / epochs,
+                             .augment = p.augment / epochs,
+                             .forward = p.forward / epochs,
+                             .backward = p.backward / epochs,
+                             .optimizer = p.optimizer / epochs};
   report.tensor_us_per_sample = tensor.result.us_per_sample;
   report.test_accuracy = tensor.result.test.accuracy();
 

@@ -10,6 +10,7 @@
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/bench/train_bench.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
 #include <fmt/format.h>
@@ -41,9 +42,10 @@ CLI::Validator library_validator(Parse parse, std::string name) {
 }
 
 // --clock, shared by the modes that time single-threaded work.
-void add_clock_option(CLI::App* app, std::string& clock) {
-  app->add_option("--clock", clock,
-                  "What is timed: the thread's CPU time (cpu: the code alone, even on a busy machine) or wall time")
+CLI::Option* add_clock_option(CLI::App* app, std::string& clock) {
+  return app
+      ->add_option("--clock", clock,
+                   "What is timed: the thread's CPU time (cpu: the code alone, even on a busy machine) or wall time")
       ->check(CLI::IsMember({"cpu", "wall"}))
       ->capture_default_str();
 }
@@ -60,7 +62,9 @@ struct MatmulFlags {
   std::vector<std::string> kernels;
   std::size_t reps = 5;
   std::string clock = "cpu";
+  std::size_t threads = 0;  // 0: SEATORCH_THREADS, else 1
   bool json = false;
+  CLI::Option* clock_opt = nullptr;
   CLI::Option* sizes_opt = nullptr;
   CLI::Option* shapes_opt = nullptr;
 };
@@ -80,7 +84,8 @@ void print_matmul_table(const bench::MatmulBenchReport& report) {
   for (const auto& row : report.rows) {
     if (std::find(columns.begin(), columns.end(), row.kernel) == columns.end()) columns.push_back(row.kernel);
   }
-  std::cout << fmt::format("# matmul, 1 thread, GFLOPS (median, {} time); FMA peak {}; BLAS: {}\n",
+  std::cout << fmt::format("# matmul, {} thread{}, GFLOPS (median, {} time); FMA peak {}; BLAS: {}\n", report.threads,
+                           report.threads == 1 ? "" : "s",
                            report.clock == bench::TimingClock::kWall ? "wall" : "thread CPU",
                            report.peak ? fmt::format("{:.1f} GFLOPS ({})", report.peak->gflops, report.peak->isa)
                                        : std::string("not measured (no SIMD ISA)"),
@@ -142,8 +147,8 @@ nlohmann::json matmul_json(const bench::MatmulBenchReport& report, const MatmulF
           {"blas_unfair", report.blas_unfair.empty() ? nlohmann::json() : nlohmann::json(report.blas_unfair)},
           {"blas_core", null_if_empty(bench::blas_core().name)},
           {"blas_rerun_from", null_if_empty(bench::blas_rerun_from())},
-          {"threads", 1},
           {"clock", bench::clock_name(report.clock)},
+          {"threads", report.threads},
           {"reps", flags.reps}};
 }
 
@@ -152,9 +157,13 @@ int run_matmul(const MatmulFlags& flags) {
   std::string blas_note;
   bench::prefer_fitting_blas(blas_note);
   if (!blas_note.empty()) spdlog::warn("{}", blas_note);
+  use_threads(flags.threads);
   bench::MatmulBenchOptions options;
   options.reps = flags.reps;
-  options.clock = parse_clock(flags.clock);
+  // Several threads are timed by the wall clock unless --clock says otherwise (then refused).
+  const bool wall = core::threads() > 1 && flags.clock_opt->count() == 0;
+  options.clock = wall ? bench::TimingClock::kWall : parse_clock(flags.clock);
+  bench::check_clock(options.clock);
   options.kernels = flags.kernels;
   // With neither --sizes nor --shapes: the default squares and the MLP's shapes; otherwise
   // exactly what was asked for.
@@ -166,7 +175,8 @@ int run_matmul(const MatmulFlags& flags) {
   }
   for (const std::string& text : flags.shapes) options.problems.push_back(bench::parse_matmul_problem(text));
 
-  spdlog::info("matmul bench: {} shapes, {} timed samples each, single thread", options.problems.size(), options.reps);
+  spdlog::info("matmul bench: {} shapes, {} timed samples each, {} thread(s)", options.problems.size(), options.reps,
+               core::threads());
   const bench::MatmulBenchReport report = bench::run_matmul_bench(options, [](const bench::MatmulBenchRow& row) {
     spdlog::info("{:<18} {:<8} {:8.2f} GFLOPS{}", shape_label(row.problem), row.kernel, row.gflops,
                  row.ratio_to_blas ? fmt::format("  {:.2f}x blas", *row.ratio_to_blas) : std::string());
@@ -193,7 +203,8 @@ Command register_matmul(CLI::App& bench) {
           ->delimiter(',')
           ->check(library_validator([](const std::string& t) { bench::parse_matmul_problem(t); }, "SHAPE"));
   add_count(app, "--reps", flags->reps, "Timed samples per figure (the median is reported)", 1)->capture_default_str();
-  add_clock_option(app, flags->clock);
+  flags->clock_opt = command.sets("clock", add_clock_option(app, flags->clock));
+  add_threads(command, app, flags->threads);
   command
       .sets("matmul kernel",
             app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)"))
@@ -210,19 +221,26 @@ Command register_matmul(CLI::App& bench) {
 struct TrainBenchFlags {
   bench::TrainBenchOptions options;
   std::string data_dir;
+  std::size_t threads = 0;  // 0: SEATORCH_THREADS, else 1
   bool json = false;
 };
 
 nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
   if (!a) return nullptr;
-  return {{"architecture", a->architecture},
-          {"augment", a->augment},
-          {"augment_seconds", a->augment_seconds},
-          {"rest_seconds", a->rest_seconds},
-          {"share", a->share()}};
+  return {{"architecture", a->architecture},       {"augment", a->augment},
+          {"augment_seconds", a->augment_seconds}, {"rest_seconds", a->rest_seconds},
+          {"product_flops", a->product_flops},     {"share", a->share()}};
+}
+
+// "products: 24.4 GFLOP per epoch, 90.1 GFLOPS, 77.4 % of the FMA peak"
+std::string products_line(double flops, double seconds, const std::optional<bench::FmaPeak>& peak) {
+  const double gflops = seconds > 0.0 ? flops / seconds / 1e9 : 0.0;
+  return fmt::format("products: {:.1f} GFLOP per epoch, {:.1f} GFLOPS{}", flops / 1e9, gflops,
+                     peak ? fmt::format(", {:.1f} % of the FMA peak", 100.0 * gflops / peak->gflops) : std::string());
 }
 
 int run_train_bench_command(TrainBenchFlags flags) {
+  use_threads(flags.threads);
   flags.options.data_dir = flags.data_dir;
   spdlog::info("training {} epoch(s) of MNIST with the tensor engine, then {} samples with the scalar engine",
                flags.options.epochs, flags.options.scalar_samples);
@@ -236,6 +254,9 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"epochs", r.epochs},
                 {"train_size", r.train_size},
                 {"seconds_per_epoch", r.seconds_per_epoch},
+                {"threads", r.threads},
+                {"peak_gflops", r.peak ? nlohmann::json(r.peak->gflops) : nlohmann::json()},
+                {"product_flops_per_epoch", r.product_flops},
                 {"breakdown_seconds",
                  {{"data", p.data}, {"forward", p.forward}, {"backward", p.backward}, {"optimizer", p.optimizer}}},
                 {"tensor_us_per_sample", r.tensor_us_per_sample},
@@ -248,13 +269,16 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"augmentation", augment_json(r.augmentation)}});
     return 0;
   }
-  std::cout << fmt::format("# {} on {}, batch {}, SGD momentum 0.9, 1 thread, matmul kernel {}\n", r.architecture,
-                           r.dataset, r.batch, r.kernel);
+  std::cout << fmt::format("# {} on {}, batch {}, SGD momentum 0.9, {} thread{}, matmul kernel {}; FMA peak {}\n",
+                           r.architecture, r.dataset, r.batch, r.threads, r.threads == 1 ? "" : "s", r.kernel,
+                           r.peak ? fmt::format("{:.1f} GFLOPS ({})", r.peak->gflops, r.peak->isa)
+                                  : std::string("not measured (no SIMD ISA)"));
   std::cout << fmt::format("tensor engine: {:.3f} s/epoch ({} samples), {:.2f} us/sample, test accuracy {:.4f}\n",
                            r.seconds_per_epoch, r.train_size, r.tensor_us_per_sample, r.test_accuracy);
   std::cout << fmt::format(
       "  breakdown per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s\n", p.data,
       p.forward, p.backward, p.optimizer);
+  std::cout << fmt::format("  {}\n", products_line(r.product_flops, r.seconds_per_epoch, r.peak));
   std::cout << fmt::format("scalar engine: {:.1f} us/sample on {} samples ({:.0f} graph nodes/sample)\n",
                            r.scalar_us_per_sample, r.scalar_samples, r.scalar_nodes_per_sample);
   std::cout << fmt::format("scalar / tensor: {:.0f}x slower per sample\n", r.scalar_to_tensor);
@@ -262,6 +286,8 @@ int run_train_bench_command(TrainBenchFlags flags) {
     const bench::AugmentBench& a = *r.augmentation;
     std::cout << fmt::format("augmentation ({}): {:.3f} s per epoch, {:.1f} % of the {} default epoch's {:.3f} s\n",
                              a.augment, a.augment_seconds, 100.0 * a.share(), a.architecture, a.rest_seconds);
+    std::cout << fmt::format("  that epoch without augmentation (Adam, batch 128): {}\n",
+                             products_line(a.product_flops, a.rest_seconds, r.peak));
   }
   std::cout << fmt::format("peak memory (loading MNIST and training): {:.1f} MiB\n",
                            static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));
@@ -282,6 +308,7 @@ Command register_train_bench(CLI::App& bench) {
       ->capture_default_str();
   command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the MNIST files"));
   add_count(app, "--seed", f->options.seed, "Seed")->capture_default_str();
+  add_threads(command, app, f->threads);
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   app->add_flag("!--no-augmentation", f->options.augmentation,
                 "Skip the augmentation line (one epoch of the default model with the best recipe's transforms)");

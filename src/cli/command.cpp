@@ -2,6 +2,7 @@
 #include "command.hpp"
 
 #include "seatorch/core/nearest_name.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/io/atomic_file.hpp"
 
 #include <fmt/format.h>
@@ -19,6 +20,18 @@ namespace seatorch::cli {
 CLI::Option* Command::sets(const std::string& value, CLI::Option* option) {
   flags[value] = option->get_name();
   return option;
+}
+
+CLI::Option* add_threads(Command& command, CLI::App* app, std::size_t& threads) {
+  return command.sets("threads", add_count(app, "--threads", threads,
+                                           "Threads for the products, the augmentation and the optimizer (default: "
+                                           "SEATORCH_THREADS, else 1); results are bit-identical on any count",
+                                           1, core::kMaxThreads));
+}
+
+void use_threads(std::size_t threads) {
+  if (threads > 0) core::set_threads(threads);
+  (void)core::threads();
 }
 
 const Command& parsed_command(const std::vector<Command>& commands) {

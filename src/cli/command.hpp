@@ -69,6 +69,14 @@ CLI::Option* add_count(CLI::App* app, const std::string& flag, T& value, const s
       ->transform(count_validator(min, limit, limit == std::numeric_limits<T>::max()));
 }
 
+// --threads N, for a command whose work runs through core/parallel.hpp. The value stays 0
+// when the flag is not given; use_threads() then leaves the count to SEATORCH_THREADS (else 1).
+CLI::Option* add_threads(Command& command, CLI::App* app, std::size_t& threads);
+
+// Applies a parsed --threads, and resolves SEATORCH_THREADS now, so that a bad value there is
+// reported before any work starts.
+void use_threads(std::size_t threads);
+
 // add_count's comma-separated list form: `--hidden 256,128`.
 template <typename T>
 CLI::Option* add_counts(CLI::App* app, const std::string& flag, std::vector<T>& values, const std::string& help,

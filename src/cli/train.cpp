@@ -53,6 +53,7 @@ struct TrainFlags {
   std::string resume;  // "" with the flag given: the resume file beside --out
   std::string out = "seatorch-out/model.safetensors";
   std::string kernel;
+  std::size_t threads = 0;  // 0: SEATORCH_THREADS, else 1
   bool json = false;
   std::string recipe;
   std::string augment;
@@ -139,6 +140,7 @@ std::string percent_or_dash(const std::optional<double>& v) { return v ? fmt::fo
 
 int run_train(const TrainFlags& flags, const CLI::App& app) {
   if (!flags.kernel.empty()) kernels::select_kernel(flags.kernel);
+  use_threads(flags.threads);
   const train::TrainRunOptions options = run_options(flags, app);
   const train::TensorTrainConfig& c = options.tensor;
   // From here on a stop signal is a request, answered at the next step boundary. The scalar
@@ -257,6 +259,7 @@ Command register_train(CLI::App& root) {
                   "Checkpoint to write; metrics.json and the plots go beside it (with --resume: the "
                   "interrupted run's)")
       ->capture_default_str();
+  add_threads(command, app, f->threads);
   command.sets("matmul kernel", app->add_option("--kernel", f->kernel,
                                                 "Matmul kernel (default: the best this CPU has; see SEATORCH_KERNEL)"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");

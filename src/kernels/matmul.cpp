@@ -1,8 +1,10 @@
-// matmul(): the dispatch point, and choosing a kernel by name with user-facing errors.
-// The table of kernels and the CPU feature checks are in kernel_registry.cpp.
+// matmul(): the dispatch point, its split across threads, and choosing a kernel by name
+// with user-facing errors. The table of kernels and the CPU feature checks are in
+// kernel_registry.cpp.
 #include "seatorch/kernels/matmul.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 
 #include <fmt/format.h>
@@ -29,9 +31,47 @@ const KernelInfo& selected() {
   return *kernel;
 }
 
+// Below this many FLOPs (about 10 us of one core) waking a worker costs more than it saves.
+constexpr double kParallelFlops = 1 << 20;
+// Split boundaries: whole 64-column and 16-row blocks keep every kernel's tiles full.
+constexpr std::size_t kColumnGrain = 64;
+constexpr std::size_t kRowGrain = 16;
+
+// The block of C at rows [i0, i1) and columns [j0, j1), as a product of its own.
+MatmulArgs block(const MatmulArgs& args, std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) {
+  MatmulArgs b = args;
+  b.shape = {i1 - i0, j1 - j0, args.shape.k};
+  b.a += args.ta == Transpose::kNo ? i0 * args.lda : i0;
+  b.b += args.tb == Transpose::kNo ? j0 : j0 * args.ldb;
+  b.c += i0 * args.ldc + j0;
+  return b;
+}
+
+// Runs `kernel` on disjoint blocks of C, one per thread. Each block takes the whole depth k,
+// and every kernel sums an element's products in the same order whatever the block's size,
+// so the result is bit-identical to one call (tests/kernels/matmul_threads_test.cpp).
+// Which way C splits decides which core's cache each weight row lives in. The weight
+// gradient dYᵀ·X (A stored transposed) splits by rows, the rows of W; the forward X·Wᵀ splits
+// by columns when C is wide, again the rows of W (and each thread packs only its half of
+// Wᵀ). The optimizer splits W by rows the same way (train/optimizer.cpp), so each core
+// updates the rows it computed and reads. Anything else splits by columns when wide.
+void run_split(const KernelInfo& kernel, const MatmulArgs& args) {
+  const auto [m, n, k] = args.shape;
+  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (flops < kParallelFlops || core::threads() == 1) {
+    kernel.matmul(args);
+  } else if (args.ta == Transpose::kNo && n >= 2 * kColumnGrain) {
+    core::parallel_ranges(n, kColumnGrain, kColumnGrain,
+                          [&](std::size_t j0, std::size_t j1) { kernel.matmul(block(args, 0, m, j0, j1)); });
+  } else {
+    core::parallel_ranges(m, kRowGrain, kRowGrain,
+                          [&](std::size_t i0, std::size_t i1) { kernel.matmul(block(args, i0, i1, 0, n)); });
+  }
+}
+
 }  // namespace
 
-void matmul(const MatmulArgs& args) { selected().matmul(args); }
+void matmul(const MatmulArgs& args) { run_split(selected(), args); }
 
 const KernelInfo& require_kernel(std::string_view name, std::string_view origin) {
   if (const KernelInfo* kernel = find_kernel(name)) return *kernel;
@@ -51,6 +91,8 @@ void select_kernel(std::string_view name) { g_selected.store(&require_kernel(nam
 
 std::string_view selected_kernel() { return selected().name; }
 
-void matmul_with(std::string_view name, const MatmulArgs& args) { require_kernel(name, "matmul_with").matmul(args); }
+void matmul_with(std::string_view name, const MatmulArgs& args) {
+  run_split(require_kernel(name, "matmul_with"), args);
+}
 
 }  // namespace seatorch::kernels

@@ -2,6 +2,7 @@
 // labels (rows) I32. Private to the trainers and the evaluator.
 #pragma once
 
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/data/dataset.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
@@ -9,6 +10,9 @@
 #include <span>
 
 namespace seatorch::detail {
+
+// Fewer rows than this per thread are copied faster than a worker wakes.
+inline constexpr std::size_t kGatherRowsPerThread = 16;
 
 struct Batch {
   tensor::Tensor x;  // (rows, features) F32
@@ -23,12 +27,15 @@ inline Batch gather_labels(const data::Dataset& data, std::span<const std::size_
   return b;
 }
 
+// The rows split across threads: each copies its own.
 inline Batch gather_batch(const data::Dataset& data, std::span<const std::size_t> rows) {
   Batch b = gather_labels(data, rows);
   float* x = b.x.data<float>();
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    data.copy_features(rows[r], std::span<float>(x + r * data.features, data.features));
-  }
+  core::parallel_ranges(rows.size(), 1, kGatherRowsPerThread, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      data.copy_features(rows[r], std::span<float>(x + r * data.features, data.features));
+    }
+  });
   return b;
 }
 

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
@@ -46,6 +47,38 @@ TEST_CASE("tensors of every dtype are made contiguous and 64-byte aligned", "[te
   CHECK_THROWS_AS(Tensor::from({1.0f, 2.0f}, {3}), seatorch::core::InputError);
   CHECK(Tensor::scalar(2.5f).rank() == 0);
   CHECK(Tensor::scalar(2.5f).item() == 2.5f);
+}
+
+TEST_CASE("freed large buffers are reused for the same size, and the cache stays bounded", "[tensor]") {
+  const std::size_t big = kRecycleMinBytes * 4;
+  const std::byte* first = nullptr;
+  {
+    const Storage s(big);
+    first = s.data();
+  }
+  if (recycled_bytes() == 0) {
+    WARN("this build does not recycle buffers (a sanitizer build)");
+    return;
+  }
+  {
+    const Storage other_size(big + kStorageAlignment);
+    CHECK(other_size.data() != first);
+    const Storage same(big);
+    CHECK(same.data() == first);
+    CHECK(reinterpret_cast<std::uintptr_t>(same.data()) % kStorageAlignment == 0);
+  }
+  {
+    const Storage small(kRecycleMinBytes / 2);  // below the threshold: never cached
+    (void)small;
+  }
+  const std::size_t held = recycled_bytes();
+  CHECK(held % kStorageAlignment == 0);
+  std::vector<std::unique_ptr<Storage>> many;
+  for (std::size_t i = 0; i < 2 * kRecycleMaxBytes / big; ++i) many.push_back(std::make_unique<Storage>(big + i * 64));
+  many.clear();
+  INFO("held " << recycled_bytes() << " bytes, limit " << kRecycleMaxBytes);
+  CHECK(recycled_bytes() <= kRecycleMaxBytes);
+  CHECK(recycled_bytes() > kRecycleMaxBytes - 2 * big);
 }
 
 TEST_CASE("reshape transpose slice and expand are views of the same storage", "[tensor]") {

@@ -2,11 +2,13 @@
 // test images): the issue's quality bar (>= 90% on the test part) and the outputs.
 #include "seatorch/train/train_run.hpp"
 
+#include "../core/thread_count.hpp"
 #include "../scratch_dir.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
@@ -60,19 +62,23 @@ TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train
   }
 }
 
-TEST_CASE("the same seed and flags give a bit-identical checkpoint", "[train]") {
+TEST_CASE("the same seed and flags give a bit-identical checkpoint, on 1, 2 or 3 threads", "[train]") {
   const seatorch::test::ScratchDir dir;
   seatorch::train::TrainRunOptions options = subset_options();
   options.tensor.epochs = 1;
-  options.tensor.limit = 500;
+  options.tensor.limit = 1000;
+  options.tensor.batch = 64;  // products, batches, augmentation and Adam all large enough to split
   options.out = dir / "a.safetensors";
   seatorch::train::run_training(options);
-  options.out = dir / "b.safetensors";
-  seatorch::train::run_training(options);
   const auto a = seatorch::io::load_safetensors(dir / "a.safetensors");
-  const auto b = seatorch::io::load_safetensors(dir / "b.safetensors");
-  for (const auto& [name, tensor] : a.tensors) {
-    INFO("tensor " << name);
-    CHECK(tensor.bytes == b.tensors.at(name).bytes);
+  for (std::size_t threads : {1u, 2u, 3u}) {
+    const seatorch::test::ThreadCount count(threads);
+    options.out = dir / fmt::format("threads{}.safetensors", threads);
+    seatorch::train::run_training(options);
+    const auto b = seatorch::io::load_safetensors(options.out);
+    for (const auto& [name, tensor] : a.tensors) {
+      INFO(threads << " threads, tensor " << name);
+      CHECK(tensor.bytes == b.tensors.at(name).bytes);
+    }
   }
 }

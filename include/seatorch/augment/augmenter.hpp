@@ -66,7 +66,7 @@ class Augmenter {
   ElasticBank bank_;                       // the epoch's fields, when config_.elastic
   std::optional<std::size_t> bank_epoch_;  // the epoch bank_ was drawn for
   std::vector<kernels::WarpArgs> jobs_;    // (rows) the batch's warps
-  std::vector<std::uint32_t> scratch_;     // (kernels::warp_scratch_words(side, side))
+  std::vector<std::uint32_t> scratch_;     // (threads, kernels::warp_scratch_words(side, side))
 };
 
 }  // namespace seatorch::augment

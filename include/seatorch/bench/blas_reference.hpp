@@ -1,8 +1,8 @@
 // The system BLAS as the bench's yardstick: cblas_sgemm on the same operands as our kernels.
 //
 // It exists only when CMake's optional find_package(BLAS) found a CBLAS at configure time
-// (Debian: libopenblas-dev); seatorch itself never calls BLAS. OpenBLAS is held to one
-// thread, because the bench compares single-threaded kernels.
+// (Debian: libopenblas-dev); seatorch itself never calls BLAS. OpenBLAS runs on as many
+// threads as seatorch's own loops (core::threads(), 1 unless asked), so both use the same cores.
 #pragma once
 
 #include "seatorch/kernels/matmul.hpp"

@@ -5,7 +5,7 @@
 // form ":nn", ":tn", ":nt" or ":tt" (t: that operand is stored transposed, as the training
 // backward passes use it). Every kernel and the BLAS run on the same operands in the same
 // process; figures are GFLOPS = 2*m*n*k / median seconds.
-// Deliberately not here: printing (the CLI formats the table and the JSON), threads.
+// Deliberately not here: printing (the CLI formats the table and the JSON).
 #pragma once
 
 #include "seatorch/bench/timing.hpp"
@@ -50,16 +50,20 @@ struct FmaPeak {
 };
 
 // Runs each available ISA's FMA probe for about `seconds` (the best of ten short runs, timed
-// with `clock`) and returns the fastest; nullopt when no kernel of this CPU has a probe.
-std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05, TimingClock clock = TimingClock::kThreadCpu);
+// with `clock`) and returns the fastest; nullopt when no kernel of this CPU has a probe. The
+// probe runs on one core; the peak of `threads` threads is that times the cores they can use
+// (the cores are alike, each with its own FMA units; threads beyond the cores add none).
+std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05, TimingClock clock = TimingClock::kThreadCpu,
+                                        std::size_t threads = 1);
 
 struct MatmulBenchOptions {
   std::vector<MatmulProblem> problems;
   std::vector<std::string> kernels;  // kernel names; empty: every available kernel
   std::size_t reps = 5;              // timed samples per figure (median)
   double min_sample_seconds = 0.02;
-  // Single-threaded kernels and a one-thread BLAS: the thread's CPU time is the honest
-  // figure on a shared machine (see TimingClock), and equals wall time on an idle one.
+  // On one thread the thread's CPU time is the honest figure on a shared machine (see
+  // TimingClock), and equals wall time on an idle one. On several (core::threads() > 1) it
+  // would count one thread's share only: the bench then needs kWall.
   TimingClock clock = TimingClock::kThreadCpu;
   bool blas = true;  // also time cblas_sgemm when the build has a BLAS
 };
@@ -75,13 +79,18 @@ struct MatmulBenchRow {
 
 struct MatmulBenchReport {
   TimingClock clock = TimingClock::kThreadCpu;
-  std::optional<FmaPeak> peak;
-  std::string blas;  // blas_name(), empty when not run
+  std::size_t threads = 1;      // core::threads() during the run
+  std::optional<FmaPeak> peak;  // of the cores `threads` use: one core's probe times their number
+  std::string blas;             // blas_name(), empty when not run
   // Why no row carries a ratio to the BLAS although it ran: its core is below this CPU's ISA
   // (BlasCore::unfair_reason()); empty when the ratios are fair.
   std::string blas_unfair;
   std::vector<MatmulBenchRow> rows;  // per problem: the kernels in the order given, then "blas"
 };
+
+// Throws OptionError ("clock") when `clock` cannot time core::threads() threads: a thread's
+// CPU time counts only its own share.
+void check_clock(TimingClock clock);
 
 // Throws InputError for an unknown or unavailable kernel name (listing the available ones)
 // and for an empty problem list. `progress` sees each row as soon as it is measured.

@@ -3,10 +3,13 @@
 // memory after loading and training (before the runs below), the scalar engine's
 // microseconds per sample on a small subset of the same data and the same MLP, beside the
 // tensor engine's, and what augmentation adds to an epoch of the default model (the `best`
-// recipe's transforms in one epoch of 784-256-128-10, Adam, batch 128).
+// recipe's transforms in one epoch of 784-256-128-10, Adam, batch 128). Both tensor-engine
+// epochs are also given as GFLOPS over their matrix products and as a share of the FMA peak
+// of the cores their threads use (core/parallel.hpp).
 // Deliberately not here: PyTorch (see scripts/compare-pytorch.py) and printing.
 #pragma once
 
+#include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/data/registry.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
@@ -35,8 +38,14 @@ struct AugmentBench {
   std::string augment;           // the transforms, as --augment lists them
   double augment_seconds = 0.0;  // transforming the epoch's images
   double rest_seconds = 0.0;     // the rest of the epoch's training: what it costs without them
+  double product_flops = 0.0;    // of the epoch's matrix products (mlp_product_flops)
   [[nodiscard]] double share() const { return rest_seconds > 0.0 ? augment_seconds / rest_seconds : 0.0; }
 };
+
+// The FLOPs of one training epoch's matrix products for an MLP of layer sizes `sizes` (input
+// first) on `samples` samples: per layer the forward X·Wᵀ and the weight gradient dYᵀ·X, and
+// for every layer but the first the input gradient dY·W, each 2 * in * out per sample.
+double mlp_product_flops(const std::vector<std::size_t>& sizes, std::size_t samples);
 
 struct TrainBenchReport {
   std::string dataset;
@@ -45,6 +54,9 @@ struct TrainBenchReport {
   std::size_t batch = 0;
   std::size_t epochs = 0;
   std::size_t train_size = 0;
+  std::size_t threads = 1;               // core::threads() during the run
+  std::optional<FmaPeak> peak;           // of the cores the threads use
+  double product_flops = 0.0;            // per epoch (mlp_product_flops)
   double seconds_per_epoch = 0.0;        // tensor engine, training only
   train::PhaseSeconds phases_per_epoch;  // its breakdown
   double tensor_us_per_sample = 0.0;

@@ -11,9 +11,10 @@
 // then zeroed (or left as is when accumulating).
 //
 // matmul() dispatches to the best kernel this CPU has (see kernel_names()); matmul_ref()
-// is the plain triple loop, the specification every fast kernel is tested against.
-// Deliberately not here: alpha/beta scaling beyond accumulate, non-unit column strides
-// (the tensor layer makes such views contiguous first), threading.
+// is the plain triple loop, the specification every fast kernel is tested against. With
+// more than one thread (core/parallel.hpp) matmul() and matmul_with() give each thread a
+// block of C, with bit-identical results. Deliberately not here: alpha/beta scaling beyond
+// accumulate, non-unit column strides (the tensor layer makes such views contiguous first).
 #pragma once
 
 #include <cstddef>

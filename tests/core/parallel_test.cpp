@@ -1,0 +1,97 @@
+// The worker pool: every part runs exactly once on any thread count, loops inside a part
+// run inline, errors come back to the caller, ranges keep their grain, and bad counts are
+// refused.
+#include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
+#include "thread_count.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using seatorch::core::parallel_for;
+using seatorch::core::parallel_ranges;
+
+TEST_CASE("parallel_for runs every part exactly once, on each thread count", "[core]") {
+  for (std::size_t threads : {1u, 2u, 3u, 5u}) {
+    const seatorch::test::ThreadCount count(threads);
+    CHECK(seatorch::core::threads() == threads);
+    for (std::size_t parts : {1u, 2u, 3u, 7u, 64u}) {
+      std::vector<std::atomic<int>> runs(parts);
+      for (int round = 0; round < 50; ++round) parallel_for(parts, [&](std::size_t p) { runs[p].fetch_add(1); });
+      for (std::size_t p = 0; p < parts; ++p) {
+        INFO("threads " << threads << ", parts " << parts << ", part " << p << " ran " << runs[p].load() << " times");
+        CHECK(runs[p].load() == 50);
+      }
+    }
+  }
+}
+
+TEST_CASE("parallel_for uses the workers, and a loop inside a part runs inline", "[core]") {
+  const seatorch::test::ThreadCount count(2);
+  std::vector<std::thread::id> ids(2);
+  std::vector<int> inner(2 * 3, 0);
+  parallel_for(2, [&](std::size_t p) {
+    ids[p] = std::this_thread::get_id();
+    parallel_for(3, [&](std::size_t q) {
+      CHECK(std::this_thread::get_id() == ids[p]);
+      ++inner[p * 3 + q];
+    });
+  });
+  CHECK(ids[0] == std::this_thread::get_id());
+  CHECK(ids[1] != ids[0]);
+  CHECK(inner == std::vector<int>(6, 1));
+}
+
+TEST_CASE("an exception in a part reaches the caller after every part ran", "[core]") {
+  const seatorch::test::ThreadCount count(2);
+  std::atomic<int> ran{0};
+  CHECK_THROWS_WITH(parallel_for(4,
+                                 [&](std::size_t p) {
+                                   ran.fetch_add(1);
+                                   if (p == 3) throw std::runtime_error("part 3 failed");
+                                 }),
+                    "part 3 failed");
+  CHECK(ran.load() == 4);
+  int after = 0;  // the pool still works
+  parallel_for(2, [&](std::size_t p) {
+    if (p == 0) ++after;
+  });
+  CHECK(after == 1);
+}
+
+TEST_CASE("parallel_ranges covers every index once, in grain-aligned pieces, small loops on one thread", "[core]") {
+  const seatorch::test::ThreadCount count(3);
+  for (std::size_t n : {0u, 1u, 15u, 64u, 100u, 1000u}) {
+    std::vector<int> covered(n, 0);
+    std::vector<std::size_t> begins;
+    std::mutex m;
+    parallel_ranges(n, 16, 0, [&](std::size_t begin, std::size_t end) {
+      const std::lock_guard lock(m);
+      begins.push_back(begin);
+      for (std::size_t i = begin; i < end; ++i) ++covered[i];
+    });
+    for (std::size_t i = 0; i < n; ++i) {
+      INFO("n " << n << ": element " << i << " covered " << covered[i] << " times");
+      CHECK(covered[i] == 1);
+    }
+    for (std::size_t b : begins) CHECK(b % 16 == 0);
+  }
+  std::size_t calls = 0;  // 100 elements with at least 64 per range: one range
+  parallel_ranges(100, 1, 64, [&](std::size_t begin, std::size_t end) {
+    ++calls;
+    CHECK(begin == 0);
+    CHECK(end == 100);
+  });
+  CHECK(calls == 1);
+}
+
+TEST_CASE("a thread count of 0 or above the limit is an OptionError", "[core]") {
+  CHECK_THROWS_AS(seatorch::core::set_threads(0), seatorch::core::OptionError);
+  CHECK_THROWS_AS(seatorch::core::set_threads(seatorch::core::kMaxThreads + 1), seatorch::core::OptionError);
+  CHECK(seatorch::core::threads() >= 1);
+}

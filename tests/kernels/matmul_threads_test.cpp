@@ -1,0 +1,83 @@
+// matmul() on several threads against the same kernel on one: each thread computes its own
+// block of C over the whole depth, so every element must come out bit-identical, in every
+// transpose form, for splits by columns (wide C) and by rows (the narrow weight gradient).
+#include "../core/thread_count.hpp"
+#include "seatorch/core/rng.hpp"
+#include "seatorch/kernels/matmul.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <vector>
+
+namespace k = seatorch::kernels;
+
+namespace {
+
+struct Shape {
+  std::size_t m, n, k;
+};
+
+std::vector<float> random_values(std::size_t count, seatorch::core::Rng& rng) {
+  std::vector<float> v(count);
+  for (float& x : v) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+  return v;
+}
+
+// C from one call of `kernel` on `threads` threads; C starts as `c0` (accumulate) or NaN.
+std::vector<float> run(const std::string& kernel, std::size_t threads, const Shape& s, bool ta, bool tb,
+                       bool accumulate, const std::vector<float>& a, const std::vector<float>& b,
+                       const std::vector<float>& c0) {
+  const seatorch::test::ThreadCount count(threads);
+  std::vector<float> c = accumulate ? c0 : std::vector<float>(c0.size(), std::nanf(""));
+  k::matmul_with(kernel, {{s.m, s.n, s.k},
+                          a.data(),
+                          ta ? s.m : s.k,
+                          k::Transpose{ta},
+                          b.data(),
+                          tb ? s.k : s.n,
+                          k::Transpose{tb},
+                          c.data(),
+                          s.n,
+                          accumulate});
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("matmul on 2 and 3 threads is bit-identical to 1 thread, every kernel and form", "[kernels]") {
+  seatorch::core::Rng rng(7);
+  // The MLP's products (forward, dX, dW and the 10-wide ones), and odd sizes past the grains.
+  const std::vector<Shape> shapes{{64, 128, 784}, {128, 784, 64}, {128, 10, 64}, {512, 10, 256},
+                                  {64, 784, 128}, {200, 333, 77}, {47, 129, 300}};
+  for (const std::string& kernel : k::kernel_names()) {
+    for (const Shape& s : shapes) {
+      const std::vector<float> a = random_values(s.m * s.k, rng);
+      const std::vector<float> b = random_values(s.k * s.n, rng);
+      const std::vector<float> c0 = random_values(s.m * s.n, rng);
+      for (bool ta : {false, true}) {
+        for (bool tb : {false, true}) {
+          for (bool accumulate : {false, true}) {
+            const std::vector<float> one = run(kernel, 1, s, ta, tb, accumulate, a, b, c0);
+            for (std::size_t threads : {2u, 3u}) {
+              const std::vector<float> many = run(kernel, threads, s, ta, tb, accumulate, a, b, c0);
+              std::size_t first = one.size();
+              for (std::size_t i = 0; i < one.size() && first == one.size(); ++i) {
+                if (std::memcmp(&one[i], &many[i], sizeof(float)) != 0) first = i;
+              }
+              INFO("kernel " << kernel << " " << s.m << "x" << s.n << "x" << s.k << " ta " << ta << " tb " << tb
+                             << " accumulate " << accumulate << ", " << threads << " threads");
+              if (first < one.size()) {
+                INFO("first difference C[" << first / s.n << "," << first % s.n << "]: " << many[first] << " against "
+                                           << one[first] << " on one thread");
+                CHECK(false);
+              } else {
+                CHECK(true);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
