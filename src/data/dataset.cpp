@@ -23,6 +23,14 @@ void Dataset::copy_features(std::size_t i, std::span<float> out) const {
   }
 }
 
+void Dataset::prefetch_features(std::size_t i) const {
+  constexpr std::size_t kLine = 64;
+  const std::size_t bytes = features * (is_image() ? sizeof(std::uint8_t) : sizeof(float));
+  const char* row = is_image() ? reinterpret_cast<const char*>(pixels.data() + i * features)
+                               : reinterpret_cast<const char*>(x.data() + i * features);
+  for (std::size_t at = 0; at < bytes; at += kLine) __builtin_prefetch(row + at);
+}
+
 std::vector<float> Dataset::features_of(std::size_t first, std::size_t count) const {
   assert(first + count <= size());
   std::vector<float> out(count * features);  // (count, features)

@@ -6,6 +6,7 @@
 #include "seatorch/data/dataset.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 
@@ -13,6 +14,8 @@ namespace seatorch::detail {
 
 // Fewer rows than this per thread are copied faster than a worker wakes.
 inline constexpr std::size_t kGatherRowsPerThread = 16;
+// How far ahead a gather asks for rows: enough to cover a memory latency with conversions.
+inline constexpr std::size_t kPrefetchRows = 4;
 
 struct Batch {
   tensor::Tensor x;  // (rows, features) F32
@@ -32,7 +35,9 @@ inline Batch gather_batch(const data::Dataset& data, std::span<const std::size_t
   Batch b = gather_labels(data, rows);
   float* x = b.x.data<float>();
   core::parallel_ranges(rows.size(), 1, kGatherRowsPerThread, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < std::min(end, begin + kPrefetchRows); ++r) data.prefetch_features(rows[r]);
     for (std::size_t r = begin; r < end; ++r) {
+      if (r + kPrefetchRows < end) data.prefetch_features(rows[r + kPrefetchRows]);
       data.copy_features(rows[r], std::span<float>(x + r * data.features, data.features));
     }
   });

@@ -37,6 +37,9 @@ struct Dataset {
 
   // Sample i's features as floats, (features): pixel_value of its bytes, or its values.
   void copy_features(std::size_t i, std::span<float> out) const;
+  // Asks the CPU to start loading sample i's features into cache: a batch's rows are random
+  // rows of a set larger than the caches, and each one otherwise stalls on memory.
+  void prefetch_features(std::size_t i) const;
   // Samples [first, first + count) as floats, (count, features).
   [[nodiscard]] std::vector<float> features_of(std::size_t first, std::size_t count) const;
   // Sample i's pixel bytes, (features); empty for real-valued data.

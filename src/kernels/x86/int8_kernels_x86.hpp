@@ -8,8 +8,10 @@
 
 namespace seatorch::kernels::x86 {
 
-// Output rows per vector: int32 lanes of a 256-bit and a 512-bit register.
-inline constexpr std::size_t kAvx2Rows = 8;
+// Output rows per vector: for AVX2 4 rows of 2 partial sums in a 256-bit register (its
+// products are int16 pairs, see int8_kernels_avx2.cpp), for VNNI the 16 int32 lanes of a
+// 512-bit one.
+inline constexpr std::size_t kAvx2Rows = 4;
 inline constexpr std::size_t kAvx512Rows = 16;
 
 // B (n, k) -> row blocks of `rows` rows; within a block k in groups of 4 (zero padded), and
