@@ -111,6 +111,7 @@ def main():
     widths = [int(x) for x in args.widths.split(",")]
     batches = [int(x) for x in args.batches.split(",")]
 
+    compare.set_blas_threads(1)
     blas_note, blas_refusal = compare.fair_blas(args.seatorch)
     compare.import_torch()
     peak, isa = fma_peak(args.seatorch)
@@ -120,7 +121,8 @@ def main():
             times = {"seatorch": [], "PyTorch": []}
             for _ in range(args.reps):
                 times["seatorch"].append(seatorch_seconds(args.seatorch, args.data_dir, width, batch))
-                times["PyTorch"].append(compare.pytorch_epoch_seconds(args.data_dir, 0, hidden=width, batch=batch)[0])
+                recipe = dict(compare.RECIPES["sgd"], hidden=[width], batch=batch)
+                times["PyTorch"].append(compare.pytorch_epoch_seconds(args.data_dir, 0, recipe, 1)[0])
             for engine, samples in times.items():
                 seconds = statistics.median(samples)
                 gflops = product_flops(width) / seconds / 1e9
