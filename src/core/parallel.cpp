@@ -21,9 +21,12 @@ namespace {
 
 // How long a thread polls before it sleeps. Waking a sleeping thread costs tens of
 // microseconds (more on a virtual machine), as much as a small loop itself; a training
-// step's loops come closer together than this, so its workers never sleep mid-step.
+// step's loops come closer together than this, so its workers never sleep mid-step. Between
+// rounds of polls it yields: when more threads than cores want to run (two training runs at
+// once), a poller that kept its core would starve the very thread it waits for (an epoch took
+// ten times as long).
 constexpr auto kSpin = std::chrono::microseconds(500);
-constexpr int kPollsPerClockRead = 256;
+constexpr int kPollsPerRound = 256;
 
 thread_local bool t_inside_part = false;
 
@@ -32,11 +35,12 @@ template <class T>
 T wait_change(const std::atomic<T>& a, T old) {
   const auto until = std::chrono::steady_clock::now() + kSpin;
   for (;;) {
-    for (int i = 0; i < kPollsPerClockRead; ++i) {
+    for (int i = 0; i < kPollsPerRound; ++i) {
       const T now = a.load(std::memory_order_acquire);
       if (now != old) return now;
     }
     if (std::chrono::steady_clock::now() >= until) break;
+    std::this_thread::yield();
   }
   a.wait(old, std::memory_order_acquire);
   return a.load(std::memory_order_acquire);
