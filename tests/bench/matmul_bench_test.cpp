@@ -1,5 +1,6 @@
 // The matmul bench's pieces: shape strings, the default problems, the FMA-peak probe, the
 // timer, and a tiny end-to-end run.
+#include "../core/thread_count.hpp"
 #include "seatorch/bench/blas_core.hpp"
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
@@ -10,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -218,4 +220,29 @@ TEST_CASE("blas_sgemm agrees with matmul_ref when the build has a BLAS", "[bench
   b::blas_sgemm(theirs);
   CHECK(c == expected);
   CHECK(expected == std::vector<float>{59.f, 65.f, 140.f, 155.f});
+}
+
+TEST_CASE("on two threads the matmul bench needs the wall clock and reports both cores' peak", "[bench]") {
+  const seatorch::test::ThreadCount count(2);
+  b::MatmulBenchOptions options;
+  options.problems = {b::parse_matmul_problem("64x256x128:nn")};
+  options.kernels = {"blocked"};
+  options.reps = 1;
+  options.min_sample_seconds = 0.001;
+  options.blas = false;
+  CHECK_THROWS_AS(b::check_clock(b::TimingClock::kThreadCpu), seatorch::core::OptionError);
+  CHECK_THROWS_AS(b::run_matmul_bench(options), seatorch::core::OptionError);  // the thread CPU clock
+  options.clock = b::TimingClock::kWall;
+  const b::MatmulBenchReport report = b::run_matmul_bench(options);
+  CHECK(report.threads == 2);
+  REQUIRE(report.rows.size() == 1);
+  CHECK(report.rows[0].gflops > 0.0);
+  const std::optional<b::FmaPeak> one = b::measure_fma_peak(0.02, b::TimingClock::kWall, 1);
+  const std::optional<b::FmaPeak> two = b::measure_fma_peak(0.02, b::TimingClock::kWall, 2);
+  REQUIRE(one.has_value() == two.has_value());
+  if (one && std::thread::hardware_concurrency() >= 2) {
+    // Two cores' peak is two probes' worth: the ratio of two independent probes, within noise.
+    INFO("one core " << one->gflops << " GFLOPS, two " << two->gflops);
+    CHECK(two->gflops / one->gflops == Approx(2.0).epsilon(0.35));
+  }
 }
