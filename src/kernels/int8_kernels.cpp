@@ -61,7 +61,13 @@ std::vector<std::int8_t> pack_rows(std::span<const std::int8_t> b, std::size_t n
   return x86::pack_b_blocked(b, n, k, Rows);
 }
 
-constexpr Int8Kernel kAvx2{"avx2", pack_rows<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2, x86::layer_avx2};
+template <std::size_t Rows>
+std::vector<std::int8_t> pack_rows_int16(std::span<const std::int8_t> b, std::size_t n, std::size_t k) {
+  return x86::pack_b_blocked_int16(b, n, k, Rows);
+}
+
+constexpr Int8Kernel kAvx2{"avx2", pack_rows_int16<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2,
+                           x86::layer_avx2};
 constexpr Int8Kernel kAvx512Vnni{"avx512vnni", pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni,
                                  x86::requantize_avx512, x86::layer_avx512vnni};
 #endif

@@ -2,12 +2,16 @@
 //
 //   struct Isa {
 //     static constexpr std::size_t kRows;   // output rows per vector (int32 lanes)
+//     static constexpr std::size_t kBlockBytes;  // packed bytes of kRows x 4 weights
 //     static constexpr int kMR, kNR;        // register tile: kMR A rows x kNR row blocks
 //     using Acc;                            // a vector of kRows int32 sums
-//     using Act;                            // 4 activation bytes, prepared for dot()
+//     using Act;                            // 4 activations, prepared for dot()
+//     using ActWord;                        // 4 activations as A holds them: 4 bytes, or
+//                                           //   4 int16 when prepare() widened A
+//     static void prepare(Operands& g);     // may replace A by a copy in its own format
 //     static Acc zero();
-//     static Act broadcast(std::uint32_t four_bytes);
-//     static Acc load(const std::int8_t* block);       // kRows x 4 packed weights
+//     static Act broadcast(ActWord four);
+//     static Acc load(const std::int8_t* block);       // kRows x 4 packed weights (kBlockBytes)
 //     static Acc dot(Acc acc, Act a, Acc b);           // acc[r] += sum_t a[t] * b[r][t]
 //     static void store(std::int32_t* c, Acc acc);     // all kRows lanes
 //     static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k);  // mod 2^32
@@ -23,7 +27,7 @@
 //
 // StoreDots writes them to C (the plain gemm); RequantizeDots is the fused layer epilogue:
 // it requantizes the tile while it is still in L1, so no int32 matrix is ever written.
-// B is packed by pack_b_blocked(kRows) (int8_kernels_x86.hpp).
+// B is packed by pack_b_blocked(kRows), as int8 or widened to int16 (int8_kernels_x86.hpp).
 // Included only by the ISA files. Everything here has internal linkage (the unnamed
 // namespace) and uses no standard-library templates, so no copy compiled with one file's
 // ISA flags can be picked by the linker for code that runs on a CPU without that ISA.
@@ -41,15 +45,18 @@ struct Operands {
   std::size_t m = 0;
   std::size_t n = 0;
   std::size_t k = 0;
-  const std::uint8_t* a = nullptr;  // (m, k), row stride lda
+  const std::uint8_t* a = nullptr;  // (m, k), row stride lda activations (see ActWord)
   std::size_t lda = 0;
-  const std::int8_t* packed_b = nullptr;  // pack_b_blocked(kRows) of B (n, k)
+  const std::int8_t* packed_b = nullptr;  // B (n, k) packed for the ISA: blocks of Isa::kBlockBytes
 };
 
-// Bytes p4*4 .. p4*4+3 of an A row as one little-endian word, zero past k.
-std::uint32_t four_bytes(const std::uint8_t* row, std::size_t p4, std::size_t k) {
-  std::uint32_t v = 0;
-  std::memcpy(&v, row + p4 * 4, k - p4 * 4 < 4 ? k - p4 * 4 : 4);
+// Activations p4*4 .. p4*4+3 of an A row as one little-endian word, zero past k. A holds
+// sizeof(Word) / 4 bytes per activation.
+template <class Word>
+Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
+  constexpr std::size_t kBytes = sizeof(Word) / 4;
+  Word v = 0;
+  std::memcpy(&v, row + p4 * sizeof(Word), (k - p4 * 4 < 4 ? k - p4 * 4 : 4) * kBytes);
   return v;
 }
 
@@ -67,19 +74,20 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   const std::size_t full = g.k / 4;
   const std::int8_t* b[NR];
 #pragma GCC unroll 8
-  for (int c = 0; c < NR; ++c) b[c] = g.packed_b + (jb0 + static_cast<std::size_t>(c)) * k4 * R * 4;
+  for (int c = 0; c < NR; ++c) b[c] = g.packed_b + (jb0 + static_cast<std::size_t>(c)) * k4 * Isa::kBlockBytes;
   const std::uint8_t* a[MR];
 #pragma GCC unroll 8
-  for (int r = 0; r < MR; ++r) a[r] = g.a + (i0 + static_cast<std::size_t>(r)) * g.lda;
+  for (int r = 0; r < MR; ++r)
+    a[r] = g.a + (i0 + static_cast<std::size_t>(r)) * g.lda * (sizeof(typename Isa::ActWord) / 4);
 
   typename Isa::Acc acc[MR][NR];
   if (full < k4) {  // the last 1..3 bytes, zero padded, start the sums
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
-    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + full * R * 4);
+    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + full * Isa::kBlockBytes);
 #pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
-      const typename Isa::Act av = Isa::broadcast(four_bytes(a[r], full, g.k));
+      const typename Isa::Act av = Isa::broadcast(four_activations<typename Isa::ActWord>(a[r], full, g.k));
 #pragma GCC unroll 8
       for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(Isa::zero(), av, bv[c]);
     }
@@ -93,11 +101,11 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   for (std::size_t p4 = 0; p4 < full; ++p4) {
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
-    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * R * 4);
+    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * Isa::kBlockBytes);
 #pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
-      std::uint32_t four;
-      std::memcpy(&four, a[r] + p4 * 4, 4);
+      typename Isa::ActWord four;
+      std::memcpy(&four, a[r] + p4 * sizeof(four), sizeof(four));
       const typename Isa::Act av = Isa::broadcast(four);
 #pragma GCC unroll 8
       for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
@@ -190,13 +198,17 @@ struct RequantizeDots {
 template <class Isa>
 void gemm_int32(const Int8GemmArgs& g) {
   StoreDots out{g.c, g.ldc};
-  gemm_blocked<Isa>(Operands{g.m, g.n, g.k, g.a, g.lda, g.packed_b}, out);
+  Operands o{g.m, g.n, g.k, g.a, g.lda, g.packed_b};
+  Isa::prepare(o);
+  gemm_blocked<Isa>(o, out);
 }
 
 template <class Isa>
 void layer_fused(const Int8LayerArgs& l) {
   RequantizeDots<Isa> out{l, 0, {}};
-  gemm_blocked<Isa>(Operands{l.m, l.n, l.k, l.a, l.lda, l.packed_b}, out);
+  Operands o{l.m, l.n, l.k, l.a, l.lda, l.packed_b};
+  Isa::prepare(o);
+  gemm_blocked<Isa>(o, out);
 }
 
 }  // namespace

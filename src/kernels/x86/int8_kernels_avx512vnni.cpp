@@ -65,13 +65,16 @@ namespace {
 
 struct Avx512Vnni {
   static constexpr std::size_t kRows = kAvx512Rows;
+  static constexpr std::size_t kBlockBytes = kRows * 4;
   static constexpr int kMR = 4;  // 4 x 4 accumulators + 4 weight vectors: 21 of 32 registers
   static constexpr int kNR = 4;
   using Acc = __m512i;
   using Act = __m512i;
 
   static Acc zero() { return _mm512_setzero_si512(); }
-  static Act broadcast(std::uint32_t four) { return _mm512_set1_epi32(static_cast<int>(four)); }
+  using ActWord = std::uint32_t;  // A as it is: bytes
+  static void prepare(Operands&) {}
+  static Act broadcast(ActWord four) { return _mm512_set1_epi32(static_cast<int>(four)); }
   static Acc load(const std::int8_t* block) { return _mm512_loadu_si512(block); }
   static Acc dot(Acc acc, Act a, Acc b) { return _mm512_dpbusd_epi32(acc, a, b); }
   static void store(std::int32_t* c, Acc acc) { _mm512_storeu_si512(c, acc); }

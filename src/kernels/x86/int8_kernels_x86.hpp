@@ -19,12 +19,20 @@ inline constexpr std::size_t kAvx512Rows = 16;
 // 4 consecutive weights of one row, and one broadcast of 4 activation bytes feeds `rows`
 // rows at once: no horizontal sums.
 std::vector<std::int8_t> pack_b_blocked(std::span<const std::int8_t> b, std::size_t n, std::size_t k, std::size_t rows);
+// The same layout with every weight widened to a little-endian int16 (twice the bytes), for
+// the AVX2 kernel's vpmaddwd.
+std::vector<std::int8_t> pack_b_blocked_int16(std::span<const std::int8_t> b, std::size_t n, std::size_t k,
+                                              std::size_t rows);
 
-void gemm_avx2(const Int8GemmArgs& args);        // B packed with kAvx2Rows
+// A thread-local scratch of at least `count` uint16, reused across calls (the AVX2 kernel's
+// widened activations); here, outside the ISA files, so no container code gets ISA flags.
+std::uint16_t* widened_activations(std::size_t count);
+
+void gemm_avx2(const Int8GemmArgs& args);        // B packed with kAvx2Rows, as int16
 void gemm_avx512vnni(const Int8GemmArgs& args);  // B packed with kAvx512Rows
 void requantize_avx2(const Int8RequantizeArgs& args);
 void requantize_avx512(const Int8RequantizeArgs& args);  // AVX-512F/BW only
-void layer_avx2(const Int8LayerArgs& args);              // B packed with kAvx2Rows
+void layer_avx2(const Int8LayerArgs& args);              // B packed with kAvx2Rows, as int16
 void layer_avx512vnni(const Int8LayerArgs& args);        // B packed with kAvx512Rows
 
 }  // namespace seatorch::kernels::x86

@@ -1,18 +1,44 @@
-// Weight packing for the x86 int8 gemm kernels: plain C++, compiled without ISA flags.
+// Weight packing and scratch for the x86 int8 gemm kernels: plain C++, compiled without ISA
+// flags.
 #include "int8_kernels_x86.hpp"
 
+#include <cstring>
+
 namespace seatorch::kernels::x86 {
+namespace {
+
+// Weight j, p of B at its place in the (blocks, k4, rows, 4) layout, each as `Element`.
+template <class Element>
+std::vector<std::int8_t> pack_blocked(std::span<const std::int8_t> b, std::size_t n, std::size_t k, std::size_t rows) {
+  const std::size_t k4 = (k + 3) / 4;
+  const std::size_t blocks = (n + rows - 1) / rows;
+  std::vector<std::int8_t> packed(blocks * k4 * rows * 4 * sizeof(Element), 0);  // (blocks, k4, rows, 4)
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t p = 0; p < k; ++p) {
+      const Element w = b[j * k + p];
+      const std::size_t at = ((j / rows) * k4 + p / 4) * rows * 4 + (j % rows) * 4 + p % 4;
+      std::memcpy(packed.data() + at * sizeof(Element), &w, sizeof(Element));  // little-endian x86
+    }
+  }
+  return packed;
+}
+
+}  // namespace
 
 std::vector<std::int8_t> pack_b_blocked(std::span<const std::int8_t> b, std::size_t n, std::size_t k,
                                         std::size_t rows) {
-  const std::size_t k4 = (k + 3) / 4;
-  const std::size_t blocks = (n + rows - 1) / rows;
-  std::vector<std::int8_t> packed(blocks * k4 * rows * 4, 0);  // (blocks, k4, rows, 4)
-  for (std::size_t j = 0; j < n; ++j) {
-    for (std::size_t p = 0; p < k; ++p)
-      packed[((j / rows) * k4 + p / 4) * rows * 4 + (j % rows) * 4 + p % 4] = b[j * k + p];
-  }
-  return packed;
+  return pack_blocked<std::int8_t>(b, n, k, rows);
+}
+
+std::vector<std::int8_t> pack_b_blocked_int16(std::span<const std::int8_t> b, std::size_t n, std::size_t k,
+                                              std::size_t rows) {
+  return pack_blocked<std::int16_t>(b, n, k, rows);
+}
+
+std::uint16_t* widened_activations(std::size_t count) {
+  thread_local std::vector<std::uint16_t> scratch;
+  if (scratch.size() < count) scratch.resize(count);
+  return scratch.data();
 }
 
 }  // namespace seatorch::kernels::x86
