@@ -63,7 +63,7 @@ Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
 // C rows i0 .. i0+MR-1, row blocks jb0 .. jb0+NR-1, handed to `out`.
 //
 // The shape of this function is what keeps GCC 12 fast here: fully unrolled loops over
-// compile-time bounds, the partial group of k (1..3 bytes) done *before* the main loop, and
+// compile-time bounds, the partial group of k (1..3 activations) done *before* the main loop, and
 // after it only whole-vector stores to a local array. With the partial group after the loop,
 // a masked store of the accumulators, or a lambda, GCC copied every accumulator to another
 // register on each iteration (2 moves per vpdpbusd) and ran at 2/3 of the kernel's speed.
@@ -81,7 +81,7 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
     a[r] = g.a + (i0 + static_cast<std::size_t>(r)) * g.lda * (sizeof(typename Isa::ActWord) / 4);
 
   typename Isa::Acc acc[MR][NR];
-  if (full < k4) {  // the last 1..3 bytes, zero padded, start the sums
+  if (full < k4) {  // the last 1..3 activations, zero padded, start the sums
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + full * Isa::kBlockBytes);
