@@ -2,6 +2,7 @@
 #include "seatorch/bench/int8_bench.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/model_file.hpp"
 #include "seatorch/quant/int8_file.hpp"
@@ -11,6 +12,9 @@
 namespace seatorch::bench {
 
 Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
+  // One core's work on both sides: the INT8 engine runs on one thread, so the float path's
+  // products do too, whatever SEATORCH_THREADS says (and the thread CPU clock stays honest).
+  const core::ScopedThreads one_thread(1);
   const model::FloatMlp float_model = model::load_float_checkpoint(options.float_model);
   const quant::Int8ModelFile int8 = quant::load_int8_model(options.int8_model);
   if (float_model.architecture() != int8.model.architecture()) {

@@ -1,11 +1,11 @@
 // The matmul bench's pieces: shape strings, the default problems, the FMA-peak probe, the
 // timer, and a tiny end-to-end run.
-#include "../core/thread_count.hpp"
 #include "seatorch/bench/blas_core.hpp"
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 
 #include <catch2/catch.hpp>
@@ -223,7 +223,7 @@ TEST_CASE("blas_sgemm agrees with matmul_ref when the build has a BLAS", "[bench
 }
 
 TEST_CASE("on two threads the matmul bench needs the wall clock and reports both cores' peak", "[bench]") {
-  const seatorch::test::ThreadCount count(2);
+  const seatorch::core::ScopedThreads count(2);
   b::MatmulBenchOptions options;
   options.problems = {b::parse_matmul_problem("64x256x128:nn")};
   options.kernels = {"blocked"};

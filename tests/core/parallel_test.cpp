@@ -3,7 +3,6 @@
 // refused.
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
-#include "thread_count.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -18,7 +17,7 @@ using seatorch::core::parallel_ranges;
 
 TEST_CASE("parallel_for runs every part exactly once, on each thread count", "[core]") {
   for (std::size_t threads : {1u, 2u, 3u, 5u}) {
-    const seatorch::test::ThreadCount count(threads);
+    const seatorch::core::ScopedThreads count(threads);
     CHECK(seatorch::core::threads() == threads);
     for (std::size_t parts : {1u, 2u, 3u, 7u, 64u}) {
       std::vector<std::atomic<int>> runs(parts);
@@ -32,7 +31,7 @@ TEST_CASE("parallel_for runs every part exactly once, on each thread count", "[c
 }
 
 TEST_CASE("parallel_for uses the workers, and a loop inside a part runs inline", "[core]") {
-  const seatorch::test::ThreadCount count(2);
+  const seatorch::core::ScopedThreads count(2);
   std::vector<std::thread::id> ids(2);
   std::vector<int> inner(2 * 3, 0);
   parallel_for(2, [&](std::size_t p) {
@@ -48,7 +47,7 @@ TEST_CASE("parallel_for uses the workers, and a loop inside a part runs inline",
 }
 
 TEST_CASE("an exception in a part reaches the caller after every part ran", "[core]") {
-  const seatorch::test::ThreadCount count(2);
+  const seatorch::core::ScopedThreads count(2);
   std::atomic<int> ran{0};
   CHECK_THROWS_WITH(parallel_for(4,
                                  [&](std::size_t p) {
@@ -65,7 +64,7 @@ TEST_CASE("an exception in a part reaches the caller after every part ran", "[co
 }
 
 TEST_CASE("parallel_ranges covers every index once, in grain-aligned pieces, small loops on one thread", "[core]") {
-  const seatorch::test::ThreadCount count(3);
+  const seatorch::core::ScopedThreads count(3);
   for (std::size_t n : {0u, 1u, 15u, 64u, 100u, 1000u}) {
     std::vector<int> covered(n, 0);
     std::vector<std::size_t> begins;

@@ -1,7 +1,7 @@
 // matmul() on several threads against the same kernel on one: each thread computes its own
 // block of C over the whole depth, so every element must come out bit-identical, in every
 // transpose form, for splits by columns (wide C) and by rows (the narrow weight gradient).
-#include "../core/thread_count.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
@@ -28,7 +28,7 @@ std::vector<float> random_values(std::size_t count, seatorch::core::Rng& rng) {
 std::vector<float> run(const std::string& kernel, std::size_t threads, const Shape& s, bool ta, bool tb,
                        bool accumulate, const std::vector<float>& a, const std::vector<float>& b,
                        const std::vector<float>& c0) {
-  const seatorch::test::ThreadCount count(threads);
+  const seatorch::core::ScopedThreads count(threads);
   std::vector<float> c = accumulate ? c0 : std::vector<float>(c0.size(), std::nanf(""));
   k::matmul_with(kernel, {{s.m, s.n, s.k},
                           a.data(),

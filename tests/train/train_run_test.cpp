@@ -1,8 +1,8 @@
 // run_training on the committed MNIST subset (data/mnist-small: 2,000 training and 1,000
 // test images): the issue's quality bar (>= 90% on the test part) and the outputs.
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/train/train_run.hpp"
 
-#include "../core/thread_count.hpp"
 #include "../scratch_dir.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
@@ -72,7 +72,7 @@ TEST_CASE("the same seed and flags give a bit-identical checkpoint, on 1, 2 or 3
   seatorch::train::run_training(options);
   const auto a = seatorch::io::load_safetensors(dir / "a.safetensors");
   for (std::size_t threads : {1u, 2u, 3u}) {
-    const seatorch::test::ThreadCount count(threads);
+    const seatorch::core::ScopedThreads count(threads);
     options.out = dir / fmt::format("threads{}.safetensors", threads);
     seatorch::train::run_training(options);
     const auto b = seatorch::io::load_safetensors(options.out);

@@ -2,7 +2,8 @@
 // every int8 kernel this CPU has, on the same test images, and the speed-up of the best
 // int8 path over the float path. Each path makes one pass over the images per round, the
 // paths in turn (bench::time_interleaved), so all of them see the same machine load; each
-// figure is the path's median pass. Deliberately not here: accuracy (seatorch eval/quantize).
+// figure is the path's median pass. Both sides run on one thread, whatever the thread count
+// (core/parallel.hpp). Deliberately not here: accuracy (seatorch eval/quantize).
 #pragma once
 
 #include "seatorch/bench/timing.hpp"

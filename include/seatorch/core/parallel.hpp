@@ -28,6 +28,19 @@ void set_threads(std::size_t n);
 // there is an InputError that names the variable).
 std::size_t threads();
 
+// Sets the thread count for a scope (a benchmark of one core's work, a test) and restores
+// the previous count when the scope ends, however it ends.
+class ScopedThreads {
+ public:
+  explicit ScopedThreads(std::size_t n) : previous_(threads()) { set_threads(n); }
+  ~ScopedThreads() { set_threads(previous_); }
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+
+ private:
+  std::size_t previous_;
+};
+
 // The unit parallel_for() runs: fn(context, part).
 using PartFn = void (*)(void* context, std::size_t part);
 
