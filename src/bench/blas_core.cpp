@@ -31,36 +31,23 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// The OPENBLAS_CORETYPE that runs each tier's kernels.
-std::string_view fitting_core(VectorIsa isa) {
-  switch (isa) {
-    case VectorIsa::kAvx512:
-      return "SkylakeX";
-    case VectorIsa::kAvx2:
-      return "Haswell";
-    case VectorIsa::kAvx:
-      return "Sandybridge";
-    case VectorIsa::kSse:
-      return "Prescott";
-  }
-  return "Prescott";
-}
+// Each tier's name and the OPENBLAS_CORETYPE that runs its kernels, in VectorIsa's order.
+struct Tier {
+  std::string_view name;
+  std::string_view fitting_core;
+};
+constexpr std::array<Tier, 4> kTiers{{
+    {"SSE", "Prescott"},
+    {"AVX", "Sandybridge"},
+    {"AVX2", "Haswell"},
+    {"AVX-512", "SkylakeX"},
+}};
+
+const Tier& tier(VectorIsa isa) { return kTiers[static_cast<std::size_t>(isa)]; }
 
 }  // namespace
 
-std::string_view isa_name(VectorIsa isa) {
-  switch (isa) {
-    case VectorIsa::kSse:
-      return "SSE";
-    case VectorIsa::kAvx:
-      return "AVX";
-    case VectorIsa::kAvx2:
-      return "AVX2";
-    case VectorIsa::kAvx512:
-      return "AVX-512";
-  }
-  return "?";
-}
+std::string_view isa_name(VectorIsa isa) { return tier(isa).name; }
 
 std::optional<VectorIsa> openblas_core_isa(std::string_view core) {
   // OpenBLAS 0.3.21's x86-64 DYNAMIC_ARCH cores, by the kernels they run (Zen runs Haswell's).
@@ -105,7 +92,7 @@ BlasCore judge_blas_core(std::string_view core, VectorIsa cpu) {
   b.name = std::string(core);
   b.isa = core.empty() ? std::nullopt : openblas_core_isa(core);
   b.cpu = cpu;
-  if (b.isa && *b.isa < cpu) b.fitting = std::string(fitting_core(cpu));
+  if (b.isa && *b.isa < cpu) b.fitting = std::string(tier(cpu).fitting_core);
   return b;
 }
 
