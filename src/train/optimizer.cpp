@@ -18,8 +18,8 @@ constexpr std::string_view kStep = "step";
 
 // Each update is elementwise, so threads split a parameter's elements, none for fewer than
 // kUpdatesPerThread (a bias, a 10-wide layer), which stay inline. A weight splits between
-// whole rows, as its gradient's product does (kernels::matmul splits Xᵀ·dY by rows): each
-// thread then updates the rows its own core just computed, still in its cache.
+// whole rows, as its gradient's product does (kernels::matmul splits dYᵀ·X by rows), so
+// each thread usually updates the rows its own core computed.
 std::size_t update_grain(const tensor::Tensor& t) { return t.rank() == 2 ? t.shape()[1] : 16; }
 constexpr std::size_t kUpdatesPerThread = std::size_t{1} << 14;
 
