@@ -253,12 +253,17 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"batch", r.batch},
                 {"epochs", r.epochs},
                 {"train_size", r.train_size},
+                {"test_size", r.test_size},
                 {"seconds_per_epoch", r.seconds_per_epoch},
                 {"threads", r.threads},
                 {"peak_gflops", r.peak ? nlohmann::json(r.peak->gflops) : nlohmann::json()},
                 {"product_flops_per_epoch", r.product_flops},
                 {"breakdown_seconds",
-                 {{"data", p.data}, {"forward", p.forward}, {"backward", p.backward}, {"optimizer", p.optimizer}}},
+                 {{"data", p.data},
+                  {"forward", p.forward},
+                  {"backward", p.backward},
+                  {"optimizer", p.optimizer},
+                  {"evaluation", r.evaluation_per_epoch}}},
                 {"tensor_us_per_sample", r.tensor_us_per_sample},
                 {"test_accuracy", r.test_accuracy},
                 {"scalar_samples", r.scalar_samples},
@@ -276,8 +281,9 @@ int run_train_bench_command(TrainBenchFlags flags) {
   std::cout << fmt::format("tensor engine: {:.3f} s/epoch ({} samples), {:.2f} us/sample, test accuracy {:.4f}\n",
                            r.seconds_per_epoch, r.train_size, r.tensor_us_per_sample, r.test_accuracy);
   std::cout << fmt::format(
-      "  breakdown per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s\n", p.data,
-      p.forward, p.backward, p.optimizer);
+      "  breakdown per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s; then "
+      "evaluation {:.3f} s (the {} test images, not in the epoch time)\n",
+      p.data, p.forward, p.backward, p.optimizer, r.evaluation_per_epoch, r.test_size);
   std::cout << fmt::format("  {}\n", products_line(r.product_flops, r.seconds_per_epoch, r.peak));
   std::cout << fmt::format("scalar engine: {:.1f} us/sample on {} samples ({:.0f} graph nodes/sample)\n",
                            r.scalar_us_per_sample, r.scalar_samples, r.scalar_nodes_per_sample);

@@ -13,33 +13,12 @@ void pixel_values(std::span<const std::uint8_t> pixels, std::span<float> out) {
   std::transform(pixels.begin(), pixels.end(), out.begin(), pixel_value);
 }
 
-void Dataset::copy_features(std::size_t i, std::span<float> out) const {
-  assert(out.size() == features && i < size());
-  if (is_image()) {
-    pixel_values(pixels_of(i), out);
-  } else {
-    const auto row = std::span<const float>(x).subspan(i * features, features);
-    std::copy(row.begin(), row.end(), out.begin());
-  }
-}
-
 void Dataset::prefetch_features(std::size_t i) const {
   constexpr std::size_t kLine = 64;
   const std::size_t bytes = features * (is_image() ? sizeof(std::uint8_t) : sizeof(float));
   const char* row = is_image() ? reinterpret_cast<const char*>(pixels.data() + i * features)
                                : reinterpret_cast<const char*>(x.data() + i * features);
   for (std::size_t at = 0; at < bytes; at += kLine) __builtin_prefetch(row + at);
-}
-
-std::vector<float> Dataset::features_of(std::size_t first, std::size_t count) const {
-  assert(first + count <= size());
-  std::vector<float> out(count * features);  // (count, features)
-  if (is_image()) {
-    pixel_values(std::span<const std::uint8_t>(pixels).subspan(first * features, count * features), out);
-  } else {
-    std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(first * features), count * features, out.begin());
-  }
-  return out;
 }
 
 std::span<const std::uint8_t> Dataset::pixels_of(std::size_t i) const {

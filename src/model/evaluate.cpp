@@ -3,6 +3,7 @@
 
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/kernels/pixels.hpp"
 
 #include <algorithm>
 
@@ -38,14 +39,17 @@ Evaluation tally_predictions(const data::Dataset& data, const Predictor& predict
 
 Evaluation evaluate_float(const FloatMlp& model, const data::Dataset& data, std::size_t first, std::size_t count) {
   check_model_fits(model.inputs(), model.outputs(), data, "float");
+  std::vector<float> x;  // (batch, inputs), reused from batch to batch like the activations
+  ForwardBuffers buffers;
   return tally_predictions(
       data,
       [&](std::size_t begin, std::size_t n) {
-        const std::vector<float> x = data.features_of(begin, n);       // (n, inputs)
-        const std::vector<float> logits = float_forward(model, x, n);  // (n, outputs)
+        x.resize(n * model.inputs());
+        kernels::copy_features(data, begin, n, x);
+        const std::span<const float> logits = float_forward_into(model, x, n, buffers);  // (n, outputs)
         std::vector<std::int32_t> classes(n);
         for (std::size_t s = 0; s < n; ++s) {
-          const auto row = std::span<const float>(logits).subspan(s * model.outputs(), model.outputs());
+          const auto row = logits.subspan(s * model.outputs(), model.outputs());
           classes[s] = static_cast<std::int32_t>(core::argmax(row));
         }
         return classes;

@@ -50,6 +50,32 @@ void validate_float_mlp(const FloatMlp& model, std::string_view source) {
   }
 }
 
+namespace {
+
+// y (n, layer.out) = x (n, layer.in) Wᵀ + b, then ReLU where the layer has one.
+void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float* y) {
+  // W stored (out, in) is Wᵀ transposed.
+  kernels::matmul({{n, layer.out, layer.in},
+                   x,
+                   layer.in,
+                   kernels::Transpose::kNo,
+                   layer.weight.data(),
+                   layer.in,
+                   kernels::Transpose::kYes,
+                   y,
+                   layer.out,
+                   false});
+  for (std::size_t s = 0; s < n; ++s) {
+    float* row = y + s * layer.out;
+    for (std::size_t j = 0; j < layer.out; ++j) {
+      row[j] += layer.bias[j];
+      if (layer.relu && row[j] < 0.0f) row[j] = 0.0f;
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x, std::size_t n,
                                  std::vector<std::vector<float>>* layer_outputs) {
   assert(x.size() == n * model.inputs());
@@ -57,28 +83,25 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
   std::vector<float> input(x.begin(), x.end());
   for (const DenseLayer& layer : model.layers) {
     std::vector<float> y(n * layer.out);  // (n, out)
-    // y = x W^T: x (n, in), W stored (out, in) = W^T transposed.
-    kernels::matmul({{n, layer.out, layer.in},
-                     input.data(),
-                     layer.in,
-                     kernels::Transpose::kNo,
-                     layer.weight.data(),
-                     layer.in,
-                     kernels::Transpose::kYes,
-                     y.data(),
-                     layer.out,
-                     false});
-    for (std::size_t s = 0; s < n; ++s) {
-      float* row = y.data() + s * layer.out;
-      for (std::size_t j = 0; j < layer.out; ++j) {
-        row[j] += layer.bias[j];
-        if (layer.relu && row[j] < 0.0f) row[j] = 0.0f;
-      }
-    }
+    dense_forward(layer, input.data(), n, y.data());
     if (layer_outputs) layer_outputs->push_back(y);
     input = std::move(y);
   }
   return input;
+}
+
+std::span<const float> float_forward_into(const FloatMlp& model, std::span<const float> x, std::size_t n,
+                                          ForwardBuffers& buffers) {
+  assert(x.size() == n * model.inputs());
+  const float* input = x.data();
+  std::vector<float>* out = &buffers.a;
+  for (const DenseLayer& layer : model.layers) {
+    if (out->size() < n * layer.out) out->resize(n * layer.out);
+    dense_forward(layer, input, n, out->data());
+    input = out->data();
+    out = out == &buffers.a ? &buffers.b : &buffers.a;
+  }
+  return {input, n * model.outputs()};
 }
 
 }  // namespace seatorch::model

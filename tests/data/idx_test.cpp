@@ -5,6 +5,7 @@
 #include "data_test_util.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/data/data_file.hpp"
+#include "seatorch/kernels/pixels.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -111,7 +112,8 @@ TEST_CASE("load_idx_dataset keeps the pixel bytes, gives them to float models as
   CHECK(data.is_image());
   CHECK(data.x.empty());
   CHECK(data.pixels == pixels.values);
-  const std::vector<float> features = data.features_of(0, data.size());
+  std::vector<float> features(data.size() * data.features);
+  seatorch::kernels::copy_features(data, 0, data.size(), features);
   REQUIRE(features.size() == pixels.values.size());
   for (std::size_t i = 0; i < features.size(); ++i) {
     if (features[i] != static_cast<float>(pixels.values[i]) / 255.0f) {

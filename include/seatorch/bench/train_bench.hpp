@@ -1,5 +1,6 @@
 // `seatorch bench train`: what training costs, in numbers. Seconds per MNIST epoch of the
-// tensor engine with a breakdown (data, forward, backward, optimizer), the process's peak
+// tensor engine with a breakdown (data, forward, backward, optimizer, and the test set's
+// evaluation after each epoch, which the epoch time leaves out), the process's peak
 // memory after loading and training (before the runs below), the scalar engine's
 // microseconds per sample on a small subset of the same data and the same MLP, beside the
 // tensor engine's, and what augmentation adds to an epoch of the default model (the `best`
@@ -54,11 +55,13 @@ struct TrainBenchReport {
   std::size_t batch = 0;
   std::size_t epochs = 0;
   std::size_t train_size = 0;
+  std::size_t test_size = 0;
   std::size_t threads = 1;               // core::threads() during the run
   std::optional<FmaPeak> peak;           // of the cores the threads use
   double product_flops = 0.0;            // per epoch (mlp_product_flops)
   double seconds_per_epoch = 0.0;        // tensor engine, training only
   train::PhaseSeconds phases_per_epoch;  // its breakdown
+  double evaluation_per_epoch = 0.0;     // the test set's evaluation after each epoch, not in the epoch time
   double tensor_us_per_sample = 0.0;
   double test_accuracy = 0.0;  // after the run, as a sanity check
   std::size_t scalar_samples = 0;

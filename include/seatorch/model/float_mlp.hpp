@@ -43,5 +43,18 @@ void validate_float_mlp(const FloatMlp& model, std::string_view source);
 std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x, std::size_t n,
                                  std::vector<std::vector<float>>* layer_outputs = nullptr);
 
+// The activations float_forward_into reuses from call to call: once they have grown to a
+// batch size, a forward of that many samples allocates nothing. (The evaluator used to take
+// fresh pages for every batch, and faulting them in cost as much as its products.)
+struct ForwardBuffers {
+  std::vector<float> a;  // the layers write a and b in turn, each (n, the layer's outputs)
+  std::vector<float> b;
+};
+
+// float_forward without the copies: x (n, inputs) -> (n, outputs), a view into `buffers`
+// that stays valid until their next use.
+std::span<const float> float_forward_into(const FloatMlp& model, std::span<const float> x, std::size_t n,
+                                          ForwardBuffers& buffers);
+
 
 }  // namespace seatorch::model
