@@ -13,6 +13,17 @@ void pixel_values(std::span<const std::uint8_t> pixels, std::span<float> out) {
   std::transform(pixels.begin(), pixels.end(), out.begin(), pixel_value);
 }
 
+void Dataset::copy_features(std::size_t first, std::size_t count, std::span<float> out) const {
+  assert(first + count <= size() && out.size() == count * features);
+  (void)count;  // the size of `out` says it
+  const std::size_t begin = first * features;
+  if (is_image()) {
+    pixel_values(std::span<const std::uint8_t>(pixels).subspan(begin, out.size()), out);
+  } else {
+    std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
+  }
+}
+
 void Dataset::prefetch_features(std::size_t i) const {
   constexpr std::size_t kLine = 64;
   const std::size_t bytes = features * (is_image() ? sizeof(std::uint8_t) : sizeof(float));

@@ -3,7 +3,6 @@
 
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
-#include "seatorch/kernels/pixels.hpp"
 
 #include <algorithm>
 
@@ -45,7 +44,7 @@ Evaluation evaluate_float(const FloatMlp& model, const data::Dataset& data, std:
       data,
       [&](std::size_t begin, std::size_t n) {
         x.resize(n * model.inputs());
-        kernels::copy_features(data, begin, n, x);
+        data.copy_features(begin, n, x);
         const std::span<const float> logits = float_forward_into(model, x, n, buffers);  // (n, outputs)
         std::vector<std::int32_t> classes(n);
         for (std::size_t s = 0; s < n; ++s) {

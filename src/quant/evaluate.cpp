@@ -2,7 +2,6 @@
 #include "seatorch/quant/evaluate.hpp"
 
 #include "seatorch/core/error.hpp"
-#include "seatorch/kernels/pixels.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -32,7 +31,7 @@ std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const I
     };
   };
   auto x = std::make_shared<std::vector<float>>(pixels.size());  // (n, in)
-  kernels::pixel_values(pixels, *x);
+  data::pixel_values(pixels, *x);
   const std::size_t out = model.outputs();
   std::vector<InferencePath> paths;
   auto float_logits = std::make_shared<std::vector<float>>(n * out);  // (n, out): the last pass's

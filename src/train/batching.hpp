@@ -4,7 +4,6 @@
 
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/data/dataset.hpp"
-#include "seatorch/kernels/pixels.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
 #include <algorithm>
@@ -39,7 +38,7 @@ inline Batch gather_batch(const data::Dataset& data, std::span<const std::size_t
     for (std::size_t r = begin; r < std::min(end, begin + kPrefetchRows); ++r) data.prefetch_features(rows[r]);
     for (std::size_t r = begin; r < end; ++r) {
       if (r + kPrefetchRows < end) data.prefetch_features(rows[r + kPrefetchRows]);
-      kernels::copy_features(data, rows[r], 1, std::span<float>(x + r * data.features, data.features));
+      data.copy_features(rows[r], 1, std::span<float>(x + r * data.features, data.features));
     }
   });
   return b;

@@ -4,7 +4,6 @@
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
-#include "seatorch/kernels/pixels.hpp"
 #include "seatorch/model/engine_weights.hpp"
 #include "seatorch/model/evaluate.hpp"
 #include "seatorch/scalar/loss.hpp"
@@ -25,7 +24,7 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 // Sample i's features as leaves of the graph.
 std::vector<scalar::Value> input_leaves(scalar::ScalarGraph& graph, const data::Dataset& data, std::size_t i) {
   std::vector<float> x(data.features);  // (features)
-  kernels::copy_features(data, i, 1, x);
+  data.copy_features(i, 1, x);
   std::vector<scalar::Value> leaves;
   leaves.reserve(x.size());
   for (float v : x) leaves.push_back(graph.leaf(v));

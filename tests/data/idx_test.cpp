@@ -5,7 +5,6 @@
 #include "data_test_util.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/data/data_file.hpp"
-#include "seatorch/kernels/pixels.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -113,7 +112,7 @@ TEST_CASE("load_idx_dataset keeps the pixel bytes, gives them to float models as
   CHECK(data.x.empty());
   CHECK(data.pixels == pixels.values);
   std::vector<float> features(data.size() * data.features);
-  seatorch::kernels::copy_features(data, 0, data.size(), features);
+  data.copy_features(0, data.size(), features);
   REQUIRE(features.size() == pixels.values.size());
   for (std::size_t i = 0; i < features.size(); ++i) {
     if (features[i] != static_cast<float>(pixels.values[i]) / 255.0f) {

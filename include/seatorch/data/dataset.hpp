@@ -4,7 +4,7 @@
 //   - real-valued data sets (the toy generators, CSV) keep float32 values.
 // Bytes are what the int8 model and the Mini NPU read, and a quarter of the memory (MNIST's
 // 60,000 x 784 images are 47 MB as bytes, 188 MB as floats). A float model sees a pixel p
-// as pixel_value(p) = p / 255, derived where it is needed (kernels/pixels.hpp) and nowhere else.
+// as pixel_value(p) = p / 255, derived where it is needed (copy_features) and nowhere else.
 //
 // Deliberately plain: no lazy loading, no augmentation, no normalisation beyond p / 255.
 #pragma once
@@ -35,6 +35,9 @@ struct Dataset {
   // True when the features are pixel bytes (an image data set).
   [[nodiscard]] bool is_image() const { return !pixels.empty(); }
 
+  // Samples [first, first + count) as floats into out (count, features): pixel_value of their
+  // bytes, or their values. Callers reuse `out` from batch to batch.
+  void copy_features(std::size_t first, std::size_t count, std::span<float> out) const;
   // Asks the CPU to start loading sample i's features into cache: a batch's rows are random
   // rows of a set larger than the caches, and each one otherwise stalls on memory.
   void prefetch_features(std::size_t i) const;
