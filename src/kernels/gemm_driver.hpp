@@ -150,9 +150,11 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   return {.a = large && n > 4 * NR, .b = large || args.tb == Transpose::kYes};
 }
 
-template <class V, std::size_t MR, std::size_t NV>
-void gemm(const MatmulArgs& args, const Blocking& blocking) {
-  if (matmul_degenerate(args)) return;
+// The blocked loops over op(A) op(B). With kTransposedC they compute the transpose of C:
+// args describe Cᵀ's product and the micro-kernel stores each tile transposed into args.c
+// (tile element (i, j) at c[j * ldc + i]).
+template <class V, std::size_t MR, std::size_t NV, bool kTransposedC>
+void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
   constexpr std::size_t NR = NV * V::kLanes;
   const auto [m, n, k] = args.shape;
   const Packing packing = choose_packing<V, MR, NR>(args, blocking);
@@ -204,13 +206,53 @@ void gemm(const MatmulArgs& args, const Blocking& blocking) {
               t.a_rs = args.lda;
               t.a_cs = 1;
             }
-            t.c = args.c + (ic + ir) * args.ldc + jc + jr;
-            micro_kernel<V, MR, NV>(t);
+            t.c = kTransposedC ? args.c + (jc + jr) * args.ldc + ic + ir : args.c + (ic + ir) * args.ldc + jc + jr;
+            micro_kernel<V, MR, NV, kTransposedC>(t);
           }
         }
       }
     }
   }
+}
+
+// The problem of Cᵀ = op(B)ᵀ op(A)ᵀ, stored into C through transposed tiles.
+inline MatmulArgs transposed_problem(const MatmulArgs& args) {
+  const auto flip = [](Transpose t) { return t == Transpose::kYes ? Transpose::kNo : Transpose::kYes; };
+  MatmulArgs t = args;
+  t.shape = {args.shape.n, args.shape.m, args.shape.k};
+  t.a = args.b;
+  t.lda = args.ldb;
+  t.ta = flip(args.tb);
+  t.b = args.a;
+  t.ldb = args.lda;
+  t.tb = flip(args.ta);
+  return t;
+}
+
+// Whether to compute C = A·Bᵀ (both stored row-major) as Cᵀ = B·Aᵀ: the driver packs the
+// transposed operand every call, and when C is wider than tall that is the larger one (the
+// forward X·Wᵀ packs all of W for a batch of 64 rows). Cᵀ's product packs A instead and
+// reads B in place; each element's products are summed in the same order either way, so
+// the bits are the same. Only where B then stays unpacked (not a large problem), and where
+// the micro-kernel can store transposed tiles (MR <= lanes).
+template <class V, std::size_t MR>
+bool prefer_transposed(const MatmulArgs& args, const Blocking& blocking) {
+  if constexpr (MR <= V::kLanes) {
+    const auto [m, n, k] = args.shape;
+    (void)k;
+    return args.ta == Transpose::kNo && args.tb == Transpose::kYes && m < n && n <= 2 * blocking.mc;
+  }
+  return false;
+}
+
+template <class V, std::size_t MR, std::size_t NV>
+void gemm(const MatmulArgs& args, const Blocking& blocking) {
+  if (matmul_degenerate(args)) return;
+  if constexpr (MR <= V::kLanes) {
+    if (prefer_transposed<V, MR>(args, blocking))
+      return gemm_blocked<V, MR, NV, true>(transposed_problem(args), blocking);
+  }
+  gemm_blocked<V, MR, NV, false>(args, blocking);
 }
 
 // Runs the transposed-store micro-kernel whose height is exactly `rows` (1..sizeof(Rows)):

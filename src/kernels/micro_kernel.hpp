@@ -37,7 +37,8 @@ struct MicroTile {
 };
 
 // With kTransposedC the tile is Cᵀ: tile element (i, j) goes to c[j * ldc + i], written
-// through V::transpose, one kLanes x kLanes block per vector column (MR <= kLanes).
+// through V::transpose, one kLanes x kLanes block per vector column (MR <= kLanes); only
+// its first m_eff rows are stored.
 template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
 inline void micro_kernel(const MicroTile& t) {
   using Reg = typename V::Reg;
@@ -79,10 +80,10 @@ inline void micro_kernel(const MicroTile& t) {
       V::transpose(block);  // block[q]: column v * kW + q of the tile, i.e. a row of C
       for (std::size_t q = 0; q < kW && v * kW + q < t.n_eff; ++q) {
         float* c_row = t.c + (v * kW + q) * t.ldc;
-        if constexpr (MR == kW) {
+        if (MR == kW && t.m_eff == kW) {
           V::store(c_row, t.accumulate ? V::add(V::load(c_row), block[q]) : block[q]);
         } else {
-          V::store_n(c_row, t.accumulate ? V::add(V::load_n(c_row, MR), block[q]) : block[q], MR);
+          V::store_n(c_row, t.accumulate ? V::add(V::load_n(c_row, t.m_eff), block[q]) : block[q], t.m_eff);
         }
       }
     }

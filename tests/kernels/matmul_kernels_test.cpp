@@ -148,6 +148,9 @@ TEST_CASE("matmul kernels match ref across every cache block boundary", "[kernel
       check_all_kernels(make_problem({70, 12, 1030, ta, tb, ta != tb, 2}, rng));
     }
   }
+  // Wider than tall, A·Bᵀ: the driver computes Cᵀ with transposed tile stores (partial ones
+  // at both edges), accumulating across three depth blocks.
+  check_all_kernels(make_problem({45, 203, 1030, false, true, true, 1}, rng));
 }
 
 TEST_CASE("matmul kernels match ref on problems large enough to pack both operands", "[kernels]") {
