@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cstdlib>
 
 namespace seatorch::kernels {
@@ -37,6 +39,23 @@ constexpr double kParallelFlops = 1 << 20;
 constexpr std::size_t kColumnGrain = 64;
 constexpr std::size_t kRowGrain = 16;
 
+// The bias rows before a block's product and the ReLU after it, on the block just computed.
+void run_block(const KernelInfo& kernel, const MatmulArgs& block, const Epilogue& epilogue) {
+  const auto [m, n, k] = block.shape;
+  (void)k;
+  MatmulArgs args = block;
+  if (epilogue.bias != nullptr) {
+    for (std::size_t i = 0; i < m; ++i) std::copy_n(epilogue.bias, n, args.c + i * args.ldc);
+    args.accumulate = true;
+  }
+  kernel.matmul(args);
+  if (!epilogue.relu) return;
+  for (std::size_t i = 0; i < m; ++i) {
+    float* row = args.c + i * args.ldc;
+    for (std::size_t j = 0; j < n; ++j) row[j] = std::max(row[j], 0.0f);
+  }
+}
+
 // The block of C at rows [i0, i1) and columns [j0, j1), as a product of its own.
 MatmulArgs block(const MatmulArgs& args, std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) {
   MatmulArgs b = args;
@@ -47,6 +66,11 @@ MatmulArgs block(const MatmulArgs& args, std::size_t i0, std::size_t i1, std::si
   return b;
 }
 
+// The same block of the epilogue: its bias columns.
+Epilogue block(const Epilogue& epilogue, std::size_t j0) {
+  return {epilogue.bias == nullptr ? nullptr : epilogue.bias + j0, epilogue.relu};
+}
+
 // Runs `kernel` on disjoint blocks of C, one per thread. Each block takes the whole depth k,
 // and every kernel sums an element's products in the same order whatever the block's size,
 // so the result is bit-identical to one call (tests/kernels/matmul_threads_test.cpp).
@@ -55,23 +79,30 @@ MatmulArgs block(const MatmulArgs& args, std::size_t i0, std::size_t i1, std::si
 // Wᵀ), and the optimizer by rows of W (train/optimizer.cpp), so a row's gradient and update
 // share a core (DECISIONS 42: measured no different on Zen 4, and free). Anything else
 // splits by columns when wide.
-void run_split(const KernelInfo& kernel, const MatmulArgs& args) {
+void run_split(const KernelInfo& kernel, const MatmulArgs& args, const Epilogue& epilogue = {}) {
   const auto [m, n, k] = args.shape;
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   if (flops < kParallelFlops || core::threads() == 1) {
-    kernel.matmul(args);
+    run_block(kernel, args, epilogue);
   } else if (args.ta == Transpose::kNo && n >= 2 * kColumnGrain) {
-    core::parallel_ranges(n, kColumnGrain, kColumnGrain,
-                          [&](std::size_t j0, std::size_t j1) { kernel.matmul(block(args, 0, m, j0, j1)); });
+    core::parallel_ranges(n, kColumnGrain, kColumnGrain, [&](std::size_t j0, std::size_t j1) {
+      run_block(kernel, block(args, 0, m, j0, j1), block(epilogue, j0));
+    });
   } else {
-    core::parallel_ranges(m, kRowGrain, kRowGrain,
-                          [&](std::size_t i0, std::size_t i1) { kernel.matmul(block(args, i0, i1, 0, n)); });
+    core::parallel_ranges(m, kRowGrain, kRowGrain, [&](std::size_t i0, std::size_t i1) {
+      run_block(kernel, block(args, i0, i1, 0, n), epilogue);
+    });
   }
 }
 
 }  // namespace
 
 void matmul(const MatmulArgs& args) { run_split(selected(), args); }
+
+void matmul(const MatmulArgs& args, const Epilogue& epilogue) {
+  assert(!args.accumulate);
+  run_split(selected(), args, epilogue);
+}
 
 const KernelInfo& require_kernel(std::string_view name, std::string_view origin) {
   if (const KernelInfo* kernel = find_kernel(name)) return *kernel;

@@ -26,4 +26,6 @@ Linear::Linear(std::size_t in, std::size_t out, core::Rng& rng) {
 
 tensor::Tensor Linear::forward(const tensor::Tensor& x) const { return tensor::linear(x, weight, bias); }
 
+tensor::Tensor Linear::forward_relu(const tensor::Tensor& x) const { return tensor::linear_relu(x, weight, bias); }
+
 }  // namespace seatorch::nn

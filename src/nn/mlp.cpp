@@ -6,7 +6,6 @@
 #include "seatorch/core/architecture.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/tensor/dropout.hpp"
-#include "seatorch/tensor/elementwise.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -38,12 +37,11 @@ Mlp::Mlp(std::span<const std::size_t> sizes, double dropout, core::Rng& init_rng
 tensor::Tensor Mlp::forward(const tensor::Tensor& x) {
   tensor::Tensor h = x;
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    h = layers_[l].forward(h);
-    if (l + 1 == layers_.size()) break;
-    h = tensor::relu(h);
+    if (l + 1 == layers_.size()) return layers_[l].forward(h);
+    h = layers_[l].forward_relu(h);
     if (dropout_ > 0.0) h = tensor::dropout(h, dropout_, training_, dropout_rng_);
   }
-  return h;
+  return h;  // not reached: an MLP has at least one layer
 }
 
 void Mlp::advance_dropout(std::size_t samples) {

@@ -3,7 +3,6 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/model/engine_weights.hpp"
-#include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/tensor/matmul.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
@@ -54,8 +53,8 @@ tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x,
   }
   tensor::Tensor h = x;
   for (std::size_t k = 0; k < layers.size(); ++k) {
-    h = tensor::linear(h, fake_quant_weight(layers[k].weight, granularity), layers[k].bias);
-    if (k + 1 < layers.size()) h = tensor::relu(h);
+    const tensor::Tensor w = fake_quant_weight(layers[k].weight, granularity);
+    h = k + 1 < layers.size() ? tensor::linear_relu(h, w, layers[k].bias) : tensor::linear(h, w, layers[k].bias);
     h = tensor::fake_quantize(h, activations[k]);
   }
   return h;

@@ -2,12 +2,15 @@
 #include "seatorch/tensor/matmul.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/tensor/autograd.hpp"
 #include "seatorch/tensor/elementwise.hpp"
 #include "seatorch/tensor/movement.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
@@ -80,14 +83,11 @@ void matmul_backward(const Node& node, const Tensor& out, Tensor g) {
 }
 
 // ---- linear: dx = G W, dW = G^T x, db = sum over the batch of G -----------------------
-void linear_backward(const Node& node, const Tensor& out, Tensor g) {
+// The two products of linear's backward, from the gradient pg (batch, outs) of its output.
+void linear_products(const Node& node, const float* pg, std::size_t batch, std::size_t outs) {
   const Tensor& x = node.inputs[0];
   const Tensor& w = node.inputs[1];
-  const Tensor& bias = node.inputs[2];
-  const std::size_t batch = out.shape()[0];
-  const std::size_t outs = out.shape()[1];
   const std::size_t ins = w.shape()[1];
-  const float* pg = g.data<float>();
   const Operand grad{pg, outs, Transpose::kNo};
   if (needs_grad(x)) {
     const GradSlot slot = grad_slot(x);
@@ -97,14 +97,66 @@ void linear_backward(const Node& node, const Tensor& out, Tensor g) {
     const GradSlot slot = grad_slot(w);
     product(grad.transposed(), *as_operand(x), outs, ins, batch, slot.data, ins, slot.accumulate);
   }
-  if (needs_grad(bias)) {
-    const GradSlot slot = grad_slot(bias);
-    if (!slot.accumulate) std::memset(slot.data, 0, outs * sizeof(float));
-    for (std::size_t i = 0; i < batch; ++i) {
-      const float* row = pg + i * outs;
-      for (std::size_t j = 0; j < outs; ++j) slot.data[j] += row[j];
+}
+
+// Fewer gradient elements than this per thread are masked faster than a worker wakes.
+constexpr std::size_t kMaskElementsPerThread = std::size_t{1} << 14;
+
+// Columns [j0, j1) of the bias gradient db (+)= the column sums of G (batch, outs), row by
+// row in order, and, with a ReLU output y, G masked first (G where y > 0, else 0) and
+// written to masked. One pass over G where the unfused ops take two or three. The buffers
+// never overlap; __restrict says so, or the compiler would not vectorize the loops.
+void masked_column_sums(const float* __restrict g, const float* __restrict y, float* __restrict masked,
+                        float* __restrict db, bool db_accumulate, std::size_t batch, std::size_t outs, std::size_t j0,
+                        std::size_t j1) {
+  if (db != nullptr && !db_accumulate) std::fill(db + j0, db + j1, 0.0f);
+  for (std::size_t i = 0; i < batch; ++i) {
+    const float* __restrict gi = g + i * outs;
+    if (y == nullptr) {
+      for (std::size_t j = j0; j < j1; ++j) db[j] += gi[j];
+      continue;
     }
+    const float* __restrict yi = y + i * outs;
+    float* __restrict mi = masked + i * outs;
+    // G where y > 0, else +0: an and with the comparison's all-ones mask, which vectorizes
+    // (a select here compiles to a branch that mispredicts every other element).
+    for (std::size_t j = j0; j < j1; ++j) {
+      const std::uint32_t keep = yi[j] > 0.0f ? 0xffffffffu : 0u;
+      mi[j] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(gi[j]) & keep);
+    }
+    if (db == nullptr) continue;
+    for (std::size_t j = j0; j < j1; ++j) db[j] += mi[j];  // the row just written, still in L1
   }
+}
+
+// The gradient of linear's output: masked by the ReLU when `relu` (into a new buffer),
+// summed into the bias gradient, split across threads by columns so that every column is
+// summed in the same row order on any thread count. Returns the gradient for the products.
+Tensor masked_gradient(const Node& node, const Tensor& out, Tensor g, bool relu) {
+  const Tensor& bias = node.inputs[2];
+  const std::size_t batch = out.shape()[0];
+  const std::size_t outs = out.shape()[1];
+  if (!relu && !needs_grad(bias)) return g;
+  Tensor masked = relu ? Tensor::empty(out.shape()) : g;  // (batch, outs)
+  GradSlot db{};
+  if (needs_grad(bias)) db = grad_slot(bias);
+  const std::size_t min_columns = std::max<std::size_t>(1, kMaskElementsPerThread / std::max<std::size_t>(1, batch));
+  core::parallel_ranges(outs, 16, min_columns, [&](std::size_t j0, std::size_t j1) {
+    masked_column_sums(g.data<float>(), relu ? out.data<float>() : nullptr, masked.data<float>(), db.data,
+                       db.accumulate, batch, outs, j0, j1);
+  });
+  return masked;
+}
+
+void linear_backward(const Node& node, const Tensor& out, Tensor g) {
+  const Tensor gp = masked_gradient(node, out, std::move(g), false);
+  linear_products(node, gp.data<float>(), out.shape()[0], out.shape()[1]);
+}
+
+// ---- linear_relu: linear's backward from G masked where the output is 0 -----------------
+void linear_relu_backward(const Node& node, const Tensor& out, Tensor g) {
+  const Tensor gp = masked_gradient(node, out, std::move(g), true);
+  linear_products(node, gp.data<float>(), out.shape()[0], out.shape()[1]);
 }
 
 }  // namespace
@@ -127,33 +179,45 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   return out;
 }
 
-Tensor linear(const Tensor& x_in, const Tensor& w_in, const Tensor& bias) {
-  expect_matrix(x_in, "linear", "the input");
-  expect_matrix(w_in, "linear", "the weight");
+namespace {
+
+Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias, bool relu) {
+  const char* op = relu ? "linear_relu" : "linear";
+  expect_matrix(x_in, op, "the input");
+  expect_matrix(w_in, op, "the weight");
   const std::size_t batch = x_in.shape()[0];
   const std::size_t ins = w_in.shape()[1];
   const std::size_t outs = w_in.shape()[0];
   if (x_in.shape()[1] != ins) {
-    throw core::input_error("linear: input of shape {} for a weight of shape {} (expected {} features)",
+    throw core::input_error("{}: input of shape {} for a weight of shape {} (expected {} features)", op,
                             x_in.shape().str(), w_in.shape().str(), ins);
   }
   if (bias.defined()) {
-    expect_f32(bias, "linear");
+    expect_f32(bias, op);
     if (!(bias.shape() == Shape{outs})) {
-      throw core::input_error("linear: bias of shape {} for {} outputs", bias.shape().str(), outs);
+      throw core::input_error("{}: bias of shape {} for {} outputs", op, bias.shape().str(), outs);
     }
   }
   const Tensor x = kernel_layout(x_in);
   const Tensor w = kernel_layout(w_in);
   const Tensor b = bias.defined() ? contiguous(bias) : Tensor();
   Tensor out = Tensor::empty({batch, outs});
-  float* po = out.data<float>();
-  if (b.defined()) {
-    for (std::size_t i = 0; i < batch; ++i) std::copy_n(b.data<float>(), outs, po + i * outs);
-  }
-  product(*as_operand(x), as_operand(w)->transposed(), batch, outs, ins, po, outs, b.defined());
-  record(out, "linear", linear_backward, x, w, b);
+  const Operand xo = *as_operand(x);
+  const Operand wt = as_operand(w)->transposed();
+  kernels::matmul({{batch, outs, ins}, xo.data, xo.ld, xo.t, wt.data, wt.ld, wt.t, out.data<float>(), outs, false},
+                  {b.defined() ? b.data<float>() : nullptr, relu});
+  record(out, op, relu ? linear_relu_backward : linear_backward, x, w, b);
   return out;
+}
+
+}  // namespace
+
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+  return linear_forward(x, weight, bias, false);
+}
+
+Tensor linear_relu(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+  return linear_forward(x, weight, bias, true);
 }
 
 }  // namespace seatorch::tensor

@@ -1,10 +1,15 @@
 // matmul and linear: forward against a double-precision oracle for every operand layout
 // (row-major, column-major, row-sliced, and one with no unit stride that is copied first),
 // and gradients against finite
-// differences, including gradients that accumulate into a weight used twice.
+// differences, including gradients that accumulate into a weight used twice; linear_relu
+// against relu(linear), bit for bit, on one to three threads.
 #include "gradcheck.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
+
+#include <bit>
+#include <cstdint>
 
 using namespace seatorch::tensor;
 using testing::check_gradients;
@@ -90,4 +95,64 @@ TEST_CASE("linear equals x W^T + b and its gradients match finite differences", 
                   {input({2, 3}, 20), input({3, 3}, 21), input({3}, 22)});
   CHECK_THROWS_AS(linear(x, input({5, 4}, 23)), seatorch::core::InputError);
   CHECK_THROWS_AS(linear(x, w, input({4}, 24)), seatorch::core::InputError);
+}
+
+namespace {
+
+struct LinearRun {
+  std::vector<float> y, dx, dw, db;
+};
+
+// y = f(x, w, b) on the given thread count, then backward from the weighted sum of y.
+template <class F>
+LinearRun linear_run(F f, const Shape& x_shape, std::size_t outs, std::size_t threads) {
+  const seatorch::core::ScopedThreads count(threads);
+  seatorch::core::Rng rng(31);
+  Tensor x = testing::random_tensor(x_shape, rng);
+  Tensor w = testing::random_tensor({outs, x_shape[1]}, rng, -0.1, 0.1);
+  Tensor b = testing::random_tensor({outs}, rng);
+  const Tensor weights = testing::random_tensor({x_shape[0], outs}, rng);
+  for (Tensor* t : {&x, &w, &b}) t->set_requires_grad(true);
+  const Tensor y = f(x, w, b);
+  sum(mul(y, weights)).backward();
+  return {y.values(), x.grad().values(), w.grad().values(), b.grad().values()};
+}
+
+void require_same_bits(const std::vector<float>& got, const std::vector<float>& expected, const char* what) {
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    INFO(what << " element " << i << ": linear_relu " << got[i] << ", relu(linear) " << expected[i]);
+    REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(expected[i]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("linear_relu gives relu(linear)'s bits forward and backward on any thread count", "[tensor]") {
+  const auto fused = [](const Tensor& x, const Tensor& w, const Tensor& b) { return linear_relu(x, w, b); };
+  const auto unfused = [](const Tensor& x, const Tensor& w, const Tensor& b) { return relu(linear(x, w, b)); };
+  // A small layer; the MLP's hidden layers (deeper than one depth block, split across
+  // threads by columns, masked in column ranges); and a batch whose rows split instead.
+  const struct {
+    Shape x;
+    std::size_t outs;
+  } cases[] = {{{5, 7}, 3}, {{64, 784}, 128}, {{128, 256}, 128}, {{200, 33}, 40}};
+  for (const auto& c : cases) {
+    const LinearRun expected = linear_run(unfused, c.x, c.outs, 1);
+    for (const std::size_t threads : {1, 2, 3}) {
+      INFO("x " << c.x.str() << ", " << c.outs << " outputs, " << threads << " thread(s)");
+      const LinearRun got = linear_run(fused, c.x, c.outs, threads);
+      require_same_bits(got.y, expected.y, "y");
+      require_same_bits(got.dx, expected.dx, "dx");
+      require_same_bits(got.dw, expected.dw, "dW");
+      require_same_bits(got.db, expected.db, "db");
+    }
+  }
+  // Against finite differences, with every pre-activation at least 0.2 from the kink:
+  // |x W^T| <= 0.3 and |b| >= 0.5, and a step moves it by at most 0.01.
+  seatorch::core::Rng rng(25);
+  const Tensor x = testing::random_tensor({4, 3}, rng);
+  const Tensor w = testing::random_tensor({5, 3}, rng, -0.1, 0.1);
+  const Tensor b = testing::random_away_from_zero({5}, rng, 0.5);
+  check_gradients([](const auto& in) { return linear_relu(in[0], in[1], in[2]); }, {x, w, b});
 }

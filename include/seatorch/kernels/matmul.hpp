@@ -13,7 +13,8 @@
 // matmul() dispatches to the best kernel this CPU has (see kernel_names()); matmul_ref()
 // is the plain triple loop, the specification every fast kernel is tested against. With
 // more than one thread (core/parallel.hpp) matmul() and matmul_with() give each thread a
-// block of C, with bit-identical results. Deliberately not here: alpha/beta scaling beyond
+// block of C, with bit-identical results. The fused form adds a bias row and a ReLU to each
+// block where the product leaves it (Epilogue). Deliberately not here: alpha/beta scaling beyond
 // accumulate, non-unit column strides (the tensor layer makes such views contiguous first).
 #pragma once
 
@@ -48,12 +49,24 @@ struct MatmulArgs {
   bool accumulate = false;
 };
 
+// What a fused product does around the multiply, block by block of C while the block is in
+// cache (each thread its own blocks):
+//   C = relu(bias + op(A) op(B))
+// The bias row is written into C first and the product accumulated onto it, which is
+// exactly linear()'s order of additions; ReLU (max(0, c)) follows when asked.
+struct Epilogue {
+  const float* bias = nullptr;  // (n) the row C starts from; null: C starts from zero
+  bool relu = false;
+};
+
 // The specification: a plain triple loop in float32, summing over k in increasing order.
 void matmul_ref(const MatmulArgs& args);
 
 // The dispatched kernel: the one chosen by select_kernel(), else by the SEATORCH_KERNEL
 // environment variable (read at the first call), else the best this CPU has.
 void matmul(const MatmulArgs& args);
+// The same product with an epilogue; args.accumulate must be false.
+void matmul(const MatmulArgs& args, const Epilogue& epilogue);
 
 // The names of the kernels this CPU can run, most preferred last (see kernel_registry.hpp).
 std::vector<std::string> kernel_names();

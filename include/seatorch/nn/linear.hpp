@@ -20,6 +20,8 @@ class Linear {
 
   // x (batch, in) -> (batch, out)
   [[nodiscard]] tensor::Tensor forward(const tensor::Tensor& x) const;
+  // relu(forward(x)), fused (tensor::linear_relu): a hidden layer of the MLP.
+  [[nodiscard]] tensor::Tensor forward_relu(const tensor::Tensor& x) const;
 
   tensor::Tensor weight;  // (out, in), requires grad
   tensor::Tensor bias;    // (out), requires grad

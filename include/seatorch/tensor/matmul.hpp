@@ -7,7 +7,8 @@
 // layout go to the kernel as they are; a transposed view is just the other flag. Any other
 // layout is made contiguous first (a recorded copy). Outputs are contiguous.
 // linear() is the fused y = x W^T + b of nn.Linear: the bias is written first and the
-// product accumulated onto it, and its backward needs no transposed copy of W.
+// product accumulated onto it, and its backward needs no transposed copy of W. The bias
+// gradient is a column sum of the output's gradient, split across threads by columns.
 #pragma once
 
 #include "seatorch/tensor/tensor.hpp"
@@ -19,5 +20,10 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 
 // x (batch, in), weight (out, in), bias (out) or undefined -> (batch, out)
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {});
+
+// relu(linear(x, weight, bias)) in one op, the same floats: the bias and the ReLU are applied
+// to each block of the output as its product leaves it, and the backward masks the incoming
+// gradient and sums the bias gradient in one pass (kernels::Epilogue).
+Tensor linear_relu(const Tensor& x, const Tensor& weight, const Tensor& bias = {});
 
 }  // namespace seatorch::tensor
