@@ -167,9 +167,9 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
     if (bar) bar->finish();
     const bool show = e.epoch == 1 || e.epoch % log_every == 0 || e.epoch == c.epochs;
     spdlog::log(show ? spdlog::level::info : spdlog::level::debug,
-                "epoch {:>3}/{}  loss {:.4f}  train acc {:.4f}  test acc {}  val acc {}  {:.2f} s", e.epoch, c.epochs,
+                "epoch {:>3}/{}  loss {:.4f}  train acc {:.4f}  test acc {}  val acc {}  {:.2f} s{}", e.epoch, c.epochs,
                 e.loss, e.train_accuracy, percent_or_dash(e.test_accuracy), percent_or_dash(e.validation_accuracy),
-                e.seconds);
+                e.seconds, e.eval_seconds > 0.0 ? fmt::format(" (+{:.2f} s evaluating)", e.eval_seconds) : "");
   };
 
   if (signals) callbacks.should_stop = [] { return StopSignals::received() != 0; };

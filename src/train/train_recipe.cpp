@@ -101,7 +101,8 @@ nlohmann::json train_epoch_json(const TrainEpoch& e) {
           {"test_accuracy", optional_json(e.test_accuracy)},
           {"validation_accuracy", optional_json(e.validation_accuracy)},
           {"lr", optional_json(e.lr)},
-          {"seconds", e.seconds}};
+          {"seconds", e.seconds},
+          {"eval_seconds", e.eval_seconds}};
 }
 
 TrainEpoch train_epoch_from_json(const nlohmann::json& json, const core::JsonSource& source, std::string where) {
@@ -114,6 +115,7 @@ TrainEpoch train_epoch_from_json(const nlohmann::json& json, const core::JsonSou
   e.validation_accuracy = f.nullable_number("validation_accuracy");
   e.lr = f.nullable_number("lr");
   e.seconds = f.number("seconds");
+  e.eval_seconds = f.has("eval_seconds") ? f.number("eval_seconds") : 0.0;  // absent before 2026-12
   return e;
 }
 

@@ -79,10 +79,7 @@ train::ResumeState stopped_state(const data::DataSplit& data) {
   state.options.tensor = recipe();
   state.options.out = "runs/model.safetensors";  // recorded in the state, never written
   state.position = out.result.position;
-  for (const train::TrainEpoch& r : out.result.history) {
-    state.history.push_back(
-        {r.epoch, r.loss, r.train_accuracy, r.test_accuracy, r.validation_accuracy, r.lr, r.seconds});
-  }
+  state.history = out.result.history;
   state.model = out.model.state_dict();
   state.optimizer = out.optimizer_state;
   state.train_data = train::fingerprint(data.train);
@@ -170,7 +167,13 @@ TEST_CASE("a resume file keeps every field and resuming from it completes the ru
   REQUIRE(back.history.size() == state.history.size());
   for (std::size_t e = 0; e < back.history.size(); ++e) {
     CHECK(train::train_epoch_json(back.history[e]) == train::train_epoch_json(state.history[e]));
+    CHECK(back.history[e].eval_seconds == state.history[e].eval_seconds);
   }
+  // A history written before epochs recorded their evaluation time still loads, as 0.
+  nlohmann::json old_epoch = train::train_epoch_json(state.history[0]);
+  old_epoch.erase("eval_seconds");
+  CHECK(train::train_epoch_from_json(old_epoch, {"resume.safetensors", "the history", ""}, "history[0]").eval_seconds ==
+        0.0);
   CHECK(flat_weights(back.model) == flat_weights(state.model));
   REQUIRE(back.optimizer.size() == state.optimizer.size());
   for (const nn::NamedBuffer& b : state.optimizer) {
