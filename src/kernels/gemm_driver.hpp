@@ -255,6 +255,16 @@ void gemm(const MatmulArgs& args, const Blocking& blocking) {
   gemm_blocked<V, MR, NV, false>(args, blocking);
 }
 
+// C at most sizeof...(Rows) rows tall, the 10-class layer's weight gradient dYᵀ·X (or, with
+// kTransposedC, Cᵀ of a C that narrow, transposed_problem): the blocked loops with a tile
+// exactly m rows high, where m rounded up to MR wastes lanes (10 of 16 rows' work used).
+// Every element's products are summed as in gemm_blocked, so the bits are the same.
+template <class V, std::size_t NV, bool kTransposedC, std::size_t... Rows>
+void gemm_short(const MatmulArgs& args, const Blocking& blocking, std::index_sequence<Rows...>) {
+  const std::size_t m = args.shape.m;
+  (void)((m == Rows + 1 && (gemm_blocked<V, Rows + 1, NV, kTransposedC>(args, blocking), true)) || ...);
+}
+
 // Runs the transposed-store micro-kernel whose height is exactly `rows` (1..sizeof(Rows)):
 // a tile as tall as C is wide wastes no rows.
 template <class V, std::size_t NV, std::size_t... Rows>

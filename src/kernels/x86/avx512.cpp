@@ -7,7 +7,9 @@
 // the register count (a taller tile, fewer loads per FMA) and masked tails. Eight rows
 // divide the MLP's 64, 128 and 784. For C at most 16 wide (the MLP's 10 classes) an 8 x 16
 // tile wastes half as many lanes; and when A is stored transposed as well (the weight
-// gradient Hᵀ·dY), gemm_narrow computes Cᵀ with exact-height tiles and wastes none.
+// gradient Hᵀ·dY), gemm_narrow computes Cᵀ with exact-height tiles and wastes none. C at most
+// 14 rows tall (the 10-class layer's weight gradient dYᵀ·H) runs with exact-height tiles
+// too, and C at most 14 wide otherwise (its forward H·Wᵀ) as Cᵀ with them.
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
@@ -63,7 +65,7 @@ struct Avx512Vec {
 constexpr std::size_t kMr = 8;
 constexpr std::size_t kNv = 2;
 constexpr std::size_t kNarrowNv = 1;  // for n <= 16
-// Up to 14 rows of Cᵀ x 32: 28 accumulators, two for A's row and one broadcast.
+// Up to 14 rows (of C, or of Cᵀ) x 32: 28 accumulators, two for B's row and one broadcast.
 constexpr std::size_t kNarrowMaxN = 14;
 // A block (128, 512): 256 KiB of the 1 MiB L2; B panel (512, 2048): 4 MiB of L3. A long kc
 // halves the passes over C; it measured 2-5% faster than 256 from 512^3 up.
@@ -72,8 +74,14 @@ constexpr Blocking kBlocking{.mc = 128, .kc = 512, .nc = 2048};
 }  // namespace
 
 void matmul_avx512(const MatmulArgs& args) {
+  constexpr auto kShortHeights = std::make_index_sequence<kNarrowMaxN>{};
+  if (matmul_degenerate(args)) return;
   if (args.ta == Transpose::kYes && args.shape.n <= kNarrowMaxN) {
     gemm_narrow<Avx512Vec, kNv, kNarrowMaxN>(args, kBlocking);
+  } else if (args.shape.m <= kNarrowMaxN) {
+    gemm_short<Avx512Vec, kNv, false>(args, kBlocking, kShortHeights);
+  } else if (args.shape.n <= kNarrowMaxN) {
+    gemm_short<Avx512Vec, kNv, true>(transposed_problem(args), kBlocking, kShortHeights);
   } else if (args.shape.n <= kNarrowNv * Avx512Vec::kLanes) {
     gemm<Avx512Vec, kMr, kNarrowNv>(args, kBlocking);
   } else {
