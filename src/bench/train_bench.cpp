@@ -1,6 +1,7 @@
 // The training benchmark: the same MLP and SGD recipe through both engines.
 #include "seatorch/bench/train_bench.hpp"
 
+#include "seatorch/bench/timing.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/train/recipes.hpp"
@@ -75,7 +76,9 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.peak = measure_fma_peak(0.05, TimingClock::kWall, report.threads);
   report.product_flops = mlp_product_flops(tensor.model.sizes(), report.train_size);
   const auto epochs = static_cast<double>(options.epochs);
-  report.seconds_per_epoch = tensor.result.seconds / epochs;
+  // The median epoch: on a machine whose speed drifts, one slow epoch does not move it.
+  for (const train::TrainEpoch& e : tensor.result.history) report.epoch_seconds.push_back(e.seconds);
+  report.seconds_per_epoch = median(report.epoch_seconds);
   const train::PhaseSeconds& p = tensor.result.phases;
   report.phases_per_epoch = {.data = p.data / epochs,
                              .augment = p.augment / epochs,
@@ -83,7 +86,7 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
                              .backward = p.backward / epochs,
                              .optimizer = p.optimizer / epochs};
   for (const train::TrainEpoch& e : tensor.result.history) report.evaluation_per_epoch += e.eval_seconds / epochs;
-  report.tensor_us_per_sample = tensor.result.us_per_sample;
+  report.tensor_us_per_sample = 1e6 * report.seconds_per_epoch / static_cast<double>(report.train_size);
   report.test_accuracy = tensor.result.test.accuracy();
 
   // The scalar engine on the first samples only: the same architecture, batch and rate

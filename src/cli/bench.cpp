@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -255,6 +256,7 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"train_size", r.train_size},
                 {"test_size", r.test_size},
                 {"seconds_per_epoch", r.seconds_per_epoch},
+                {"epoch_seconds", r.epoch_seconds},
                 {"threads", r.threads},
                 {"peak_gflops", r.peak ? nlohmann::json(r.peak->gflops) : nlohmann::json()},
                 {"product_flops_per_epoch", r.product_flops},
@@ -278,10 +280,14 @@ int run_train_bench_command(TrainBenchFlags flags) {
                            r.architecture, r.dataset, r.batch, r.threads, r.threads == 1 ? "" : "s", r.kernel,
                            r.peak ? fmt::format("{:.1f} GFLOPS ({})", r.peak->gflops, r.peak->isa)
                                   : std::string("not measured (no SIMD ISA)"));
-  std::cout << fmt::format("tensor engine: {:.3f} s/epoch ({} samples), {:.2f} us/sample, test accuracy {:.4f}\n",
-                           r.seconds_per_epoch, r.train_size, r.tensor_us_per_sample, r.test_accuracy);
+  const auto [fastest, slowest] = std::minmax_element(r.epoch_seconds.begin(), r.epoch_seconds.end());
+  const std::string spread = r.epoch_seconds.size() < 2 ? std::string()
+                                                        : fmt::format("median of {} epochs, {:.3f}-{:.3f} s; ",
+                                                                      r.epoch_seconds.size(), *fastest, *slowest);
+  std::cout << fmt::format("tensor engine: {:.3f} s/epoch ({}{} samples), {:.2f} us/sample, test accuracy {:.4f}\n",
+                           r.seconds_per_epoch, spread, r.train_size, r.tensor_us_per_sample, r.test_accuracy);
   std::cout << fmt::format(
-      "  breakdown per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s; then "
+      "  breakdown, mean per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s; then "
       "evaluation {:.3f} s (the {} test images, not in the epoch time)\n",
       p.data, p.forward, p.backward, p.optimizer, r.evaluation_per_epoch, r.test_size);
   std::cout << fmt::format("  {}\n", products_line(r.product_flops, r.seconds_per_epoch, r.peak));

@@ -59,8 +59,9 @@ struct TrainBenchReport {
   std::size_t threads = 1;               // core::threads() during the run
   std::optional<FmaPeak> peak;           // of the cores the threads use
   double product_flops = 0.0;            // per epoch (mlp_product_flops)
-  double seconds_per_epoch = 0.0;        // tensor engine, training only
-  train::PhaseSeconds phases_per_epoch;  // its breakdown
+  double seconds_per_epoch = 0.0;        // tensor engine, training only: the median epoch
+  std::vector<double> epoch_seconds;     // every epoch's, in order
+  train::PhaseSeconds phases_per_epoch;  // its breakdown, the mean over the epochs
   double evaluation_per_epoch = 0.0;     // the test set's evaluation after each epoch, not in the epoch time
   double tensor_us_per_sample = 0.0;
   double test_accuracy = 0.0;  // after the run, as a sanity check
