@@ -45,7 +45,7 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
 
 // The activations float_forward_into reuses from call to call: once they have grown to a
 // batch size, a forward of that many samples allocates nothing. (The evaluator used to take
-// fresh pages for every batch, and faulting them in cost as much as its products.)
+// fresh pages for every batch, and faulting them in was about 40 % of its time.)
 struct ForwardBuffers {
   std::vector<float> a;  // the layers write a and b in turn, each (n, the layer's outputs)
   std::vector<float> b;
