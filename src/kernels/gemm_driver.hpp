@@ -270,47 +270,4 @@ void gemm_short(const MatmulArgs& args, const Blocking& blocking, std::index_seq
   (void)((m == Rows + 1 && (gemm_blocked<V, Rows + 1, NV, kTransposedC>(args, blocking), true)) || ...);
 }
 
-// Runs the transposed-store micro-kernel whose height is exactly `rows` (1..sizeof(Rows)):
-// a tile as tall as C is wide wastes no rows.
-template <class V, std::size_t NV, std::size_t... Rows>
-void micro_kernel_transposed(std::size_t rows, const MicroTile& t, std::index_sequence<Rows...>) {
-  (void)((rows == Rows + 1 && (micro_kernel<V, Rows + 1, NV, true>(t), true)) || ...);
-}
-
-// C = op(A) * op(B) for C at most kMaxN columns wide with A stored transposed (the weight
-// gradient Xᵀ·dY of a narrow layer), computed as Cᵀ = op(B)ᵀ * op(A)ᵀ: vectors then run
-// along m, over the contiguous rows of the stored A, instead of along n, where a 10-wide C
-// fills 10 of 16 lanes; and both operands are read in place. Each micro-tile is exactly n
-// rows of Cᵀ by NR columns, written back to C through register transposes.
-template <class V, std::size_t NV, std::size_t kMaxN>
-void gemm_narrow(const MatmulArgs& args, const Blocking& blocking) {
-  if (matmul_degenerate(args)) return;
-  constexpr std::size_t NR = NV * V::kLanes;
-  const auto [m, n, k] = args.shape;  // n <= kMaxN, args.ta == Transpose::kYes
-  // op(A)ᵀ's last, partial column panel: the micro-kernel reads NR columns.
-  float* tail = pack_buffer(PackSlot::kB, NR * min_of<V>(blocking.kc, k));  // (kc, NR)
-  const std::size_t full = m / NR * NR;
-
-  MicroTile t;
-  t.ldc = args.ldc;
-  t.m_eff = n;
-  // op(B)ᵀ (n, k): element (j, p) = op(B)(p, j).
-  t.a_rs = args.tb == Transpose::kYes ? args.ldb : 1;
-  t.a_cs = args.tb == Transpose::kYes ? 1 : args.ldb;
-  for (std::size_t pc = 0; pc < k; pc += blocking.kc) {
-    t.kc = min_of<V>(blocking.kc, k - pc);
-    t.accumulate = args.accumulate || pc > 0;
-    t.a = args.b + (args.tb == Transpose::kYes ? pc : pc * args.ldb);
-    // op(A)ᵀ (k, m) is A as stored: row p at a + p * lda.
-    if (full < m) pack_rows<V, NR>(args.a + pc * args.lda + full, args.lda, m - full, t.kc, tail);
-    for (std::size_t i0 = 0; i0 < m; i0 += NR) {
-      t.n_eff = min_of<V>(NR, m - i0);
-      t.b = i0 < full ? args.a + pc * args.lda + i0 : tail;
-      t.b_rs = i0 < full ? args.lda : NR;
-      t.c = args.c + i0 * args.ldc;
-      micro_kernel_transposed<V, NV>(n, t, std::make_index_sequence<kMaxN>{});
-    }
-  }
-}
-
 }  // namespace seatorch::kernels

@@ -41,8 +41,8 @@ constexpr std::size_t kRowGrain = 16;
 
 // The bias rows before a block's product and the ReLU after it, on the block just computed.
 void run_block(const KernelInfo& kernel, const MatmulArgs& block, const Epilogue& epilogue) {
-  const auto [m, n, k] = block.shape;
-  (void)k;
+  const std::size_t m = block.shape.m;
+  const std::size_t n = block.shape.n;
   MatmulArgs args = block;
   if (epilogue.bias != nullptr) {
     for (std::size_t i = 0; i < m; ++i) std::copy_n(epilogue.bias, n, args.c + i * args.ldc);

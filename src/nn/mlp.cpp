@@ -35,13 +35,12 @@ Mlp::Mlp(std::span<const std::size_t> sizes, double dropout, core::Rng& init_rng
 }
 
 tensor::Tensor Mlp::forward(const tensor::Tensor& x) {
-  tensor::Tensor h = x;
-  for (std::size_t l = 0; l < layers_.size(); ++l) {
-    if (l + 1 == layers_.size()) return layers_[l].forward(h);
+  tensor::Tensor h = x;  // an MLP has at least one layer (make_layers)
+  for (std::size_t l = 0; l + 1 < layers_.size(); ++l) {
     h = layers_[l].forward_relu(h);
     if (dropout_ > 0.0) h = tensor::dropout(h, dropout_, training_, dropout_rng_);
   }
-  return h;  // not reached: an MLP has at least one layer
+  return layers_.back().forward(h);
 }
 
 void Mlp::advance_dropout(std::size_t samples) {

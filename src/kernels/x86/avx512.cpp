@@ -5,11 +5,11 @@
 // Micro-tile 8 x 32: sixteen zmm accumulators (of 32 registers). On Zen 4 a 512-bit FMA
 // runs on both 256-bit pipes, so the peak is the same as AVX2's; what AVX-512 brings is
 // the register count (a taller tile, fewer loads per FMA) and masked tails. Eight rows
-// divide the MLP's 64, 128 and 784. For C at most 16 wide (the MLP's 10 classes) an 8 x 16
-// tile wastes half as many lanes; and when A is stored transposed as well (the weight
-// gradient Hᵀ·dY), gemm_narrow computes Cᵀ with exact-height tiles and wastes none. C at most
-// 14 rows tall (the 10-class layer's weight gradient dYᵀ·H) runs with exact-height tiles
-// too, and C at most 14 wide otherwise (its forward H·Wᵀ) as Cᵀ with them.
+// divide the MLP's 64, 128 and 784. C at most 14 rows tall (the 10-class layer's weight
+// gradient dYᵀ·H) runs with tiles exactly that tall, and C at most 14 wide (its forward H·Wᵀ,
+// or the gradient in the form Hᵀ·dY) as Cᵀ through the same tiles, stored transposed: a
+// 10-row tile wastes no lanes. For C 15 or 16 wide an 8 x 16 tile wastes half as many lanes
+// as 8 x 32.
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
@@ -76,9 +76,7 @@ constexpr Blocking kBlocking{.mc = 128, .kc = 512, .nc = 2048};
 void matmul_avx512(const MatmulArgs& args) {
   constexpr auto kShortHeights = std::make_index_sequence<kNarrowMaxN>{};
   if (matmul_degenerate(args)) return;
-  if (args.ta == Transpose::kYes && args.shape.n <= kNarrowMaxN) {
-    gemm_narrow<Avx512Vec, kNv, kNarrowMaxN>(args, kBlocking);
-  } else if (args.shape.m <= kNarrowMaxN) {
+  if (args.shape.m <= kNarrowMaxN) {
     gemm_short<Avx512Vec, kNv, false>(args, kBlocking, kShortHeights);
   } else if (args.shape.n <= kNarrowMaxN) {
     gemm_short<Avx512Vec, kNv, true>(transposed_problem(args), kBlocking, kShortHeights);
