@@ -1,9 +1,10 @@
-// SGD, Adam and AdamW updates in PyTorch's float operation order, and their state as
-// named buffers.
+// SGD, Adam and AdamW: their coefficients in PyTorch's float operation order (the loops are
+// kernels/optimizer_update.hpp), the thread split, and their state as named buffers.
 #include "seatorch/train/optimizer.hpp"
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
+#include "seatorch/kernels/optimizer_update.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -36,80 +37,6 @@ void validate(const OptimizerOptions& o) {
     throw core::input_error("Adam betas must be in [0, 1) (got {} and {})", o.beta1, o.beta2);
   }
   if (!(o.eps >= 0.0)) throw core::input_error("Adam eps must be >= 0 (got {})", o.eps);
-}
-
-// One step of one parameter: its buffers and the step's coefficients in float.
-struct SgdUpdate {
-  float* p = nullptr;        // (numel) the parameter
-  const float* g = nullptr;  // (numel) its gradient
-  float* b = nullptr;        // (numel) the momentum buffer (unused without momentum)
-  float wd = 0, mu = 0, keep = 0, neg_lr = 0;
-  bool first = false, nesterov = false;
-};
-
-struct AdamUpdate {
-  float* p = nullptr;        // (numel) the parameter
-  const float* g = nullptr;  // (numel) its gradient
-  float* m = nullptr;        // (numel) first moment
-  float* v = nullptr;        // (numel) second moment
-  float wd = 0, shrink = 0, b1 = 0, b2 = 0, one_minus_b1 = 0, one_minus_b2 = 0;
-  float correction2_sqrt = 0, neg_step_size = 0, eps = 0;
-  bool decoupled = false, l2 = false;
-};
-
-// PyTorch converts each Python-float coefficient to the tensor's dtype and computes
-// add(x, y, alpha) as x + alpha*y; each statement below is one of its tensor ops, applied
-// per element in one fused loop (same operations in the same order, so the same floats),
-// without touching the gradient. The coefficients are copied into locals first: read
-// through the struct, any of them could alias the floats being written, and the compiler
-// would reload them every element instead of vectorizing (5x slower). The loop-invariant
-// branches are unswitched by the compiler.
-void sgd_update(const SgdUpdate& u, std::size_t begin, std::size_t end) {
-  float* const p = u.p;
-  const float* const g = u.g;
-  float* const b = u.b;
-  const float wd = u.wd;
-  const float mu = u.mu;
-  const float keep = u.keep;
-  const float neg_lr = u.neg_lr;
-  const bool decay = wd != 0.0f;
-  const bool momentum = mu != 0.0f;
-  const bool first = u.first;
-  const bool nesterov = u.nesterov;
-  for (std::size_t i = begin; i < end; ++i) {
-    float d = decay ? g[i] + wd * p[i] : g[i];
-    if (momentum) {
-      b[i] = first ? d : b[i] * mu + keep * d;
-      d = nesterov ? d + mu * b[i] : b[i];
-    }
-    p[i] = p[i] + neg_lr * d;
-  }
-}
-
-void adam_update(const AdamUpdate& u, std::size_t begin, std::size_t end) {
-  float* const p = u.p;
-  const float* const g = u.g;
-  float* const m = u.m;
-  float* const v = u.v;
-  const float wd = u.wd;
-  const float shrink = u.shrink;
-  const float b1 = u.b1;
-  const float b2 = u.b2;
-  const float one_minus_b1 = u.one_minus_b1;
-  const float one_minus_b2 = u.one_minus_b2;
-  const float correction2_sqrt = u.correction2_sqrt;
-  const float neg_step_size = u.neg_step_size;
-  const float eps = u.eps;
-  const bool decoupled = u.decoupled;
-  const bool l2 = u.l2;
-  for (std::size_t i = begin; i < end; ++i) {
-    if (decoupled) p[i] = p[i] * shrink;
-    const float gi = l2 ? g[i] + wd * p[i] : g[i];
-    m[i] = m[i] * b1 + one_minus_b1 * gi;
-    v[i] = v[i] * b2 + one_minus_b2 * gi * gi;
-    const float denom = std::sqrt(v[i]) / correction2_sqrt + eps;
-    p[i] = p[i] + neg_step_size * m[i] / denom;
-  }
 }
 
 std::string slot_name(const nn::Parameter& p, std::string_view what) { return fmt::format("{}.{}", p.name, what); }
@@ -167,9 +94,10 @@ void Optimizer::step(double lr) {
   }
 }
 
-// The coefficients in float, as PyTorch has them; the loops are sgd_update and adam_update.
+// The coefficients in float, as PyTorch has them; the loops are kernels::sgd_update and
+// kernels::adam_update.
 void Optimizer::sgd_step(const nn::Parameter& param, Slot& slot, float lr) {
-  SgdUpdate u;
+  kernels::SgdUpdate u;
   u.p = param.tensor.data<float>();
   u.g = param.tensor.grad().data<float>();
   u.b = slot.first.data();
@@ -180,12 +108,12 @@ void Optimizer::sgd_step(const nn::Parameter& param, Slot& slot, float lr) {
   u.first = !slot.started;
   u.nesterov = options_.nesterov;
   core::parallel_ranges(param.tensor.numel(), update_grain(param.tensor), kUpdatesPerThread,
-                        [&u](std::size_t begin, std::size_t end) { sgd_update(u, begin, end); });
+                        [&u](std::size_t begin, std::size_t end) { kernels::sgd_update(u, begin, end); });
   slot.started = slot.started || u.mu != 0.0f;
 }
 
 void Optimizer::adam_step(const nn::Parameter& param, Slot& slot, double lr) {
-  AdamUpdate u;
+  kernels::AdamUpdate u;
   u.p = param.tensor.data<float>();
   u.g = param.tensor.grad().data<float>();
   u.m = slot.first.data();
@@ -205,7 +133,7 @@ void Optimizer::adam_step(const nn::Parameter& param, Slot& slot, double lr) {
   u.neg_step_size = static_cast<float>(-(lr / correction1));
   u.eps = static_cast<float>(options_.eps);
   core::parallel_ranges(param.tensor.numel(), update_grain(param.tensor), kUpdatesPerThread,
-                        [&u](std::size_t begin, std::size_t end) { adam_update(u, begin, end); });
+                        [&u](std::size_t begin, std::size_t end) { kernels::adam_update(u, begin, end); });
 }
 
 nn::StateDict Optimizer::state() const {

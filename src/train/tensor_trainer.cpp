@@ -198,6 +198,11 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
         mark = now;
       };
       detail::Batch b = augmenter ? detail::gather_labels(train, rows) : detail::gather_batch(train, rows);
+      if (begin + batch < split.train) {
+        const std::size_t next = begin + batch;
+        detail::prefetch_rows(train,
+                              std::span<const std::size_t>(order).subspan(next, std::min(batch, split.train - next)));
+      }
       lap(result.phases.data);
       if (augmenter) {
         augmenter->augment(rows, epoch, std::span<float>(b.x.data<float>(), b.x.numel()));
