@@ -1,8 +1,11 @@
 // The inference benchmark: float vs int8 on the same images, in interleaved rounds.
 #include "seatorch/bench/int8_bench.hpp"
 
+#include "seatorch/bench/matmul_bench.hpp"
+
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
+#include "seatorch/kernels/int8_kernels.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/model_file.hpp"
 #include "seatorch/quant/int8_file.hpp"
@@ -10,6 +13,25 @@
 #include <algorithm>
 
 namespace seatorch::bench {
+namespace {
+
+// Seconds each probe runs (the best of ten short runs counts).
+constexpr double kProbeSeconds = 0.2;
+
+std::optional<PathCeiling> ceiling(const quant::InferencePath& path, std::size_t multiply_adds, TimingClock clock) {
+  const auto per_image = static_cast<double>(multiply_adds);
+  if (path.kernel.empty()) {  // float: 2 FLOPs per multiply-add
+    const std::optional<FmaPeak> peak = measure_fma_peak(kProbeSeconds, clock);
+    if (!peak) return std::nullopt;
+    return PathCeiling{peak->isa + " FMA", peak->gflops * 1e9, peak->gflops * 1e9 / (2.0 * per_image)};
+  }
+  const kernels::Int8Kernel& kernel = kernels::int8_kernel(path.kernel);
+  if (kernel.dot_probe == nullptr) return std::nullopt;
+  const double products = best_probe_rate(kernel.dot_probe, kProbeSeconds, clock);
+  return PathCeiling{path.kernel + " dot", products, products / per_image};
+}
+
+}  // namespace
 
 Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
   // One core's work on both sides: the INT8 engine runs on one thread, so the float path's
@@ -42,6 +64,9 @@ Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
   for (const quant::InferencePath& path : paths) passes.push_back(path.pass);
   const std::vector<double> seconds = time_interleaved(passes, options.reps, options.clock);
   for (std::size_t i = 0; i < paths.size(); ++i) report.paths.push_back({paths[i].name, n, seconds[i]});
+  for (const quant::Int8Layer& layer : int8.model.layers) report.multiply_adds += layer.in * layer.out;
+  for (const quant::InferencePath& path : paths)
+    report.ceilings.push_back(ceiling(path, report.multiply_adds, options.clock));
   const double float_rate = report.paths.front().images_per_second();
   for (std::size_t i = 1; i < report.paths.size(); ++i) {
     report.best_int8_speedup = std::max(report.best_int8_speedup, report.paths[i].images_per_second() / float_rate);

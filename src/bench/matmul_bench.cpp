@@ -84,12 +84,6 @@ Operands make_operands(const MatmulProblem& problem, core::Rng& rng) {
   return ops;
 }
 
-double seconds_of_probe(double (*probe)(std::size_t), std::size_t rounds, TimingClock clock, double* flops) {
-  const double start = now_seconds(clock);
-  *flops = probe(rounds);
-  return now_seconds(clock) - start;
-}
-
 }  // namespace
 
 std::string form_name(const MatmulProblem& problem) {
@@ -126,20 +120,7 @@ std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock, std::
   std::optional<FmaPeak> best;
   for (const kernels::KernelInfo& kernel : kernels::available_kernels()) {
     if (kernel.fma_probe == nullptr) continue;
-    // Calibrate the rounds on a short run, then keep the best of many short runs: a short run
-    // is likely to go uninterrupted even on a busy machine, and nothing makes a run faster
-    // than the hardware allows.
-    constexpr int kRuns = 10;
-    double flops = 0.0;
-    std::size_t rounds = 1 << 14;
-    double t = seconds_of_probe(kernel.fma_probe, rounds, clock, &flops);
-    rounds = std::max<std::size_t>(
-        rounds, static_cast<std::size_t>(static_cast<double>(rounds) * seconds / kRuns / std::max(t, 1e-9)));
-    double gflops = 0.0;
-    for (int run = 0; run < kRuns; ++run) {
-      t = seconds_of_probe(kernel.fma_probe, rounds, clock, &flops);
-      gflops = std::max(gflops, flops / std::max(t, 1e-12) / 1e9);
-    }
+    const double gflops = best_probe_rate(kernel.fma_probe, seconds, clock) / 1e9;
     if (!best || gflops > best->gflops) best = FmaPeak{std::string(kernel.name), gflops};
   }
   const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());

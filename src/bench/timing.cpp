@@ -58,4 +58,24 @@ std::vector<double> time_interleaved(const std::vector<std::function<void()>>& w
   return medians;
 }
 
+double best_probe_rate(double (*probe)(std::size_t rounds), double seconds, TimingClock clock) {
+  constexpr int kRuns = 10;
+  const auto run = [&](std::size_t rounds, double* units) {
+    const double start = now_seconds(clock);
+    *units = probe(rounds);
+    return now_seconds(clock) - start;
+  };
+  double units = 0.0;
+  std::size_t rounds = 1 << 14;
+  const double t = run(rounds, &units);
+  rounds = std::max<std::size_t>(
+      rounds, static_cast<std::size_t>(static_cast<double>(rounds) * seconds / kRuns / std::max(t, 1e-9)));
+  double best = 0.0;
+  for (int i = 0; i < kRuns; ++i) {
+    const double seconds_taken = run(rounds, &units);
+    best = std::max(best, units / std::max(seconds_taken, 1e-12));
+  }
+  return best;
+}
+
 }  // namespace seatorch::bench

@@ -349,12 +349,19 @@ int run_int8_bench_command(Int8BenchFlags f) {
   const bench::Int8BenchReport r = bench::run_int8_bench(f.options);
   if (f.json) {
     nlohmann::json paths = nlohmann::json::array();
-    for (const quant::Throughput& t : r.paths) {
-      paths.push_back({{"path", t.path}, {"images_per_second", t.images_per_second()}});
+    for (std::size_t i = 0; i < r.paths.size(); ++i) {
+      const quant::Throughput& t = r.paths[i];
+      nlohmann::json path{{"path", t.path}, {"images_per_second", t.images_per_second()}};
+      if (const std::optional<bench::PathCeiling>& c = r.ceilings[i]) {
+        path["ceiling"] = {{"probe", c->probe}, {"peak", c->peak}, {"images_per_second", c->images_per_second}};
+        path["pct_of_ceiling"] = 100.0 * t.images_per_second() / c->images_per_second;
+      }
+      paths.push_back(path);
     }
     print_json({{"dataset", r.dataset},
                 {"architecture", r.architecture},
                 {"images", r.images},
+                {"multiply_adds_per_image", r.multiply_adds},
                 {"results", paths},
                 {"best_int8_speedup", r.best_int8_speedup},
                 {"clock", bench::clock_name(r.clock)},
@@ -365,10 +372,21 @@ int run_int8_bench_command(Int8BenchFlags f) {
                            r.architecture, r.images, r.dataset, r.reps,
                            r.clock == bench::TimingClock::kWall ? "wall" : "thread CPU");
   const double float_rate = r.paths.front().images_per_second();
-  for (const quant::Throughput& t : r.paths) {
-    std::cout << fmt::format("{:<18} {:>12.0f} images/s  {:>6.2f}x float\n", t.path, t.images_per_second(),
-                             t.images_per_second() / float_rate);
+  for (std::size_t i = 0; i < r.paths.size(); ++i) {
+    const quant::Throughput& t = r.paths[i];
+    std::string line = fmt::format("{:<18} {:>12.0f} images/s  {:>6.2f}x float", t.path, t.images_per_second(),
+                                   t.images_per_second() / float_rate);
+    if (const std::optional<bench::PathCeiling>& c = r.ceilings[i]) {
+      const bool int8 = !r.paths[i].path.starts_with("float");
+      line += fmt::format("  {:>5.1f} % of its ceiling {:.0f} ({} peak {:.1f} {})",
+                          100.0 * t.images_per_second() / c->images_per_second, c->images_per_second, c->probe,
+                          c->peak / 1e9, int8 ? "G products/s" : "GFLOPS");
+    }
+    std::cout << line << "\n";
   }
+  std::cout << fmt::format("# ceiling: the path's multiply instruction at its peak (its probe, in registers, this run) "
+                           "over the model's {} multiply-adds per image\n",
+                           r.multiply_adds);
   return 0;
 }
 

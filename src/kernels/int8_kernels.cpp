@@ -53,7 +53,7 @@ void layer_ref(const Int8LayerArgs& l) {
   }
 }
 
-constexpr Int8Kernel kRef{"ref", pack_b_ref, gemm_ref, requantize_ref, layer_ref};
+constexpr Int8Kernel kRef{"ref", pack_b_ref, gemm_ref, requantize_ref, layer_ref, nullptr};
 
 #if SEATORCH_X86_KERNELS
 template <std::size_t Rows>
@@ -66,10 +66,11 @@ std::vector<std::int8_t> pack_rows_int16(std::span<const std::int8_t> b, std::si
   return x86::pack_b_blocked_int16(b, n, k, Rows);
 }
 
-constexpr Int8Kernel kAvx2{"avx2", pack_rows_int16<x86::kAvx2Rows>, x86::gemm_avx2, x86::requantize_avx2,
-                           x86::layer_avx2};
-constexpr Int8Kernel kAvx512Vnni{"avx512vnni", pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni,
-                                 x86::requantize_avx512, x86::layer_avx512vnni};
+constexpr Int8Kernel kAvx2{"avx2",          pack_rows_int16<x86::kAvx2Rows>,
+                           x86::gemm_avx2,  x86::requantize_avx2,
+                           x86::layer_avx2, x86::dot_probe_avx2};
+constexpr Int8Kernel kAvx512Vnni{"avx512vnni",           pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni,
+                                 x86::requantize_avx512, x86::layer_avx512vnni,       x86::dot_probe_avx512vnni};
 #endif
 
 // Every kernel this build has, fastest first, with whether this CPU runs it.

@@ -35,7 +35,7 @@ std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const I
   const std::size_t out = model.outputs();
   std::vector<InferencePath> paths;
   auto float_logits = std::make_shared<std::vector<float>>(n * out);  // (n, out): the last pass's
-  paths.push_back({"float", over_batches([&model, x, in, out, float_logits](std::size_t first, std::size_t count) {
+  paths.push_back({"float", "", over_batches([&model, x, in, out, float_logits](std::size_t first, std::size_t count) {
                      const std::vector<float> y =
                          model::float_forward(model, std::span<const float>(*x).subspan(first * in, count * in), count);
                      std::copy(y.begin(), y.end(), float_logits->begin() + static_cast<std::ptrdiff_t>(first * out));
@@ -44,7 +44,7 @@ std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const I
   for (const std::string& name : kernels::int8_kernel_names()) {
     auto engine = std::make_shared<const Int8Engine>(int8_model, name);
     auto logits = std::make_shared<std::vector<std::int8_t>>(n * out);  // (n, out): the last pass's
-    paths.push_back({"int8 " + name,
+    paths.push_back({"int8 " + name, name,
                      over_batches([engine, logits, pixels, in, out](std::size_t first, std::size_t count) {
                        engine->forward(pixels.subspan(first * in, count * in), count,
                                        std::span<std::int8_t>(*logits).subspan(first * out, count * out));

@@ -2,6 +2,8 @@
 // on odd sizes, strides and the extreme values that make vpmaddubsw saturate when used naively.
 #include "seatorch/kernels/int8_kernels.hpp"
 
+#include "seatorch/bench/timing.hpp"
+
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
 
@@ -78,6 +80,22 @@ TEST_CASE("int8 kernel names and forced selection", "[kernels][quant]") {
   CHECK(k::int8_kernel("auto").name == names.front());
   for (const std::string& name : names) CHECK(k::int8_kernel(name).name == name);
   CHECK_THROWS_WITH(k::int8_kernel("sse9"), Catch::Contains("sse9") && Catch::Contains("ref"));
+}
+
+TEST_CASE("every fast int8 kernel has a dot probe with a plausible throughput", "[kernels][quant]") {
+  CHECK(k::int8_kernel_ref().dot_probe == nullptr);
+  for (const std::string& name : k::int8_kernel_names()) {
+    const k::Int8Kernel& kernel = k::int8_kernel(name);
+    if (name == "ref") continue;
+    INFO("kernel " << name);
+    REQUIRE(kernel.dot_probe != nullptr);
+    const double products =
+        seatorch::bench::best_probe_rate(kernel.dot_probe, 0.01, seatorch::bench::TimingClock::kThreadCpu);
+    // One core: more than one product per nanosecond, less than any core built so far can do
+    // (a 512-bit VNNI unit does 64 per cycle).
+    CHECK(products > 1e9);
+    CHECK(products < 1e13);
+  }
 }
 
 TEST_CASE("int8 requantize kernels equal kernels::requantize on the whole int32 range", "[kernels][quant]") {

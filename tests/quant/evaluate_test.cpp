@@ -70,7 +70,11 @@ TEST_CASE("inference_paths run the float model and every int8 kernel on the same
   const std::vector<std::string> kernels = seatorch::kernels::int8_kernel_names();
   REQUIRE(paths.size() == 1 + kernels.size());
   CHECK(paths[0].name == "float");
-  for (std::size_t i = 0; i < kernels.size(); ++i) CHECK(paths[i + 1].name == "int8 " + kernels[i]);
+  CHECK(paths[0].kernel.empty());
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    CHECK(paths[i + 1].name == "int8 " + kernels[i]);
+    CHECK(paths[i + 1].kernel == kernels[i]);
+  }
   CHECK_THROWS_WITH(q::inference_paths(model, quantized.model, pixels, n + 1, batch), Catch::Contains("same shape"));
 
   // Each pass's own logits against the reference models, image by image: float_forward on

@@ -3,7 +3,12 @@
 // int8 path over the float path. Each path makes one pass over the images per round, the
 // paths in turn (bench::time_interleaved), so all of them see the same machine load; each
 // figure is the path's median pass. Both sides run on one thread, whatever the thread count
-// (core/parallel.hpp). Deliberately not here: accuracy (seatorch eval/quantize).
+// (core/parallel.hpp).
+// Each path also gets its ceiling: the images per second it would reach if every multiply-add
+// of the model ran at the peak of the path's own multiply instruction, measured in the same
+// run by that instruction's probe in registers (the FMA probe for float, Int8Kernel::dot_probe
+// for an int8 kernel), over the model's multiply-adds per image (no padding counted).
+// Deliberately not here: accuracy (seatorch eval/quantize).
 #pragma once
 
 #include "seatorch/bench/timing.hpp"
@@ -12,6 +17,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,12 +32,20 @@ struct Int8BenchOptions {
   TimingClock clock = TimingClock::kThreadCpu;
 };
 
+struct PathCeiling {
+  std::string probe;               // what set it: "avx512 FMA", "avx512vnni dot"
+  double peak = 0.0;               // the probe's rate: FLOP/s for float, u8 x s8 products/s for int8
+  double images_per_second = 0.0;  // the path's ceiling on this model
+};
+
 struct Int8BenchReport {
   std::string dataset;
   std::string architecture;
   std::size_t images = 0;
-  std::vector<quant::Throughput> paths;  // float first, then the int8 kernels; median passes
-  double best_int8_speedup = 0.0;        // best int8 images/s over float images/s
+  std::vector<quant::Throughput> paths;              // float first, then the int8 kernels; median passes
+  std::size_t multiply_adds = 0;                     // per image, all layers: sum of inputs x outputs
+  std::vector<std::optional<PathCeiling>> ceilings;  // per path; none where there is no probe (ref)
+  double best_int8_speedup = 0.0;                    // best int8 images/s over float images/s
   std::size_t reps = 0;
   TimingClock clock = TimingClock::kThreadCpu;
 };

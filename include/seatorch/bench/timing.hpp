@@ -4,7 +4,8 @@
 // work enough times to last at least `min_sample_seconds`, so that short calls are not
 // lost in the clock's resolution, and the figure reported is the median over `samples`
 // samples, robust to a stray interruption. Shared by every `seatorch bench` mode;
-// time_interleaved() compares several works round by round (`bench int8`).
+// time_interleaved() compares several works round by round (`bench int8`), and
+// best_probe_rate() times the throughput probes behind the peaks.
 // Deliberately not here: statistics beyond the median, pinning threads to cores.
 #pragma once
 
@@ -51,5 +52,12 @@ double median(std::vector<double> values);
 // for the clock (milliseconds): nothing is repeated within a sample.
 std::vector<double> time_interleaved(const std::vector<std::function<void()>>& works, std::size_t rounds,
                                      TimingClock clock);
+
+// The best rate, in units of work per second, of a throughput probe: `probe(rounds)` does
+// `rounds` rounds of work in registers and returns the units it did (FLOPs, products).
+// The rounds are calibrated on a short run so that each of ten runs lasts about seconds / 10,
+// and the best run counts: a short run is likely to go uninterrupted even on a busy machine,
+// and nothing makes a run faster than the hardware allows.
+double best_probe_rate(double (*probe)(std::size_t rounds), double seconds, TimingClock clock);
 
 }  // namespace seatorch::bench

@@ -18,8 +18,8 @@
 //
 // Kernels (int8_kernel_names() lists those this CPU runs, fastest first):
 //   "avx512vnni"  vpdpbusd: 4 u8*s8 products summed into each int32 lane per instruction.
-//   "avx2"        vpmaddubsw with the activations split into 7 high bits and 1 low bit, so
-//                 that no 16-bit pair sum saturates (255*127 + 255*127 would), then vpmaddwd.
+//   "avx2"        vpmaddwd on both operands widened to int16: 2 products summed into each
+//                 int32 lane, exactly (vpmaddubsw's 16-bit pair sums would saturate).
 //   "ref"         the plain triple loop: the specification the others are tested against.
 // Deliberately not here: the choice of row_constant and z_w (the engine folds the
 // zero-points and the bias into them) and threading.
@@ -82,6 +82,10 @@ struct Int8Kernel {
   void (*gemm)(const Int8GemmArgs& args);
   void (*requantize)(const Int8RequantizeArgs& args);
   void (*layer)(const Int8LayerArgs& args);
+  // The throughput probe behind the bench's int8 ceiling: `rounds` rounds of the kernel's
+  // dot-product instruction on independent register accumulators, nothing else (no loads or
+  // stores in the loop); returns the u8 x s8 products done. Null for the reference.
+  double (*dot_probe)(std::size_t rounds);
 };
 
 // The specification: pack_b is the identity, gemm the plain triple loop in int32,

@@ -32,6 +32,7 @@ struct Throughput {
 // One way to run inference, for the benchmark (bench/int8_bench.hpp times them).
 struct InferencePath {
   std::string name;            // as Throughput::path
+  std::string kernel;          // the int8 kernel it runs (kernels/int8_kernels.hpp); empty for float
   std::function<void()> pass;  // one pass over all the images the path was made for
   // The logits of the last pass, (n, outputs), as floats (an int8 path's are its int8
   // values): what the pass computed, for tests to compare against the reference models.

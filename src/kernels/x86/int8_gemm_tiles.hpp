@@ -16,6 +16,7 @@
 //     static void store(std::int32_t* c, Acc acc);     // all kRows lanes
 //     static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k);  // mod 2^32
 //     static void requantize(const Int8RequantizeArgs& args);                  // y may be null
+//     static constexpr std::size_t kProbeChains;  // dot_probe's independent accumulators
 //   };
 //
 // and an output policy that receives each finished tile row as int32 dot products:
@@ -194,6 +195,39 @@ struct RequantizeDots {
                      layer.u + i * layer.ldu + j0});
   }
 };
+
+// Int8Kernel::dot_probe: Isa::kProbeChains chains of Isa::dot on registers. Each chain takes
+// its activations from the next chain's accumulator, so no part of a dot (AVX2's vpmaddwd
+// before its add) is the same every round and could be hoisted out of the loop, while each
+// round's dots still depend only on the round before (and, unlike the chain's own
+// accumulator, the operand is not the register VNNI overwrites, which would cost a copy per
+// dot). The values wrap, which the integer lanes allow.
+template <class Isa>
+double dot_probe(std::size_t rounds) {
+  constexpr std::size_t kChains = Isa::kProbeChains;
+  alignas(64) std::int8_t weights[Isa::kBlockBytes];  // (kRows, 4): one packed block
+  volatile std::int8_t seed = 3;                      // read at run time: nothing is computed ahead
+  for (std::size_t i = 0; i < Isa::kBlockBytes; ++i) weights[i] = static_cast<std::int8_t>(seed + i);
+  const typename Isa::Acc b = Isa::load(weights);
+  typename Isa::Acc acc[kChains];
+#pragma GCC unroll 16
+  for (std::size_t c = 0; c < kChains; ++c) acc[c] = Isa::broadcast(static_cast<typename Isa::ActWord>(seed + c));
+  for (std::size_t r = 0; r < rounds; ++r) {
+#pragma GCC unroll 16
+    for (std::size_t c = 0; c < kChains; ++c) acc[c] = Isa::dot(acc[c], acc[(c + 1) % kChains], b);
+  }
+  // Every chain's result is consumed, so that none of them can be optimised away.
+  alignas(64) std::int32_t lanes[kChains][Isa::kRows];
+  std::uint32_t sum = 0;
+  for (std::size_t c = 0; c < kChains; ++c) {
+    Isa::store(lanes[c], acc[c]);
+    for (std::size_t l = 0; l < Isa::kRows; ++l) sum += static_cast<std::uint32_t>(lanes[c][l]);
+  }
+  volatile std::uint32_t sink = sum;
+  (void)sink;
+  // Every dot is kRows output rows x 4 activations.
+  return static_cast<double>(rounds) * kChains * static_cast<double>(Isa::kRows * 4);
+}
 
 template <class Isa>
 void gemm_int32(const Int8GemmArgs& g) {

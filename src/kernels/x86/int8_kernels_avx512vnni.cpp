@@ -69,6 +69,9 @@ struct Avx512Vnni {
   static constexpr int kMR = 4;  // 4 x 4 accumulators + 4 weight vectors: 21 of 32 registers
   static constexpr int kNR = 4;
   using Acc = __m512i;
+  // Throughput x latency of vpdpbusd with room to spare: Zen 4 issues one 512-bit per cycle
+  // with 4 cycles latency; cores with two VNNI ports and 5 cycles need 10.
+  static constexpr std::size_t kProbeChains = 12;
   using Act = __m512i;
 
   static Acc zero() { return _mm512_setzero_si512(); }
@@ -102,5 +105,6 @@ struct Avx512Vnni {
 void gemm_avx512vnni(const Int8GemmArgs& args) { gemm_int32<Avx512Vnni>(args); }
 void requantize_avx512(const Int8RequantizeArgs& args) { requantize16(args); }
 void layer_avx512vnni(const Int8LayerArgs& args) { layer_fused<Avx512Vnni>(args); }
+double dot_probe_avx512vnni(std::size_t rounds) { return dot_probe<Avx512Vnni>(rounds); }
 
 }  // namespace seatorch::kernels::x86

@@ -34,5 +34,7 @@ void requantize_avx2(const Int8RequantizeArgs& args);
 void requantize_avx512(const Int8RequantizeArgs& args);  // AVX-512F/BW only
 void layer_avx2(const Int8LayerArgs& args);              // B packed with kAvx2Rows, as int16
 void layer_avx512vnni(const Int8LayerArgs& args);        // B packed with kAvx512Rows
+double dot_probe_avx2(std::size_t rounds);
+double dot_probe_avx512vnni(std::size_t rounds);
 
 }  // namespace seatorch::kernels::x86
