@@ -15,15 +15,17 @@
 //     static Acc dot(Acc acc, Act a, Acc b);           // acc[r] += sum_t a[t] * b[r][t]
 //     static void store(std::int32_t* c, Acc acc);     // all kRows lanes
 //     static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k);  // mod 2^32
-//     static void requantize(const Int8RequantizeArgs& args);                  // y may be null
+//     static void requantize_rows(const RequantizeRows& rows);  // a finished tile's rows
 //     static constexpr std::size_t kProbeChains;  // dot_probe's independent accumulators
 //   };
 //
-// and an output policy that receives each finished tile row as int32 dot products:
+// and an output policy that receives each finished tile as int32 dot products:
 //
 //   struct Out {
 //     void start_rows(std::size_t i0, std::size_t rows);  // before any tile of A rows i0..
-//     void row(std::size_t i, std::size_t j0, const std::int32_t* dots, std::size_t count);
+//     // C rows i0 .. i0+rows-1, columns j0 .. j0+count-1: row r at dots + r * stride
+//     void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* dots, std::size_t stride,
+//               std::size_t count);
 //   };
 //
 // StoreDots writes them to C (the plain gemm); RequantizeDots is the fused layer epilogue:
@@ -49,6 +51,23 @@ struct Operands {
   const std::uint8_t* a = nullptr;  // (m, k), row stride lda activations (see ActWord)
   std::size_t lda = 0;
   const std::int8_t* packed_b = nullptr;  // B (n, k) packed for the ISA: blocks of Isa::kBlockBytes
+};
+
+// Requantization of a finished tile, several images' rows of it at once: each row is
+// Int8RequantizeArgs with its own dots, correction and output u (y is not written).
+struct RequantizeRows {
+  std::size_t rows = 0;                // images
+  std::size_t n = 0;                   // outputs per row
+  const std::int32_t* dots = nullptr;  // (rows, n), row stride dots_stride
+  std::size_t dots_stride = 0;
+  const std::int32_t* row_constant = nullptr;  // (n)
+  const std::uint32_t* correction = nullptr;   // (rows): subtracted from every accumulator of the row
+  const std::int32_t* multiplier = nullptr;    // (n)
+  const std::int32_t* shift = nullptr;         // (n)
+  std::int32_t zero_point = 0;
+  bool relu = false;
+  std::uint8_t* u = nullptr;  // (rows, n), row stride ldu
+  std::size_t ldu = 0;
 };
 
 // Activations p4*4 .. p4*4+3 of an A row as one little-endian word, zero past k. A holds
@@ -121,7 +140,7 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   }
   const std::size_t j0 = jb0 * R;
   const std::size_t count = g.n - j0 < NR * R ? g.n - j0 : NR * R;
-  for (int r = 0; r < MR; ++r) out.row(i0 + static_cast<std::size_t>(r), j0, dots[r], count);
+  out.tile(i0, MR, j0, dots[0], NR * R, count);
 }
 
 // The last `rest` (< NR) row blocks, with a tile of exactly that width.
@@ -165,8 +184,10 @@ struct StoreDots {
   std::size_t ldc;
 
   void start_rows(std::size_t, std::size_t) {}
-  void row(std::size_t i, std::size_t j0, const std::int32_t* dots, std::size_t count) {
-    std::memcpy(c + i * ldc + j0, dots, count * sizeof(std::int32_t));
+  void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* dots, std::size_t stride,
+            std::size_t count) {
+    for (std::size_t r = 0; r < rows; ++r)
+      std::memcpy(c + (i0 + r) * ldc + j0, dots + r * stride, count * sizeof(std::int32_t));
   }
 };
 
@@ -189,19 +210,21 @@ struct RequantizeDots {
     }
     first_row = i0;
   }
-  void row(std::size_t i, std::size_t j0, const std::int32_t* dots, std::size_t count) {
-    Isa::requantize({count, dots, layer.row_constant + j0, static_cast<std::int32_t>(correction[i - first_row]),
-                     layer.multiplier + j0, layer.shift + j0, layer.zero_point, layer.relu, nullptr,
-                     layer.u + i * layer.ldu + j0});
+  void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* dots, std::size_t stride,
+            std::size_t count) {
+    Isa::requantize_rows({rows, count, dots, stride, layer.row_constant + j0, correction + (i0 - first_row),
+                          layer.multiplier + j0, layer.shift + j0, layer.zero_point, layer.relu,
+                          layer.u + i0 * layer.ldu + j0, layer.ldu});
   }
 };
 
-// Int8Kernel::dot_probe: Isa::kProbeChains chains of Isa::dot on registers. Each chain takes
-// its activations from the next chain's accumulator, so no part of a dot (AVX2's vpmaddwd
-// before its add) is the same every round and could be hoisted out of the loop, while each
-// round's dots still depend only on the round before (and, unlike the chain's own
-// accumulator, the operand is not the register VNNI overwrites, which would cost a copy per
-// dot). The values wrap, which the integer lanes allow.
+// Int8Kernel::dot_probe: Isa::kProbeChains independent chains of Isa::dot on registers, each
+// dot on the same operands. The empty asm before each dot tells the compiler the activations
+// may have changed, so no part of a dot (AVX2's vpmaddwd before its add) is computed once
+// and reused; it emits no instruction. (Taking the activations from another chain's
+// accumulator instead put the multiply on the critical path: 8 % slower on Zen 4, whose
+// vpdpbusd forwards an accumulator sooner than a multiplicand.) The sums wrap, which the
+// integer lanes allow.
 template <class Isa>
 double dot_probe(std::size_t rounds) {
   constexpr std::size_t kChains = Isa::kProbeChains;
@@ -209,12 +232,16 @@ double dot_probe(std::size_t rounds) {
   volatile std::int8_t seed = 3;                      // read at run time: nothing is computed ahead
   for (std::size_t i = 0; i < Isa::kBlockBytes; ++i) weights[i] = static_cast<std::int8_t>(seed + i);
   const typename Isa::Acc b = Isa::load(weights);
+  typename Isa::Act a = Isa::broadcast(static_cast<typename Isa::ActWord>(seed));
   typename Isa::Acc acc[kChains];
 #pragma GCC unroll 16
   for (std::size_t c = 0; c < kChains; ++c) acc[c] = Isa::broadcast(static_cast<typename Isa::ActWord>(seed + c));
   for (std::size_t r = 0; r < rounds; ++r) {
 #pragma GCC unroll 16
-    for (std::size_t c = 0; c < kChains; ++c) acc[c] = Isa::dot(acc[c], acc[(c + 1) % kChains], b);
+    for (std::size_t c = 0; c < kChains; ++c) {
+      __asm__("" : "+v"(a));
+      acc[c] = Isa::dot(acc[c], a, b);
+    }
   }
   // Every chain's result is consumed, so that none of them can be optimised away.
   alignas(64) std::int32_t lanes[kChains][Isa::kRows];

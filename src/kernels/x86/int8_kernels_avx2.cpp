@@ -72,7 +72,12 @@ struct Avx2 {
     for (; p < k; ++p) sum += row[p];
     return static_cast<std::uint32_t>(sum);
   }
-  static void requantize(const Int8RequantizeArgs& args) { requantize_avx2(args); }
+  static void requantize_rows(const RequantizeRows& t) {
+    for (std::size_t r = 0; r < t.rows; ++r) {
+      requantize_avx2({t.n, t.dots + r * t.dots_stride, t.row_constant, static_cast<std::int32_t>(t.correction[r]),
+                       t.multiplier, t.shift, t.zero_point, t.relu, nullptr, t.u + r * t.ldu});
+    }
+  }
 };
 
 }  // namespace

@@ -17,47 +17,97 @@ namespace {
 // requantize() on 16 lanes. srdhm(a, M) = floor((a * M + 2^30) / 2^31) for M > 0 (the
 // truncating division of the scalar code with its sign-dependent nudge comes to exactly
 // this), and only the low 32 bits of that shift are kept, so a logical 64-bit shift does.
-// Inlined into the fused layer's epilogue, so its constants are set up once per tile row.
-[[gnu::always_inline]] inline void requantize16(const Int8RequantizeArgs& r) {
+// What depends only on the output column (its multiplier and shift, and the rounding masks
+// they imply) is one Columns, set up once per 16 columns and shared by every image's row.
+struct Columns {
+  __m512i multiplier, odd_multiplier, shift, mask, half_mask;
+
+  Columns(const std::int32_t* multipliers, const std::int32_t* shifts, __mmask16 m) {
+    const __m512i one = _mm512_set1_epi32(1);
+    multiplier = _mm512_maskz_loadu_epi32(m, multipliers);
+    odd_multiplier = _mm512_srli_epi64(multiplier, 32);
+    shift = _mm512_maskz_loadu_epi32(m, shifts);
+    mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, shift), one);
+    half_mask = _mm512_srli_epi32(mask, 1);
+  }
+};
+
+// The constants of one layer's output range.
+struct Clamp {
+  __m512i zero_point, lo, hi;
+
+  Clamp(std::int32_t z, bool relu)
+      : zero_point(_mm512_set1_epi32(z)), lo(_mm512_set1_epi32(relu ? z : -128)), hi(_mm512_set1_epi32(127)) {}
+};
+
+// The 16 accumulators requantized to int8 values (as int32 lanes).
+[[gnu::always_inline]] inline __m512i requantize_lanes(__m512i acc, const Columns& c, const Clamp& clamp) {
+  const __m512i nudge = _mm512_set1_epi64(std::int64_t{1} << 30);
+  // srdhm: even lanes in place, odd lanes moved down for the 32x32->64 multiply and back up.
+  const __m512i even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(acc, c.multiplier), nudge), 31);
+  const __m512i odd = _mm512_slli_epi64(
+      _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(acc, 32), c.odd_multiplier), nudge), 31),
+      32);
+  const __m512i high = _mm512_mask_blend_epi32(static_cast<__mmask16>(0xAAAA), even, odd);
+  // rounding_rshift: (x >> s) + (remainder > threshold).
+  const __m512i remainder = _mm512_and_si512(high, c.mask);
+  const __m512i threshold = _mm512_sub_epi32(c.half_mask, _mm512_srai_epi32(high, 31));
+  __m512i q = _mm512_srav_epi32(high, c.shift);
+  q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(remainder, threshold), q, _mm512_set1_epi32(1));
+  return _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, clamp.zero_point), clamp.lo), clamp.hi);
+}
+
+__mmask16 lanes_of(std::size_t n, std::size_t j) {
+  return n - j >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - j)) - 1u);
+}
+
+void requantize16(const Int8RequantizeArgs& r) {
   // Copies: the byte stores below may alias anything, so fields read through `r` would be
   // reloaded after every store.
   const std::size_t n = r.n;
   const std::int32_t* const dots = r.dots;
   const std::int32_t* const row_constant = r.row_constant;
-  const std::int32_t* const multiplier = r.multiplier;
-  const std::int32_t* const shifts = r.shift;
   std::int8_t* const y = r.y;
   std::uint8_t* const u = r.u;
-  const __m512i zero_point = _mm512_set1_epi32(r.zero_point);
-  const __m512i lo = _mm512_set1_epi32(r.relu ? r.zero_point : -128);
-  const __m512i hi = _mm512_set1_epi32(127);
+  const Clamp clamp(r.zero_point, r.relu);
   const __m512i correction = _mm512_set1_epi32(r.correction);
-  const __m512i nudge = _mm512_set1_epi64(std::int64_t{1} << 30);
-  const __m512i one = _mm512_set1_epi32(1);
   const __m512i bias = _mm512_set1_epi32(128);
   for (std::size_t j = 0; j < n; j += 16) {
-    const __mmask16 m = n - j >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - j)) - 1u);
+    const __mmask16 m = lanes_of(n, j);
+    const Columns columns(r.multiplier + j, r.shift + j, m);
     const __m512i acc = _mm512_sub_epi32(
         _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, row_constant + j), _mm512_maskz_loadu_epi32(m, dots + j)),
         correction);
-    const __m512i mult = _mm512_maskz_loadu_epi32(m, multiplier + j);
-    const __m512i shift = _mm512_maskz_loadu_epi32(m, shifts + j);
-    // srdhm: even lanes in place, odd lanes moved down for the 32x32->64 multiply and back up.
-    const __m512i even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(acc, mult), nudge), 31);
-    const __m512i odd = _mm512_slli_epi64(
-        _mm512_srli_epi64(
-            _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(acc, 32), _mm512_srli_epi64(mult, 32)), nudge), 31),
-        32);
-    const __m512i high = _mm512_mask_blend_epi32(static_cast<__mmask16>(0xAAAA), even, odd);
-    // rounding_rshift: (x >> s) + (remainder > threshold).
-    const __m512i mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, shift), one);
-    const __m512i remainder = _mm512_and_si512(high, mask);
-    const __m512i threshold = _mm512_sub_epi32(_mm512_srli_epi32(mask, 1), _mm512_srai_epi32(high, 31));
-    __m512i q = _mm512_srav_epi32(high, shift);
-    q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(remainder, threshold), q, one);
-    q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, zero_point), lo), hi);
+    const __m512i q = requantize_lanes(acc, columns, clamp);
     if (y) _mm512_mask_cvtepi32_storeu_epi8(y + j, m, q);
     _mm512_mask_cvtepi32_storeu_epi8(u + j, m, _mm512_add_epi32(q, bias));
+  }
+}
+
+// The fused layer's epilogue: columns outermost, so each block of 16 columns' constants
+// serve all the tile's images. Inlined into the tile. The fields are copied into locals, as
+// in requantize16.
+[[gnu::always_inline]] inline void requantize_tile(const RequantizeRows& t) {
+  const std::size_t n = t.n;
+  const std::size_t rows = t.rows;
+  const std::int32_t* const dots = t.dots;
+  const std::size_t dots_stride = t.dots_stride;
+  const std::uint32_t* const correction = t.correction;
+  std::uint8_t* const u = t.u;
+  const std::size_t ldu = t.ldu;
+  const Clamp clamp(t.zero_point, t.relu);
+  const __m512i bias = _mm512_set1_epi32(128);
+  for (std::size_t j = 0; j < n; j += 16) {
+    const __mmask16 m = lanes_of(n, j);
+    const Columns columns(t.multiplier + j, t.shift + j, m);
+    const __m512i row_constant = _mm512_maskz_loadu_epi32(m, t.row_constant + j);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const __m512i acc =
+          _mm512_sub_epi32(_mm512_add_epi32(row_constant, _mm512_maskz_loadu_epi32(m, dots + r * dots_stride + j)),
+                           _mm512_set1_epi32(static_cast<std::int32_t>(correction[r])));
+      _mm512_mask_cvtepi32_storeu_epi8(u + r * ldu + j, m,
+                                       _mm512_add_epi32(requantize_lanes(acc, columns, clamp), bias));
+    }
   }
 }
 
@@ -97,7 +147,7 @@ struct Avx512Vnni {
     for (const std::uint64_t lane : lanes) sum += lane;
     return static_cast<std::uint32_t>(sum);
   }
-  static void requantize(const Int8RequantizeArgs& args) { requantize16(args); }
+  static void requantize_rows(const RequantizeRows& rows) { requantize_tile(rows); }
 };
 
 }  // namespace
