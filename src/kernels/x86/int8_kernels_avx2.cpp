@@ -10,6 +10,7 @@
 // layer, not once per tile row), A is widened once per call (prepare()) so that 4
 // activations are one 64-bit broadcast, and store() adds each row's pair.
 // Compiled with -mavx2; nothing else may be.
+#include "int8_dot_probe.hpp"
 #include "int8_gemm_tiles.hpp"
 
 #include <immintrin.h>

@@ -2,6 +2,7 @@
 // weight bytes and adds the 4 products to each int32 lane, exactly (no saturation); the
 // vectorized requantize; and the fused layer built from both (int8_gemm_tiles.hpp).
 // Compiled with -mavx512f -mavx512bw -mavx512vnni; nothing else may be.
+#include "int8_dot_probe.hpp"
 #include "int8_gemm_tiles.hpp"
 
 #include <immintrin.h>
