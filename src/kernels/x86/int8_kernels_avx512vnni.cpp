@@ -68,6 +68,8 @@ void requantize16(const Int8RequantizeArgs& r) {
   const std::size_t n = r.n;
   const std::int32_t* const dots = r.dots;
   const std::int32_t* const row_constant = r.row_constant;
+  const std::int32_t* const multiplier = r.multiplier;
+  const std::int32_t* const shift = r.shift;
   std::int8_t* const y = r.y;
   std::uint8_t* const u = r.u;
   const Clamp clamp(r.zero_point, r.relu);
@@ -75,7 +77,7 @@ void requantize16(const Int8RequantizeArgs& r) {
   const __m512i bias = _mm512_set1_epi32(128);
   for (std::size_t j = 0; j < n; j += 16) {
     const __mmask16 m = lanes_of(n, j);
-    const Columns columns(r.multiplier + j, r.shift + j, m);
+    const Columns columns(multiplier + j, shift + j, m);
     const __m512i acc = _mm512_sub_epi32(
         _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, row_constant + j), _mm512_maskz_loadu_epi32(m, dots + j)),
         correction);
@@ -93,6 +95,9 @@ void requantize16(const Int8RequantizeArgs& r) {
   const std::size_t rows = t.rows;
   const std::int32_t* const dots = t.dots;
   const std::size_t dots_stride = t.dots_stride;
+  const std::int32_t* const row_constants = t.row_constant;
+  const std::int32_t* const multiplier = t.multiplier;
+  const std::int32_t* const shift = t.shift;
   const std::uint32_t* const correction = t.correction;
   std::uint8_t* const u = t.u;
   const std::size_t ldu = t.ldu;
@@ -100,8 +105,8 @@ void requantize16(const Int8RequantizeArgs& r) {
   const __m512i bias = _mm512_set1_epi32(128);
   for (std::size_t j = 0; j < n; j += 16) {
     const __mmask16 m = lanes_of(n, j);
-    const Columns columns(t.multiplier + j, t.shift + j, m);
-    const __m512i row_constant = _mm512_maskz_loadu_epi32(m, t.row_constant + j);
+    const Columns columns(multiplier + j, shift + j, m);
+    const __m512i row_constant = _mm512_maskz_loadu_epi32(m, row_constants + j);
     for (std::size_t r = 0; r < rows; ++r) {
       const __m512i acc =
           _mm512_sub_epi32(_mm512_add_epi32(row_constant, _mm512_maskz_loadu_epi32(m, dots + r * dots_stride + j)),
