@@ -53,7 +53,7 @@ struct Operands {
 };
 
 // Requantization of a finished tile, several images' rows of it at once: each row is
-// Int8RequantizeArgs with its own dots, correction and output u (y is not written).
+// Int8RequantizeArgs with its own dots, correction and outputs.
 struct RequantizeRows {
   std::size_t rows = 0;                // images
   std::size_t n = 0;                   // outputs per row
@@ -65,6 +65,7 @@ struct RequantizeRows {
   const std::int32_t* shift = nullptr;         // (n)
   std::int32_t zero_point = 0;
   bool relu = false;
+  std::int8_t* y = nullptr;   // (rows, n), row stride ldu; may be null: then only u
   std::uint8_t* u = nullptr;  // (rows, n), row stride ldu
   std::size_t ldu = 0;
 };
@@ -212,7 +213,7 @@ struct RequantizeDots {
   void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* dots, std::size_t stride,
             std::size_t count) {
     Isa::requantize_rows({rows, count, dots, stride, layer.row_constant + j0, correction + (i0 - first_row),
-                          layer.multiplier + j0, layer.shift + j0, layer.zero_point, layer.relu,
+                          layer.multiplier + j0, layer.shift + j0, layer.zero_point, layer.relu, nullptr,
                           layer.u + i0 * layer.ldu + j0, layer.ldu});
   }
 };

@@ -62,34 +62,11 @@ __mmask16 lanes_of(std::size_t n, std::size_t j) {
   return n - j >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - j)) - 1u);
 }
 
-void requantize16(const Int8RequantizeArgs& r) {
-  // Copies: the byte stores below may alias anything, so fields read through `r` would be
-  // reloaded after every store.
-  const std::size_t n = r.n;
-  const std::int32_t* const dots = r.dots;
-  const std::int32_t* const row_constant = r.row_constant;
-  const std::int32_t* const multiplier = r.multiplier;
-  const std::int32_t* const shift = r.shift;
-  std::int8_t* const y = r.y;
-  std::uint8_t* const u = r.u;
-  const Clamp clamp(r.zero_point, r.relu);
-  const __m512i correction = _mm512_set1_epi32(r.correction);
-  const __m512i bias = _mm512_set1_epi32(128);
-  for (std::size_t j = 0; j < n; j += 16) {
-    const __mmask16 m = lanes_of(n, j);
-    const Columns columns(multiplier + j, shift + j, m);
-    const __m512i acc = _mm512_sub_epi32(
-        _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, row_constant + j), _mm512_maskz_loadu_epi32(m, dots + j)),
-        correction);
-    const __m512i q = requantize_lanes(acc, columns, clamp);
-    if (y) _mm512_mask_cvtepi32_storeu_epi8(y + j, m, q);
-    _mm512_mask_cvtepi32_storeu_epi8(u + j, m, _mm512_add_epi32(q, bias));
-  }
-}
-
-// The fused layer's epilogue: columns outermost, so each block of 16 columns' constants
-// serve all the tile's images. Inlined into the tile. The fields are copied into locals, as
-// in requantize16.
+// Requantizes rows x n accumulators, columns outermost, so each block of 16 columns' constants
+// serve all the rows: the fused layer's epilogue (a tile's images; inlined into the tile)
+// and, with one row, the requantize kernel. The fields are copied into locals first: the
+// byte stores below may alias anything, so fields read through `t` would be reloaded after
+// every store.
 [[gnu::always_inline]] inline void requantize_tile(const RequantizeRows& t) {
   const std::size_t n = t.n;
   const std::size_t rows = t.rows;
@@ -99,6 +76,7 @@ void requantize16(const Int8RequantizeArgs& r) {
   const std::int32_t* const multiplier = t.multiplier;
   const std::int32_t* const shift = t.shift;
   const std::uint32_t* const correction = t.correction;
+  std::int8_t* const y = t.y;
   std::uint8_t* const u = t.u;
   const std::size_t ldu = t.ldu;
   const Clamp clamp(t.zero_point, t.relu);
@@ -111,8 +89,9 @@ void requantize16(const Int8RequantizeArgs& r) {
       const __m512i acc =
           _mm512_sub_epi32(_mm512_add_epi32(row_constant, _mm512_maskz_loadu_epi32(m, dots + r * dots_stride + j)),
                            _mm512_set1_epi32(static_cast<std::int32_t>(correction[r])));
-      _mm512_mask_cvtepi32_storeu_epi8(u + r * ldu + j, m,
-                                       _mm512_add_epi32(requantize_lanes(acc, columns, clamp), bias));
+      const __m512i q = requantize_lanes(acc, columns, clamp);
+      if (y) _mm512_mask_cvtepi32_storeu_epi8(y + r * ldu + j, m, q);
+      _mm512_mask_cvtepi32_storeu_epi8(u + r * ldu + j, m, _mm512_add_epi32(q, bias));
     }
   }
 }
@@ -159,7 +138,11 @@ struct Avx512Vnni {
 }  // namespace
 
 void gemm_avx512vnni(const Int8GemmArgs& args) { gemm_int32<Avx512Vnni>(args); }
-void requantize_avx512(const Int8RequantizeArgs& args) { requantize16(args); }
+void requantize_avx512(const Int8RequantizeArgs& r) {
+  const auto correction = static_cast<std::uint32_t>(r.correction);
+  requantize_tile(
+      {1, r.n, r.dots, 0, r.row_constant, &correction, r.multiplier, r.shift, r.zero_point, r.relu, r.y, r.u, 0});
+}
 void layer_avx512vnni(const Int8LayerArgs& args) { layer_fused<Avx512Vnni>(args); }
 double dot_probe_avx512vnni(std::size_t rounds) { return dot_probe<Avx512Vnni>(rounds); }
 
