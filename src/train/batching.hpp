@@ -46,7 +46,8 @@ inline Batch gather_batch(const data::Dataset& data, std::span<const std::size_t
 
 // Asks the CPU for the next batch's rows while this step computes: a shuffled batch's rows
 // lie anywhere in the 47 MB of training pixels, and fetched on demand they stalled the
-// gather (0.023 s of the 784-128-10 epoch's batching, 0.017 s with this on Zen 4).
+// gather (the 784-128-10 epoch's batching: 0.026-0.030 s without this, 0.019-0.021 s with it on
+// Zen 4, interleaved runs).
 inline void prefetch_rows(const data::Dataset& data, std::span<const std::size_t> rows) {
   for (const std::size_t r : rows) data.prefetch_features(r);
 }
