@@ -23,12 +23,12 @@ std::optional<PathCeiling> ceiling(const quant::InferencePath& path, std::size_t
   if (path.kernel.empty()) {  // float: 2 FLOPs per multiply-add
     const std::optional<FmaPeak> peak = measure_fma_peak(kProbeSeconds, clock);
     if (!peak) return std::nullopt;
-    return PathCeiling{peak->isa + " FMA", peak->gflops * 1e9, peak->gflops * 1e9 / (2.0 * per_image)};
+    return PathCeiling{peak->isa + " FMA", peak->gflops * 1e9, "FLOP/s", peak->gflops * 1e9 / (2.0 * per_image)};
   }
   const kernels::Int8Kernel& kernel = kernels::int8_kernel(path.kernel);
   if (kernel.dot_probe == nullptr) return std::nullopt;
   const double products = best_probe_rate(kernel.dot_probe, kProbeSeconds, clock);
-  return PathCeiling{path.kernel + " dot", products, products / per_image};
+  return PathCeiling{path.kernel + " dot", products, "products/s", products / per_image};
 }
 
 }  // namespace

@@ -353,8 +353,9 @@ int run_int8_bench_command(Int8BenchFlags f) {
       const quant::Throughput& t = r.paths[i];
       nlohmann::json path{{"path", t.path}, {"images_per_second", t.images_per_second()}};
       if (const std::optional<bench::PathCeiling>& c = r.ceilings[i]) {
-        path["ceiling"] = {{"probe", c->probe}, {"peak", c->peak}, {"images_per_second", c->images_per_second}};
-        path["pct_of_ceiling"] = 100.0 * t.images_per_second() / c->images_per_second;
+        path["ceiling"] = {
+            {"probe", c->probe}, {"peak", c->peak}, {"unit", c->unit}, {"images_per_second", c->images_per_second}};
+        path["pct_of_ceiling"] = c->percent_of(t.images_per_second());
       }
       paths.push_back(path);
     }
@@ -377,10 +378,8 @@ int run_int8_bench_command(Int8BenchFlags f) {
     std::string line = fmt::format("{:<18} {:>12.0f} images/s  {:>6.2f}x float", t.path, t.images_per_second(),
                                    t.images_per_second() / float_rate);
     if (const std::optional<bench::PathCeiling>& c = r.ceilings[i]) {
-      const bool int8 = !r.paths[i].path.starts_with("float");
-      line += fmt::format("  {:>5.1f} % of its ceiling {:.0f} ({} peak {:.1f} {})",
-                          100.0 * t.images_per_second() / c->images_per_second, c->images_per_second, c->probe,
-                          c->peak / 1e9, int8 ? "G products/s" : "GFLOPS");
+      line += fmt::format("  {:>5.1f} % of its ceiling {:.0f} ({} peak {:.1f} G {})",
+                          c->percent_of(t.images_per_second()), c->images_per_second, c->probe, c->peak / 1e9, c->unit);
     }
     std::cout << line << "\n";
   }

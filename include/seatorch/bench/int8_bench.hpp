@@ -34,8 +34,12 @@ struct Int8BenchOptions {
 
 struct PathCeiling {
   std::string probe;               // what set it: "avx512 FMA", "avx512vnni dot"
-  double peak = 0.0;               // the probe's rate: FLOP/s for float, u8 x s8 products/s for int8
+  double peak = 0.0;               // the probe's rate, in `unit`
+  std::string unit;                // "FLOP/s" for float, "products/s" (u8 x s8) for int8
   double images_per_second = 0.0;  // the path's ceiling on this model
+
+  // The share of the ceiling a path reaching `rate` images per second runs at, in percent.
+  [[nodiscard]] double percent_of(double rate) const { return 100.0 * rate / images_per_second; }
 };
 
 struct Int8BenchReport {
