@@ -2,6 +2,7 @@
 #include "seatorch/augment/example_grid.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/kernels/pixel_values.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,7 +41,7 @@ image::GrayImage example_grid(const AugmentConfig& config, const data::Dataset& 
   std::iota(rows.begin(), rows.end(), 0);
   std::vector<float> values(images * side * side);  // (images, side * side)
   for (std::size_t r = 0; r < images; ++r) {
-    data::pixel_values(train.pixels_of(r), std::span<float>(values).subspan(r * side * side, side * side));
+    kernels::pixel_values(train.pixels_of(r), std::span<float>(values).subspan(r * side * side, side * side));
     place(grid, std::span<const float>(values).subspan(r * side * side, side * side), side, size.gap, r, 0);
   }
   Augmenter augmenter(config, train, augment_seed(run_seed));

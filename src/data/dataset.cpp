@@ -2,23 +2,19 @@
 #include "seatorch/data/dataset.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/kernels/pixel_values.hpp"
 
 #include <algorithm>
 #include <cassert>
 
 namespace seatorch::data {
 
-void pixel_values(std::span<const std::uint8_t> pixels, std::span<float> out) {
-  assert(pixels.size() == out.size());
-  std::transform(pixels.begin(), pixels.end(), out.begin(), pixel_value);
-}
-
 void Dataset::copy_features(std::size_t first, std::size_t count, std::span<float> out) const {
   assert(first + count <= size() && out.size() == count * features);
   (void)count;  // the size of `out` says it
   const std::size_t begin = first * features;
   if (is_image()) {
-    pixel_values(std::span<const std::uint8_t>(pixels).subspan(begin, out.size()), out);
+    kernels::pixel_values(std::span<const std::uint8_t>(pixels).subspan(begin, out.size()), out);
   } else {
     std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
   }

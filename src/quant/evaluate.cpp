@@ -2,6 +2,7 @@
 #include "seatorch/quant/evaluate.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/kernels/pixel_values.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -31,7 +32,7 @@ std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const I
     };
   };
   auto x = std::make_shared<std::vector<float>>(pixels.size());  // (n, in)
-  data::pixel_values(pixels, *x);
+  kernels::pixel_values(pixels, *x);
   const std::size_t out = model.outputs();
   std::vector<InferencePath> paths;
   auto float_logits = std::make_shared<std::vector<float>>(n * out);  // (n, out): the last pass's

@@ -7,6 +7,7 @@
 #include "seatorch/augment/example_grid.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/data/registry.hpp"
+#include "seatorch/kernels/pixel_values.hpp"
 #include "seatorch/kernels/warp.hpp"
 
 #include <catch2/catch.hpp>
@@ -47,12 +48,12 @@ std::vector<float> warp(const std::vector<std::uint8_t>& image, const kernels::W
 TEST_CASE("affine source maps: identity, integer shifts and quarter turns move pixels exactly", "[augment]") {
   core::Rng rng(3);
   const std::vector<std::uint8_t> image = random_image(rng);
-  const auto value = [&](std::size_t y, std::size_t x) { return data::pixel_value(image[y * kSide + x]); };
+  const auto value = [&](std::size_t y, std::size_t x) { return kernels::pixel_value(image[y * kSide + x]); };
 
   const std::vector<float> same = warp(image, augment::source_map(augment::Affine{}, kSide, kSide));
   for (std::size_t i = 0; i < same.size(); ++i) {
-    INFO("pixel " << i << ": " << same[i] << " vs " << data::pixel_value(image[i]));
-    REQUIRE(same[i] == data::pixel_value(image[i]));
+    INFO("pixel " << i << ": " << same[i] << " vs " << kernels::pixel_value(image[i]));
+    REQUIRE(same[i] == kernels::pixel_value(image[i]));
   }
 
   augment::Affine shift;  // the digit moves 3 right and 2 up: out(y, x) = in(y + 2, x - 3)

@@ -5,7 +5,7 @@
 #include "seatorch/kernels/warp.hpp"
 
 #include "seatorch/core/rng.hpp"
-#include "seatorch/data/dataset.hpp"
+#include "seatorch/kernels/pixel_values.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -50,8 +50,7 @@ std::vector<float> warp(const k::WarpKernel& kernel, const std::vector<std::uint
 // The source pixel's value, 0 outside.
 float pixel(const std::vector<std::uint8_t>& image, std::size_t width, std::size_t height, long x, long y) {
   const bool inside = x >= 0 && y >= 0 && x < static_cast<long>(width) && y < static_cast<long>(height);
-  return inside ? seatorch::data::pixel_value(image[static_cast<std::size_t>(y) * width + static_cast<std::size_t>(x)])
-                : 0.0f;
+  return inside ? k::pixel_value(image[static_cast<std::size_t>(y) * width + static_cast<std::size_t>(x)]) : 0.0f;
 }
 
 }  // namespace
@@ -65,8 +64,8 @@ TEST_CASE("every warp kernel gives the image back exactly under the identity map
     INFO("kernel " << kernel.name);
     const std::vector<float> same = warp(kernel, image, width, height, k::WarpMap{});
     for (std::size_t i = 0; i < same.size(); ++i) {
-      INFO("pixel " << i << ": " << same[i] << " vs " << seatorch::data::pixel_value(image[i]));
-      REQUIRE(same[i] == seatorch::data::pixel_value(image[i]));
+      INFO("pixel " << i << ": " << same[i] << " vs " << k::pixel_value(image[i]));
+      REQUIRE(same[i] == k::pixel_value(image[i]));
     }
     for (const auto& [sx, sy] : {std::pair{3L, 0L}, {-2L, 5L}, {0L, -1L}, {27L, 27L}, {-40L, 2L}}) {
       k::WarpMap shift;  // out(y, x) = source(y + sy, x + sx)

@@ -54,6 +54,4 @@ TEST_CASE("evaluate_float sees pixel bytes as p / 255", "[model]") {
   d.y = {1, 0, 0, 1};
   const model::Evaluation e = model::evaluate_float(m, d);
   CHECK(e.correct() == 4);
-  CHECK(data::pixel_value(255) == 1.0f);
-  CHECK(data::pixel_value(51) == Approx(0.2));
 }

@@ -4,7 +4,8 @@
 //   - real-valued data sets (the toy generators, CSV) keep float32 values.
 // Bytes are what the int8 model and the Mini NPU read, and a quarter of the memory (MNIST's
 // 60,000 x 784 images are 47 MB as bytes, 188 MB as floats). A float model sees a pixel p
-// as pixel_value(p) = p / 255, derived where it is needed (copy_features) and nowhere else.
+// as kernels::pixel_value(p) = p / 255, derived where it is needed (copy_features) and
+// nowhere else.
 //
 // Deliberately plain: no lazy loading, no augmentation, no normalisation beyond p / 255.
 #pragma once
@@ -17,12 +18,6 @@
 #include <vector>
 
 namespace seatorch::data {
-
-// The float a model sees for pixel byte p: the one place the / 255 is written.
-constexpr float pixel_value(std::uint8_t p) { return static_cast<float>(p) / 255.0f; }
-
-// pixel_value of each byte: out[i] = pixels[i] / 255. The spans have the same size.
-void pixel_values(std::span<const std::uint8_t> pixels, std::span<float> out);
 
 struct Dataset {
   std::size_t features = 0;          // values per sample

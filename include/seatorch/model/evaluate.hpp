@@ -2,8 +2,8 @@
 // tallying that every evaluator shares (the int8 one, quant/evaluate.hpp, is built on it).
 //
 // The prediction is the first index of the largest logit. The float model sees image data
-// as pixel_value(p) = p / 255 (data/dataset.hpp), converted here one batch at a time, so a
-// data set is never held as floats for evaluation. Every float evaluation in seatorch (the
+// as pixel_value(p) = p / 255 (kernels/pixel_values.hpp), converted here one batch at a
+// time, so a data set is never held as floats for evaluation. Every float evaluation in seatorch (the
 // trainers' per-epoch and final figures, `seatorch eval`, quantize's float baseline) is this
 // one function. Deliberately not here: loading data or models, and printing.
 #pragma once

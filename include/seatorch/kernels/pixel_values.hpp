@@ -1,0 +1,35 @@
+// Pixel bytes to the floats a float model reads: pixel_value(p) = p / 255, the one place the
+// / 255 of a pixel byte is written, and its loop over a span, which every batch of training
+// and evaluation runs through (Dataset::copy_features).
+//
+// pixel_values_ref() is the specification. pixel_values() runs the widest build of the same
+// loop this CPU has (AVX2 on x86): the same IEEE division on every element, so the same bits
+// (tested against the definition for every byte value). Why a wider build matters: the
+// divider retires a 256-bit vector about as fast as a 128-bit one, and in the baseline
+// x86-64 build (SSE) the divisions bound the whole batch gather.
+// Deliberately not here: which rows to convert (data::Dataset), normalisation beyond / 255.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace seatorch::kernels {
+
+// The float a model sees for pixel byte p.
+constexpr float pixel_value(std::uint8_t p) { return static_cast<float>(p) / 255.0f; }
+
+// out[i] = pixel_value(pixels[i]); the spans have the same size.
+void pixel_values_ref(std::span<const std::uint8_t> pixels, std::span<float> out);
+void pixel_values(std::span<const std::uint8_t> pixels, std::span<float> out);
+
+struct PixelKernel {
+  std::string_view name;  // "ref", "avx2"
+  void (*run)(std::span<const std::uint8_t> pixels, std::span<float> out);
+};
+
+// The builds this CPU can run, the reference first and the one pixel_values() runs last.
+std::span<const PixelKernel> pixel_kernels();
+
+}  // namespace seatorch::kernels
