@@ -197,12 +197,13 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
         phase += std::chrono::duration<double>(now - mark).count();
         mark = now;
       };
-      detail::Batch b = augmenter ? detail::gather_labels(train, rows) : detail::gather_batch(train, rows);
+      std::span<const std::size_t> next_rows;
       if (begin + batch < split.train) {
         const std::size_t next = begin + batch;
-        detail::prefetch_rows(train,
-                              std::span<const std::size_t>(order).subspan(next, std::min(batch, split.train - next)));
+        next_rows = std::span<const std::size_t>(order).subspan(next, std::min(batch, split.train - next));
       }
+      detail::Batch b = augmenter ? detail::gather_labels(train, rows) : detail::gather_batch(train, rows, next_rows);
+      if (augmenter) detail::prefetch_rows(train, next_rows);
       lap(result.phases.data);
       if (augmenter) {
         augmenter->augment(rows, epoch, std::span<float>(b.x.data<float>(), b.x.numel()));
