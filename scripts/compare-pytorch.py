@@ -43,25 +43,27 @@ def set_blas_threads(threads):
 
 
 def fair_blas(binary):
-    """Asks `seatorch bench matmul` which OpenBLAS core this CPU gets. When OpenBLAS would run
-    kernels below the CPU's ISA, seatorch re-runs itself with OPENBLAS_CORETYPE set to the
-    fitting core; PyTorch, linked to the same OpenBLAS, gets the same variable here, before it
-    is imported (OpenBLAS reads it when it loads). Returns (note, refusal): what was changed,
-    and why no ratio can be printed (the user forced a core below the CPU's ISA)."""
+    """Asks `seatorch bench matmul` which CPU this is and which OpenBLAS core it gets. When
+    OpenBLAS would run kernels below the CPU's ISA, seatorch re-runs itself with
+    OPENBLAS_CORETYPE set to the fitting core; PyTorch, linked to the same OpenBLAS, gets the
+    same variable here, before it is imported (OpenBLAS reads it when it loads). Returns
+    (note, refusal, cpu): what was changed, why no ratio can be printed (the user forced a core
+    below the CPU's ISA), and the CPU as seatorch describes it."""
     if not os.path.exists(binary):
-        return "", ""
+        return "", "", ""
     out = subprocess.run([binary, "--quiet", "bench", "matmul", "--sizes", "16", "--reps", "1", "--json"],
                          capture_output=True, text=True)
     if out.returncode != 0:
-        return "", ""
+        return "", "", ""
     report = json.loads(out.stdout)
+    cpu = report.get("cpu", "")
     if report.get("blas_unfair"):
-        return "", report["blas_unfair"]
+        return "", report["blas_unfair"], cpu
     if report.get("blas_rerun_from") and "OPENBLAS_CORETYPE" not in os.environ:
         os.environ["OPENBLAS_CORETYPE"] = report["blas_core"]
         return (f"OpenBLAS chose its {report['blas_rerun_from']} kernels for this CPU; both sides run with "
-                f"OPENBLAS_CORETYPE={report['blas_core']}"), ""
-    return "", ""
+                f"OPENBLAS_CORETYPE={report['blas_core']}"), "", cpu
+    return "", "", cpu
 
 
 np = None
@@ -174,7 +176,7 @@ def main():
         parser.error("--threads and --reps must be at least 1")
     recipe = RECIPES[args.recipe]
     set_blas_threads(args.threads)
-    blas_note, blas_refusal = fair_blas(args.seatorch)
+    blas_note, blas_refusal, cpu = fair_blas(args.seatorch)
     import_torch()
 
     if args.profile:
@@ -188,7 +190,7 @@ def main():
         st_runs.append(seatorch_epoch_seconds(args.seatorch, args.data_dir, args.seed, recipe, args.threads))
     torch_s, st_s = median([r[0] for r in torch_runs]), median([r[0] for r in st_runs])
     print(f"{recipe['title']}, {args.threads} thread{'s' if args.threads > 1 else ''}, 1 epoch of MNIST, "
-          f"median of {args.reps}")
+          f"median of {args.reps}" + (f", on {cpu}" if cpu else ""))
     print(f"{'':10} {'s/epoch':>8} {'runs':>24} {'test acc':>9}")
     for name, s, runs in ((f"PyTorch {torch.__version__.split('+')[0]}", torch_s, torch_runs),
                           ("seatorch", st_s, st_runs)):

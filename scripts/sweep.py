@@ -112,7 +112,7 @@ def main():
     batches = [int(x) for x in args.batches.split(",")]
 
     compare.set_blas_threads(1)
-    blas_note, blas_refusal = compare.fair_blas(args.seatorch)
+    blas_note, blas_refusal, cpu = compare.fair_blas(args.seatorch)
     compare.import_torch()
     peak, isa = fma_peak(args.seatorch)
     points = []
@@ -131,7 +131,8 @@ def main():
             print(f"  W {width} batch {batch}: seatorch {statistics.median(times['seatorch']):.3f} s, "
                   f"PyTorch {statistics.median(times['PyTorch']):.3f} s", file=sys.stderr, flush=True)
 
-    print(f"784-W-10, SGD momentum 0.9, 1 thread, one MNIST epoch; medians of {args.reps}; FMA peak "
+    print(f"784-W-10, SGD momentum 0.9, 1 thread, one MNIST epoch; medians of {args.reps}"
+          + (f"; on {cpu}" if cpu else "") + "; FMA peak "
           f"{peak:.1f} GFLOPS ({isa}); BLAS for PyTorch: {os.environ.get('OPENBLAS_CORETYPE', 'as OpenBLAS chose it')}"
           + (f" ({blas_note})" if blas_note else "") + (f"; {blas_refusal}" if blas_refusal else ""))
     print()

@@ -1,6 +1,8 @@
 // The inference benchmark: float vs int8 on the same images, in interleaved rounds.
 #include "seatorch/bench/int8_bench.hpp"
 
+#include "seatorch/bench/machine.hpp"
+
 #include "seatorch/bench/matmul_bench.hpp"
 
 #include "seatorch/core/error.hpp"
@@ -58,6 +60,7 @@ Int8BenchReport run_int8_bench(const Int8BenchOptions& options) {
   report.images = n;
   report.reps = options.reps;
   report.clock = options.clock;
+  report.cpu = this_cpu();
   const std::vector<quant::InferencePath> paths = quant::inference_paths(
       float_model, int8.model, std::span<const std::uint8_t>(pixels).first(n * data.test.features), n);
   std::vector<std::function<void()>> passes;

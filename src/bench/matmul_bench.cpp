@@ -1,6 +1,8 @@
 // Matmul throughput of every kernel, the FMA peak and the BLAS (see matmul_bench.hpp).
 #include "seatorch/bench/matmul_bench.hpp"
 
+#include "seatorch/bench/machine.hpp"
+
 #include "seatorch/bench/blas_core.hpp"
 #include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/timing.hpp"
@@ -149,6 +151,7 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
   }
 
   MatmulBenchReport report;
+  report.cpu = this_cpu();
   report.clock = options.clock;
   check_clock(options.clock);
   report.threads = core::threads();

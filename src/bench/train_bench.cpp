@@ -1,6 +1,8 @@
 // The training benchmark: the same MLP and SGD recipe through both engines.
 #include "seatorch/bench/train_bench.hpp"
 
+#include "seatorch/bench/machine.hpp"
+
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/matmul.hpp"
@@ -72,6 +74,7 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.epochs = options.epochs;
   report.train_size = tensor.result.train_size;
   report.test_size = data.test.size();
+  report.cpu = this_cpu();
   report.threads = core::threads();
   report.peak = measure_fma_peak(0.05, TimingClock::kWall, report.threads);
   report.product_flops = mlp_product_flops(tensor.model.sizes(), report.train_size);

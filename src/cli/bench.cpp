@@ -80,11 +80,15 @@ std::string optional_number(const std::optional<double>& x, int width, int preci
 
 // One line per problem: GFLOPS of every kernel and the BLAS, then the fastest kernel with its
 // share of the peak and its ratio to the BLAS.
+// The first header line of every mode: the machine its figures belong to.
+void print_cpu(const std::string& cpu) { std::cout << "# measured on " << cpu << '\n'; }
+
 void print_matmul_table(const bench::MatmulBenchReport& report) {
   std::vector<std::string> columns;  // kernel names in the order measured
   for (const auto& row : report.rows) {
     if (std::find(columns.begin(), columns.end(), row.kernel) == columns.end()) columns.push_back(row.kernel);
   }
+  print_cpu(report.cpu);
   std::cout << fmt::format("# matmul, {} thread{}, GFLOPS (median, {} time); FMA peak {}; BLAS: {}\n", report.threads,
                            report.threads == 1 ? "" : "s",
                            report.clock == bench::TimingClock::kWall ? "wall" : "thread CPU",
@@ -141,7 +145,8 @@ nlohmann::json matmul_json(const bench::MatmulBenchReport& report, const MatmulF
     if (row.ratio_to_blas) r["ratio_to_blas"] = *row.ratio_to_blas;
     results.push_back(std::move(r));
   }
-  return {{"results", std::move(results)},
+  return {{"cpu", report.cpu},
+          {"results", std::move(results)},
           {"peak_gflops", report.peak ? nlohmann::json(report.peak->gflops) : nlohmann::json()},
           {"peak_isa", report.peak ? nlohmann::json(report.peak->isa) : nlohmann::json()},
           {"blas", report.blas.empty() ? nlohmann::json() : nlohmann::json(report.blas)},
@@ -248,7 +253,8 @@ int run_train_bench_command(TrainBenchFlags flags) {
   const bench::TrainBenchReport r = bench::run_train_bench(flags.options);
   const train::PhaseSeconds& p = r.phases_per_epoch;
   if (flags.json) {
-    print_json({{"dataset", r.dataset},
+    print_json({{"cpu", r.cpu},
+                {"dataset", r.dataset},
                 {"architecture", r.architecture},
                 {"kernel", r.kernel},
                 {"batch", r.batch},
@@ -276,6 +282,7 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"augmentation", augment_json(r.augmentation)}});
     return 0;
   }
+  print_cpu(r.cpu);
   std::cout << fmt::format("# {} on {}, batch {}, SGD momentum 0.9, {} thread{}, matmul kernel {}; FMA peak {}\n",
                            r.architecture, r.dataset, r.batch, r.threads, r.threads == 1 ? "" : "s", r.kernel,
                            r.peak ? fmt::format("{:.1f} GFLOPS ({})", r.peak->gflops, r.peak->isa)
@@ -359,7 +366,8 @@ int run_int8_bench_command(Int8BenchFlags f) {
       }
       paths.push_back(path);
     }
-    print_json({{"dataset", r.dataset},
+    print_json({{"cpu", r.cpu},
+                {"dataset", r.dataset},
                 {"architecture", r.architecture},
                 {"images", r.images},
                 {"multiply_adds_per_image", r.multiply_adds},
@@ -369,6 +377,7 @@ int run_int8_bench_command(Int8BenchFlags f) {
                 {"reps", r.reps}});
     return 0;
   }
+  print_cpu(r.cpu);
   std::cout << fmt::format("# {} inference on {} {} test images, 1 thread, median of {} interleaved passes ({} time)\n",
                            r.architecture, r.images, r.dataset, r.reps,
                            r.clock == bench::TimingClock::kWall ? "wall" : "thread CPU");

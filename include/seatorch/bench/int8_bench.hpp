@@ -43,6 +43,7 @@ struct PathCeiling {
 };
 
 struct Int8BenchReport {
+  std::string cpu;  // this_cpu(): what the figures were measured on
   std::string dataset;
   std::string architecture;
   std::size_t images = 0;

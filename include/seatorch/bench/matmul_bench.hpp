@@ -78,6 +78,7 @@ struct MatmulBenchRow {
 };
 
 struct MatmulBenchReport {
+  std::string cpu;  // this_cpu(): what the figures were measured on
   TimingClock clock = TimingClock::kThreadCpu;
   std::size_t threads = 1;      // core::threads() during the run
   std::optional<FmaPeak> peak;  // of the cores `threads` use: one core's probe times their number

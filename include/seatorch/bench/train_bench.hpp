@@ -49,6 +49,7 @@ struct AugmentBench {
 double mlp_product_flops(const std::vector<std::size_t>& sizes, std::size_t samples);
 
 struct TrainBenchReport {
+  std::string cpu;  // this_cpu(): what the figures were measured on
   std::string dataset;
   std::string architecture;
   std::string kernel;  // the matmul kernel used
