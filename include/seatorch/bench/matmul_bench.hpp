@@ -39,8 +39,9 @@ std::vector<std::size_t> default_matmul_sizes();
 // One square problem per size (nn). Throws InputError for a size outside 1..16384.
 std::vector<MatmulProblem> square_matmul_problems(const std::vector<std::size_t>& sizes);
 
-// The 784-128-10 MLP's products at batch 64: both layers forward (nn), their weight
-// gradients Xᵀ·dY (tn) and their input gradients dY·Wᵀ (nt).
+// The 784-128-10 MLP's products at batch 64 in the forms training runs them (tensor::linear,
+// weights stored (out, in)): both layers forward X·Wᵀ (nt), their weight gradients dYᵀ·X (tn)
+// and the hidden layer's input gradient dY·W (nn); the input's gradient is not computed.
 std::vector<MatmulProblem> mlp_matmul_problems();
 
 // The FMA throughput this core reaches in registers alone, with the best ISA it has.
