@@ -42,7 +42,7 @@ def set_blas_threads(threads):
     os.environ.setdefault("OPENBLAS_NUM_THREADS", str(threads))
 
 
-def fair_blas(binary):
+def machine_and_blas(binary):
     """Asks `seatorch bench matmul` which CPU this is and which OpenBLAS core it gets. When
     OpenBLAS would run kernels below the CPU's ISA, seatorch re-runs itself with
     OPENBLAS_CORETYPE set to the fitting core; PyTorch, linked to the same OpenBLAS, gets the
@@ -71,7 +71,7 @@ torch = None
 
 
 def import_torch():
-    """Imports PyTorch and NumPy (after fair_blas(): OpenBLAS reads its variables on load)."""
+    """Imports PyTorch and NumPy (after machine_and_blas(): OpenBLAS reads its variables on load)."""
     global np, torch
     try:
         import numpy
@@ -176,7 +176,7 @@ def main():
         parser.error("--threads and --reps must be at least 1")
     recipe = RECIPES[args.recipe]
     set_blas_threads(args.threads)
-    blas_note, blas_refusal, cpu = fair_blas(args.seatorch)
+    blas_note, blas_refusal, cpu = machine_and_blas(args.seatorch)
     import_torch()
 
     if args.profile:

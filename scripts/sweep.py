@@ -112,7 +112,7 @@ def main():
     batches = [int(x) for x in args.batches.split(",")]
 
     compare.set_blas_threads(1)
-    blas_note, blas_refusal, cpu = compare.fair_blas(args.seatorch)
+    blas_note, blas_refusal, cpu = compare.machine_and_blas(args.seatorch)
     compare.import_torch()
     peak, isa = fma_peak(args.seatorch)
     points = []

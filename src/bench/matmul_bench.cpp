@@ -1,10 +1,9 @@
 // Matmul throughput of every kernel, the FMA peak and the BLAS (see matmul_bench.hpp).
 #include "seatorch/bench/matmul_bench.hpp"
 
-#include "seatorch/bench/machine.hpp"
-
 #include "seatorch/bench/blas_core.hpp"
 #include "seatorch/bench/blas_reference.hpp"
+#include "seatorch/bench/machine.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"

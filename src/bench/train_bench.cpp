@@ -2,7 +2,6 @@
 #include "seatorch/bench/train_bench.hpp"
 
 #include "seatorch/bench/machine.hpp"
-
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/matmul.hpp"

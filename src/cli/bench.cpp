@@ -78,11 +78,11 @@ std::string optional_number(const std::optional<double>& x, int width, int preci
   return x ? fmt::format("{:>{}.{}f}", *x, width, precision) : fmt::format("{:>{}}", "-", width);
 }
 
-// One line per problem: GFLOPS of every kernel and the BLAS, then the fastest kernel with its
-// share of the peak and its ratio to the BLAS.
 // The first header line of every mode: the machine its figures belong to.
 void print_cpu(const std::string& cpu) { std::cout << "# measured on " << cpu << '\n'; }
 
+// One line per problem: GFLOPS of every kernel and the BLAS, then the fastest kernel with its
+// share of the peak and its ratio to the BLAS.
 void print_matmul_table(const bench::MatmulBenchReport& report) {
   std::vector<std::string> columns;  // kernel names in the order measured
   for (const auto& row : report.rows) {

@@ -53,7 +53,12 @@ void layer_ref(const Int8LayerArgs& l) {
   }
 }
 
-constexpr Int8Kernel kRef{"ref", pack_b_ref, gemm_ref, requantize_ref, layer_ref, nullptr};
+constexpr Int8Kernel kRef{.name = "ref",
+                          .pack_b = pack_b_ref,
+                          .gemm = gemm_ref,
+                          .requantize = requantize_ref,
+                          .layer = layer_ref,
+                          .dot_probe = nullptr};
 
 #if SEATORCH_X86_KERNELS
 template <std::size_t Rows>
@@ -66,11 +71,18 @@ std::vector<std::int8_t> pack_rows_int16(std::span<const std::int8_t> b, std::si
   return x86::pack_b_blocked_int16(b, n, k, Rows);
 }
 
-constexpr Int8Kernel kAvx2{"avx2",          pack_rows_int16<x86::kAvx2Rows>,
-                           x86::gemm_avx2,  x86::requantize_avx2,
-                           x86::layer_avx2, x86::dot_probe_avx2};
-constexpr Int8Kernel kAvx512Vnni{"avx512vnni",           pack_rows<x86::kAvx512Rows>, x86::gemm_avx512vnni,
-                                 x86::requantize_avx512, x86::layer_avx512vnni,       x86::dot_probe_avx512vnni};
+constexpr Int8Kernel kAvx2{.name = "avx2",
+                           .pack_b = pack_rows_int16<x86::kAvx2Rows>,
+                           .gemm = x86::gemm_avx2,
+                           .requantize = x86::requantize_avx2,
+                           .layer = x86::layer_avx2,
+                           .dot_probe = x86::dot_probe_avx2};
+constexpr Int8Kernel kAvx512Vnni{.name = "avx512vnni",
+                                 .pack_b = pack_rows<x86::kAvx512Rows>,
+                                 .gemm = x86::gemm_avx512vnni,
+                                 .requantize = x86::requantize_avx512,
+                                 .layer = x86::layer_avx512vnni,
+                                 .dot_probe = x86::dot_probe_avx512vnni};
 #endif
 
 // Every kernel this build has, fastest first, with whether this CPU runs it.

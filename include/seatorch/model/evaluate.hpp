@@ -3,9 +3,9 @@
 //
 // The prediction is the first index of the largest logit. The float model sees image data
 // as pixel_value(p) = p / 255 (kernels/pixel_values.hpp), converted here one batch at a
-// time, so a data set is never held as floats for evaluation. Every float evaluation in seatorch (the
-// trainers' per-epoch and final figures, `seatorch eval`, quantize's float baseline) is this
-// one function. Deliberately not here: loading data or models, and printing.
+// time, so a data set is never held as floats for evaluation. Every float evaluation in
+// seatorch (the trainers' per-epoch and final figures, `seatorch eval`, quantize's float
+// baseline) is this one function. Deliberately not here: loading data or models, and printing.
 #pragma once
 
 #include "seatorch/data/dataset.hpp"
