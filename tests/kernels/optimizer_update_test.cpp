@@ -9,7 +9,10 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <ios>
+#include <iterator>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -27,7 +30,7 @@ std::vector<float> random_values(std::size_t n, double lo, double hi, Rng& rng) 
 void require_same_bits(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i])) {
-      FAIL(what << "[" << i << "] is " << got[i] << ", the reference gives " << want[i]);
+      FAIL(what << "[" << i << "] is " << std::hexfloat << got[i] << ", the reference gives " << want[i]);
     }
   }
 }
@@ -106,6 +109,65 @@ TEST_CASE("every Adam loop build matches the reference bit for bit", "[kernels]"
           require_same_bits(got.second, want.second, "second moment");
         }
       }
+    }
+  }
+}
+
+namespace {
+
+// PyTorch's Adam (no weight decay) on one element, each of its tensor ops one float
+// operation, written out apart from the loops.
+void adam_as_pytorch(const k::AdamUpdate& u, std::size_t i) {
+  const float gi = u.g[i];
+  u.m[i] = u.m[i] * u.b1 + u.one_minus_b1 * gi;
+  u.v[i] = u.v[i] * u.b2 + u.one_minus_b2 * gi * gi;
+  const float denom = std::sqrt(u.v[i]) / u.correction2_sqrt + u.eps;
+  u.p[i] = u.p[i] + u.neg_step_size * u.m[i] / denom;
+}
+
+}  // namespace
+
+TEST_CASE("every Adam loop build is PyTorch's operations for moments of every exponent", "[kernels]") {
+  // Second moments over the whole positive float range, subnormals and the ends included
+  // (b2 = 1 and 1 - b2 = 0 keep each one as it is), so that the square roots and quotients
+  // cover every exponent; bias corrections from Adam's first step to its ten-thousandth.
+  Rng rng(7);
+  constexpr std::size_t kValues = 4096;
+  std::vector<float> v(kValues);
+  const std::uint32_t edges[] = {0x00000000, 0x00000001, 0x007fffff, 0x00800000, 0x3f800000, 0x7f7fffff};
+  for (std::size_t i = 0; i < kValues; ++i) {
+    v[i] = std::bit_cast<float>(i < std::size(edges) ? edges[i] : static_cast<std::uint32_t>(rng.below(0x7f800000)));
+  }
+  std::vector<float> divisors{1.0f};
+  for (int step = 1; step <= 10000; step = step < 20 ? step + 1 : step * 5 / 4) {
+    for (const double b2 : {0.999, 0.99}) divisors.push_back(static_cast<float>(std::sqrt(1.0 - std::pow(b2, step))));
+  }
+  for (const k::UpdateKernel& kernel : k::update_kernels()) {
+    for (const float c : divisors) {
+      INFO("kernel " << kernel.name << ", bias correction " << c);
+      Buffers want{random_values(kValues, -1, 1, rng), random_values(kValues, -0.1, 0.1, rng),
+                   random_values(kValues, -0.05, 0.05, rng), v};
+      Buffers got = want;
+      auto update = [&](Buffers& b) {
+        return k::AdamUpdate{.p = b.p.data(),
+                             .g = b.g.data(),
+                             .m = b.first.data(),
+                             .v = b.second.data(),
+                             .shrink = 1.0f,
+                             .b1 = 0.9f,
+                             .b2 = 1.0f,
+                             .one_minus_b1 = 0.1f,
+                             .one_minus_b2 = 0.0f,
+                             .correction2_sqrt = c,
+                             .neg_step_size = -0.0123f,
+                             .eps = 1e-30f};
+      };
+      const k::AdamUpdate oracle = update(want);
+      for (std::size_t i = 0; i < kValues; ++i) adam_as_pytorch(oracle, i);
+      kernel.adam(update(got), 0, kValues);
+      require_same_bits(got.p, want.p, "parameter");
+      require_same_bits(got.first, want.first, "first moment");
+      require_same_bits(got.second, want.second, "second moment");
     }
   }
 }
