@@ -6,6 +6,7 @@
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/optimizer_update.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -72,8 +73,8 @@ Optimizer::Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions opt
                               parameters_[i].name);
     }
     const bool momentum = options_.kind == OptimizerKind::kSgd && options_.momentum != 0.0;
-    if (momentum || is_adam(options_.kind)) slots_[i].first.assign(t.numel(), 0.0f);
-    if (is_adam(options_.kind)) slots_[i].second.assign(t.numel(), 0.0f);
+    if (momentum || is_adam(options_.kind)) slots_[i].first = tensor::Tensor::zeros(t.shape());
+    if (is_adam(options_.kind)) slots_[i].second = tensor::Tensor::zeros(t.shape());
   }
 }
 
@@ -100,7 +101,7 @@ void Optimizer::sgd_step(const nn::Parameter& param, Slot& slot, float lr) {
   kernels::SgdUpdate u;
   u.p = param.tensor.data<float>();
   u.g = param.tensor.grad().data<float>();
-  u.b = slot.first.data();
+  u.b = slot.first.defined() ? slot.first.data<float>() : nullptr;
   u.wd = static_cast<float>(options_.weight_decay);
   u.mu = static_cast<float>(options_.momentum);
   u.keep = static_cast<float>(1.0 - options_.dampening);
@@ -116,8 +117,8 @@ void Optimizer::adam_step(const nn::Parameter& param, Slot& slot, double lr) {
   kernels::AdamUpdate u;
   u.p = param.tensor.data<float>();
   u.g = param.tensor.grad().data<float>();
-  u.m = slot.first.data();
-  u.v = slot.second.data();
+  u.m = slot.first.data<float>();
+  u.v = slot.second.data<float>();
   u.wd = static_cast<float>(options_.weight_decay);
   u.decoupled = options_.kind == OptimizerKind::kAdamW && u.wd != 0.0f;
   u.l2 = options_.kind == OptimizerKind::kAdam && u.wd != 0.0f;
@@ -143,10 +144,10 @@ nn::StateDict Optimizer::state() const {
     const nn::Parameter& p = parameters_[i];
     const std::vector<std::size_t> shape(p.tensor.shape().begin(), p.tensor.shape().end());
     if (is_adam(options_.kind)) {
-      state.push_back({slot_name(p, kExpAvg), shape, slots_[i].first});
-      state.push_back({slot_name(p, kExpAvgSq), shape, slots_[i].second});
+      state.push_back({slot_name(p, kExpAvg), shape, slots_[i].first.values<float>()});
+      state.push_back({slot_name(p, kExpAvgSq), shape, slots_[i].second.values<float>()});
     } else if (slots_[i].started) {  // PyTorch too has no buffer before the first step
-      state.push_back({slot_name(p, kMomentum), shape, slots_[i].first});
+      state.push_back({slot_name(p, kMomentum), shape, slots_[i].first.values<float>()});
     }
   }
   return state;
@@ -166,7 +167,7 @@ void Optimizer::load_state(const nn::StateDict& state) {
   steps_ = static_cast<std::uint64_t>(step->data[0]);
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const nn::Parameter& p = parameters_[i];
-    auto load = [&](std::string_view what, std::vector<float>& dst, bool required) {
+    auto load = [&](std::string_view what, const tensor::Tensor& dst, bool required) {
       const nn::NamedBuffer* b = nn::find_buffer(state, slot_name(p, what));
       if (b == nullptr) {
         if (required) throw core::input_error("{}: '{}' is missing", owner, slot_name(p, what));
@@ -176,7 +177,7 @@ void Optimizer::load_state(const nn::StateDict& state) {
         throw core::input_error("{}: '{}' has {} values for a parameter of {}", owner, b->name, b->data.size(),
                                 p.tensor.numel());
       }
-      dst = b->data;
+      std::copy(b->data.begin(), b->data.end(), dst.data<float>());
       return true;
     };
     if (is_adam(options_.kind)) {
