@@ -68,7 +68,15 @@ TEST_CASE("every SGD loop build matches the reference bit for bit", "[kernels]")
                 Buffers want = start;
                 Buffers got = start;
                 auto update = [&](Buffers& b) {
-                  return k::SgdUpdate{b.p.data(), b.g.data(), b.first.data(), wd, mu, 0.75f, -0.05f, first, nesterov};
+                  return k::SgdUpdate{.p = b.p.data(),
+                                      .g = b.g.data(),
+                                      .b = b.first.data(),
+                                      .wd = wd,
+                                      .mu = mu,
+                                      .keep = 0.75f,
+                                      .neg_lr = -0.05f,
+                                      .first = first,
+                                      .nesterov = nesterov};
                 };
                 k::sgd_update_ref(update(want), begin, n);
                 kernel.sgd(update(got), begin, n);
@@ -98,9 +106,21 @@ TEST_CASE("every Adam loop build matches the reference bit for bit", "[kernels]"
           Buffers want = start;
           Buffers got = start;
           auto update = [&](Buffers& b) {
-            return k::AdamUpdate{b.p.data(), b.g.data(),      b.first.data(), b.second.data(), 0.01f,   0.9999f,
-                                 0.9f,       0.999f,          0.1f,           0.001f,          0.0447f, -0.0123f,
-                                 1e-8f,      decay.decoupled, decay.l2};
+            return k::AdamUpdate{.p = b.p.data(),
+                                 .g = b.g.data(),
+                                 .m = b.first.data(),
+                                 .v = b.second.data(),
+                                 .wd = 0.01f,
+                                 .shrink = 0.9999f,
+                                 .b1 = 0.9f,
+                                 .b2 = 0.999f,
+                                 .one_minus_b1 = 0.1f,
+                                 .one_minus_b2 = 0.001f,
+                                 .correction2_sqrt = 0.0447f,
+                                 .neg_step_size = -0.0123f,
+                                 .eps = 1e-8f,
+                                 .decoupled = decay.decoupled,
+                                 .l2 = decay.l2};
           };
           k::adam_update_ref(update(want), begin, n);
           kernel.adam(update(got), begin, n);
