@@ -4,6 +4,8 @@
 #include "seatorch/core/error.hpp"
 #include "seatorch/kernels/fixed_point.hpp"
 
+#include "cpu_isa.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -85,23 +87,15 @@ constexpr Int8Kernel kAvx512Vnni{.name = "avx512vnni",
                                  .dot_probe = x86::dot_probe_avx512vnni};
 #endif
 
-// Every kernel this build has, fastest first, with whether this CPU runs it.
-struct Candidate {
-  const Int8Kernel* kernel;
-  bool (*supported)();
-};
-
-std::vector<Candidate> candidates() {
-  std::vector<Candidate> all;
+// The kernels this CPU runs, fastest first ("auto" takes the first).
+const std::vector<const Int8Kernel*>& runnable() {
+  static const std::vector<const Int8Kernel*> kernels = builds_this_cpu_runs<const Int8Kernel*>({
 #if SEATORCH_X86_KERNELS
-  all.push_back({&kAvx512Vnni, [] {
-                   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vnni");
-                 }});
-  all.push_back({&kAvx2, [] { return __builtin_cpu_supports("avx2") != 0; }});
+    {Isa::kAvx512Vnni, &kAvx512Vnni}, {Isa::kAvx2, &kAvx2},
 #endif
-  all.push_back({&kRef, [] { return true; }});
-  return all;
+        {Isa::kBaseline, &kRef},
+  });
+  return kernels;
 }
 
 }  // namespace
@@ -110,15 +104,13 @@ const Int8Kernel& int8_kernel_ref() { return kRef; }
 
 std::vector<std::string> int8_kernel_names() {
   std::vector<std::string> names;
-  for (const Candidate& c : candidates()) {
-    if (c.supported()) names.emplace_back(c.kernel->name);
-  }
+  for (const Int8Kernel* kernel : runnable()) names.emplace_back(kernel->name);
   return names;
 }
 
 const Int8Kernel& int8_kernel(std::string_view name) {
-  for (const Candidate& c : candidates()) {
-    if (c.supported() && (name == "auto" || name == c.kernel->name)) return *c.kernel;
+  for (const Int8Kernel* kernel : runnable()) {
+    if (name == "auto" || name == kernel->name) return *kernel;
   }
   throw core::option_error("int8 kernel", "int8 kernel '{}' is not available on this CPU; choose one of: auto, {}",
                            name, fmt::join(int8_kernel_names(), ", "));

@@ -1,6 +1,7 @@
 // The optimizer loops' reference build (the baseline ISA) and the dispatch by CPU feature.
 #include "seatorch/kernels/optimizer_update.hpp"
 
+#include "cpu_isa.hpp"
 #include "optimizer_update_loops.hpp"
 
 #include <vector>
@@ -12,15 +13,6 @@ void adam_update_ref(const AdamUpdate& u, std::size_t begin, std::size_t end) { 
 
 namespace {
 
-std::vector<UpdateKernel> available() {
-  std::vector<UpdateKernel> kernels{{"ref", sgd_update_ref, adam_update_ref}};
-#if defined(__x86_64__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) kernels.push_back({"avx2", sgd_update_avx2, adam_update_avx2});
-#endif
-  return kernels;
-}
-
 const UpdateKernel& fastest() {
   static const UpdateKernel& kernel = update_kernels().back();
   return kernel;
@@ -29,7 +21,12 @@ const UpdateKernel& fastest() {
 }  // namespace
 
 std::span<const UpdateKernel> update_kernels() {
-  static const std::vector<UpdateKernel> kernels = available();
+  static const std::vector<UpdateKernel> kernels = builds_this_cpu_runs<UpdateKernel>({
+    {Isa::kBaseline, {"ref", sgd_update_ref, adam_update_ref}},
+#if defined(__x86_64__)
+        {Isa::kAvx2, {"avx2", sgd_update_avx2, adam_update_avx2}},
+#endif
+  });
   return kernels;
 }
 

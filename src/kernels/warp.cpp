@@ -2,6 +2,7 @@
 // CPU feature.
 #include "seatorch/kernels/warp.hpp"
 
+#include "cpu_isa.hpp"
 #include "warp_kernels.hpp"
 
 #include <algorithm>
@@ -68,22 +69,13 @@ void pack_warp_quads(const WarpArgs& args, const WarpScratch& scratch) {
   }
 }
 
-namespace {
-
-std::vector<WarpKernel> available() {
-  std::vector<WarpKernel> kernels{{"ref", warp_bilinear_ref}};
-#if defined(__x86_64__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) kernels.push_back({"avx2", warp_bilinear_avx2});
-  if (__builtin_cpu_supports("avx512f")) kernels.push_back({"avx512", warp_bilinear_avx512});
-#endif
-  return kernels;
-}
-
-}  // namespace
-
 std::span<const WarpKernel> warp_kernels() {
-  static const std::vector<WarpKernel> kernels = available();
+  static const std::vector<WarpKernel> kernels = builds_this_cpu_runs<WarpKernel>({
+    {Isa::kBaseline, {"ref", warp_bilinear_ref}},
+#if defined(__x86_64__)
+        {Isa::kAvx2Fma, {"avx2", warp_bilinear_avx2}}, {Isa::kAvx512f, {"avx512", warp_bilinear_avx512}},
+#endif
+  });
   return kernels;
 }
 

@@ -1,0 +1,45 @@
+// Which instruction sets this CPU can run, asked in one place, and the one way a kernel
+// family (matmul, int8, warp, the optimizer and pixel loops) lists the builds it may call.
+//
+// __builtin_cpu_supports reads CPUID and, for AVX and AVX-512, checks with XGETBV that the
+// OS saves the wider register state, so a "yes" means the instructions will not fault.
+// Compiled without ISA flags, and included only by files compiled without them: the template
+// below must never be instantiated with an ISA file's flags (see micro_kernel.hpp).
+// Deliberately not here: choosing among the builds (each family runs its last, the widest),
+// names for the user, anything per call.
+#pragma once
+
+#include <initializer_list>
+#include <vector>
+
+namespace seatorch::kernels {
+
+enum class Isa {
+  kBaseline,    // what the build targets: every CPU it runs on
+  kAvx2,        // x86 AVX2
+  kAvx2Fma,     // x86 AVX2 with FMA3
+  kAvx512f,     // x86 AVX-512F
+  kAvx512Vnni,  // x86 AVX-512F, BW and VNNI
+};
+
+// Whether this CPU runs code built for `isa`; false for another architecture's.
+bool cpu_runs(Isa isa);
+
+template <class Build>
+struct IsaBuild {
+  Isa isa;
+  Build build;
+};
+
+// The builds this CPU runs, in the order given (a family lists its reference first and its
+// widest last).
+template <class Build>
+std::vector<Build> builds_this_cpu_runs(std::initializer_list<IsaBuild<Build>> builds) {
+  std::vector<Build> runnable;
+  for (const IsaBuild<Build>& b : builds) {
+    if (cpu_runs(b.isa)) runnable.push_back(b.build);
+  }
+  return runnable;
+}
+
+}  // namespace seatorch::kernels
