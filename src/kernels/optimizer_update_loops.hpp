@@ -17,10 +17,24 @@ void adam_update_avx2(const AdamUpdate& u, std::size_t begin, std::size_t end);
 
 namespace {
 
+// Optimizer state that would be subnormal is stored as zero. Under a gradient that stays
+// zero (the weights of pixels that are black in every image) a momentum decays until it
+// sticks at a subnormal for good: 0.9 * 2^-149 rounds back to 2^-149. Intel cores then take
+// a microcode assist of about a hundred cycles on every operation that reads it (the SGD loop
+// over a subnormal buffer measured 52x slower on a Xeon; AMD's Zen 4 runs it at full speed),
+// which made the 784-128-10 optimizer phase 0.155 s instead of 0.018 s. A parameter moved by
+// such a state moves by less than half an ulp unless it is itself below about 2^-100, so
+// the parameters come out as PyTorch's. The comparison is against the smallest normal float
+// spelled as a bit pattern, so no <limits> is needed.
+inline float flush_subnormal(float x) {
+  constexpr float kSmallestNormal = 0x1p-126f;
+  return __builtin_fabsf(x) < kSmallestNormal ? 0.0f : x;
+}
+
 // PyTorch converts each Python-float coefficient to the tensor's dtype and computes
 // add(x, y, alpha) as x + alpha*y; each statement below is one of its tensor ops, applied
-// per element in one fused loop (same operations in the same order, so the same floats),
-// without touching the gradient. The coefficients are copied into locals first: read
+// per element in one fused loop (same operations in the same order, so the same floats, but
+// for the state's subnormals above), without touching the gradient. The coefficients are copied into locals first: read
 // through the struct, any of them could alias the floats being written, and the compiler
 // would reload them every element instead of vectorizing (5x slower). The loop-invariant
 // branches are unswitched by the compiler.
@@ -39,7 +53,7 @@ inline void sgd_loop(const SgdUpdate& u, std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
     float d = decay ? g[i] + wd * p[i] : g[i];
     if (momentum) {
-      b[i] = first ? d : b[i] * mu + keep * d;
+      b[i] = flush_subnormal(first ? d : b[i] * mu + keep * d);
       d = nesterov ? d + mu * b[i] : b[i];
     }
     p[i] = p[i] + neg_lr * d;
@@ -65,8 +79,8 @@ inline void adam_loop(const AdamUpdate& u, std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
     if (decoupled) p[i] = p[i] * shrink;
     const float gi = l2 ? g[i] + wd * p[i] : g[i];
-    m[i] = m[i] * b1 + one_minus_b1 * gi;
-    v[i] = v[i] * b2 + one_minus_b2 * gi * gi;
+    m[i] = flush_subnormal(m[i] * b1 + one_minus_b1 * gi);
+    v[i] = flush_subnormal(v[i] * b2 + one_minus_b2 * gi * gi);
     const float denom = __builtin_sqrtf(v[i]) / correction2_sqrt + eps;
     p[i] = p[i] + neg_step_size * m[i] / denom;
   }

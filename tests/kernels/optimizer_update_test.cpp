@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <ios>
 #include <iterator>
+#include <limits>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -135,17 +136,61 @@ TEST_CASE("every Adam loop build matches the reference bit for bit", "[kernels]"
 
 namespace {
 
+// A state value as the loops store it: what a CPU in flush-to-zero mode would keep.
+float flushed(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? 0.0f : x; }
+
 // PyTorch's Adam (no weight decay) on one element, each of its tensor ops one float
-// operation, written out apart from the loops.
+// operation, written out apart from the loops; the moments stored flushed.
 void adam_as_pytorch(const k::AdamUpdate& u, std::size_t i) {
   const float gi = u.g[i];
-  u.m[i] = u.m[i] * u.b1 + u.one_minus_b1 * gi;
-  u.v[i] = u.v[i] * u.b2 + u.one_minus_b2 * gi * gi;
+  u.m[i] = flushed(u.m[i] * u.b1 + u.one_minus_b1 * gi);
+  u.v[i] = flushed(u.v[i] * u.b2 + u.one_minus_b2 * gi * gi);
   const float denom = std::sqrt(u.v[i]) / u.correction2_sqrt + u.eps;
   u.p[i] = u.p[i] + u.neg_step_size * u.m[i] / denom;
 }
 
 }  // namespace
+
+TEST_CASE("every optimizer loop build stores a state that decays into the subnormals as zero", "[kernels]") {
+  // Under a zero gradient a momentum decays by mu each step; in plain IEEE arithmetic it
+  // would stick at the smallest subnormals (0.9 * 2^-149 rounds back to 2^-149).
+  const float smallest_normal = std::numeric_limits<float>::min();
+  const std::vector<float> start{smallest_normal * 1.05f, smallest_normal * 1.2f, 0x1p-149f * 3.0f, -0x1p-140f, 0.5f};
+  for (const k::UpdateKernel& kernel : k::update_kernels()) {
+    INFO("kernel " << kernel.name);
+    const std::size_t n = start.size();
+    std::vector<float> p(n, 0.25f), g(n, 0.0f), b = start, m = start, v = start;
+    std::vector<float> want_b(n), want_m(n), want_v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      want_b[i] = flushed(start[i] * 0.9f);
+      want_m[i] = flushed(start[i] * 0.9f);
+      want_v[i] = flushed(start[i] * 0.999f);
+    }
+    kernel.sgd({.p = p.data(), .g = g.data(), .b = b.data(), .mu = 0.9f, .keep = 1.0f, .neg_lr = -0.1f}, 0, n);
+    kernel.adam({.p = p.data(),
+                 .g = g.data(),
+                 .m = m.data(),
+                 .v = v.data(),
+                 .shrink = 1.0f,
+                 .b1 = 0.9f,
+                 .b2 = 0.999f,
+                 .one_minus_b1 = 0.1f,
+                 .one_minus_b2 = 0.001f,
+                 .correction2_sqrt = 1.0f,
+                 .neg_step_size = -0.001f,
+                 .eps = 1e-8f},
+                0, n);
+    require_same_bits(b, want_b, "momentum buffer");
+    require_same_bits(m, want_m, "first moment");
+    require_same_bits(v, want_v, "second moment");
+    // The parameters of the tiny states did not move: their steps were below half an ulp.
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      if (p[i] != 0.25f) FAIL("parameter[" << i << "] is " << std::hexfloat << p[i] << ", not 0.25");
+    }
+    CHECK(want_b[0] == 0.0f);  // the oracle itself: 1.05 * 0.9 of the smallest normal is subnormal
+    CHECK(want_b[1] == smallest_normal * 1.2f * 0.9f);
+  }
+}
 
 TEST_CASE("every Adam loop build is PyTorch's operations for moments of every exponent", "[kernels]") {
   // Second moments over the whole positive float range, subnormals and the ends included
