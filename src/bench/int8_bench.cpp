@@ -6,6 +6,7 @@
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/int8_kernels.hpp"
+#include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/model_file.hpp"
 #include "seatorch/quant/int8_file.hpp"
@@ -21,9 +22,12 @@ constexpr double kProbeSeconds = 0.2;
 std::optional<PathCeiling> ceiling(const quant::InferencePath& path, std::size_t multiply_adds, TimingClock clock) {
   const auto per_image = static_cast<double>(multiply_adds);
   if (path.kernel.empty()) {  // float: 2 FLOPs per multiply-add
-    const std::optional<FmaPeak> peak = measure_fma_peak(kProbeSeconds, clock);
-    if (!peak) return std::nullopt;
-    return PathCeiling{peak->isa + " FMA", peak->gflops * 1e9, "FLOP/s", peak->gflops * 1e9 / (2.0 * per_image)};
+    // The probe of the matmul kernel the float path runs (SEATORCH_KERNEL may have chosen
+    // avx2 on an AVX-512 CPU), not the CPU's best: a ceiling the path cannot reach is no yardstick.
+    const kernels::KernelInfo* matmul = kernels::find_kernel(kernels::selected_kernel());
+    if (matmul == nullptr || matmul->fma_probe == nullptr) return std::nullopt;
+    const double flops = best_probe_rate(matmul->fma_probe, kProbeSeconds, clock);
+    return PathCeiling{std::string(matmul->name) + " FMA", flops, "FLOP/s", flops / (2.0 * per_image)};
   }
   const kernels::Int8Kernel& kernel = kernels::int8_kernel(path.kernel);
   if (kernel.dot_probe == nullptr) return std::nullopt;

@@ -8,6 +8,7 @@
 #include "../quant/random_models.hpp"
 #include "../scratch_dir.hpp"
 #include "seatorch/kernels/int8_kernels.hpp"
+#include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/quant/int8_file.hpp"
 
@@ -20,13 +21,14 @@
 namespace b = seatorch::bench;
 using namespace seatorch;
 
-TEST_CASE("bench int8 reports every path with its ceiling from the model's multiply-adds", "[bench]") {
-  const test::ScratchDir dir;
+namespace {
+
+// A float and an int8 784-24-10 model in `dir`, and options that bench 40 committed images.
+b::Int8BenchOptions small_bench(const test::ScratchDir& dir) {
   core::Rng rng(11);
   const std::vector<std::size_t> sizes{784, 24, 10};
   model::save_float_checkpoint(dir.path() / "model.safetensors", test::random_float_mlp(sizes, rng));
   quant::save_int8_model(dir.path() / "model.int8.safetensors", test::random_int8_model(sizes, rng, false));
-
   b::Int8BenchOptions options;
   options.float_model = dir.path() / "model.safetensors";
   options.int8_model = dir.path() / "model.int8.safetensors";
@@ -34,7 +36,14 @@ TEST_CASE("bench int8 reports every path with its ceiling from the model's multi
   options.data.data_dir = std::string(SEATORCH_SOURCE_DIR) + "/data/mnist-small";
   options.images = 40;
   options.reps = 1;
-  const b::Int8BenchReport report = b::run_int8_bench(options);
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("bench int8 reports every path with its ceiling from the model's multiply-adds", "[bench]") {
+  const test::ScratchDir dir;
+  const b::Int8BenchReport report = b::run_int8_bench(small_bench(dir));
 
   CHECK(report.dataset == "mnist");
   CHECK(report.architecture == "784-24-10");
@@ -68,4 +77,25 @@ TEST_CASE("bench int8 reports every path with its ceiling from the model's multi
     CHECK(ceiling->probe.find(is_float ? "FMA" : "dot") != std::string::npos);
   }
   CHECK(report.best_int8_speedup == Approx(best_ratio).epsilon(1e-12));
+}
+
+TEST_CASE("bench int8's float ceiling is the probe of the matmul kernel the float path runs", "[bench]") {
+  // SEATORCH_KERNEL=avx2 on an AVX-512 CPU runs the float path on AVX2: its ceiling must be
+  // the AVX2 FMA peak, not the CPU's best.
+  const test::ScratchDir dir;
+  const b::Int8BenchOptions options = small_bench(dir);
+  const std::string selected(kernels::selected_kernel());
+  for (const kernels::KernelInfo& kernel : kernels::available_kernels()) {
+    INFO("matmul kernel " << kernel.name);
+    kernels::select_kernel(kernel.name);
+    const b::Int8BenchReport report = b::run_int8_bench(options);
+    const auto& ceiling = report.ceilings.front();
+    if (kernel.fma_probe == nullptr) {
+      CHECK_FALSE(ceiling.has_value());
+    } else {
+      REQUIRE(ceiling.has_value());
+      CHECK(ceiling->probe == std::string(kernel.name) + " FMA");
+    }
+  }
+  kernels::select_kernel(selected);
 }

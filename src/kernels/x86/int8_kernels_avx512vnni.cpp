@@ -101,7 +101,11 @@ __mmask16 lanes_of(std::size_t n, std::size_t j) {
 struct Avx512Vnni {
   static constexpr std::size_t kRows = kAvx512Rows;
   static constexpr std::size_t kBlockBytes = kRows * 4;
-  static constexpr int kMR = 4;  // 4 x 4 accumulators + 4 weight vectors: 21 of 32 registers
+  // 6 x 4 accumulators + 4 weight vectors + the broadcast: 29 of 32 registers. Each weight
+  // vector streamed from L2 feeds 6 images: with two VNNI ports (Intel) a 4 x 4 tile needed 32
+  // bytes per cycle from L2 and reached 57-59 % of the ceiling, 6 x 4 59-63 % (on Zen 4's
+  // one port both ran at 78-82 %; DECISIONS 47).
+  static constexpr int kMR = 6;
   static constexpr int kNR = 4;
   using Acc = __m512i;
   // Throughput x latency of vpdpbusd with room to spare: Zen 4 issues one 512-bit per cycle
