@@ -20,6 +20,7 @@ Usage: scripts/sweep.py [--seatorch build/release/seatorch] [--data-dir data/mni
                         [--svg docs/autodiff/sweep.svg]
 """
 import argparse
+import html
 import json
 import os
 import statistics
@@ -53,9 +54,10 @@ def fma_peak(binary):
     return report["peak_gflops"], report["peak_isa"]
 
 
-def svg_chart(points, widths, batches, path):
-    """GFLOPS against width (log x), one polyline per (engine, batch)."""
-    w, h, left, right, top, bottom = 760, 460, 70, 190, 40, 50
+def svg_chart(points, widths, batches, path, machine=""):
+    """GFLOPS against width (log x), one polyline per (engine, batch); `machine` (the CPU and
+    its peak) goes under the title, so that the picture says what it was measured on."""
+    w, h, left, right, top, bottom = 760, 460, 70, 190, 52, 50
     gmax = max(p["gflops"] for p in points) * 1.1
     import math
     xs = [math.log2(x) for x in widths]
@@ -70,7 +72,8 @@ def svg_chart(points, widths, batches, path):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
            f'<rect width="{w}" height="{h}" fill="white"/>',
            f'<text x="{w / 2}" y="24" text-anchor="middle" font-size="15" font-weight="bold">'
-           'One MNIST epoch of 784-W-10, SGD, 1 thread: product GFLOPS</text>']
+           'One MNIST epoch of 784-W-10, SGD, 1 thread: product GFLOPS</text>',
+           f'<text x="{w / 2}" y="{top - 12}" text-anchor="middle" font-size="11">{html.escape(machine)}</text>']
     step = 10 ** math.floor(math.log10(gmax / 5))
     tick = 0.0
     while tick <= gmax:
@@ -131,9 +134,9 @@ def main():
             print(f"  W {width} batch {batch}: seatorch {statistics.median(times['seatorch']):.3f} s, "
                   f"PyTorch {statistics.median(times['PyTorch']):.3f} s", file=sys.stderr, flush=True)
 
-    print(f"784-W-10, SGD momentum 0.9, 1 thread, one MNIST epoch; medians of {args.reps}"
-          + (f"; on {cpu}" if cpu else "") + "; FMA peak "
-          f"{peak:.1f} GFLOPS ({isa}); BLAS for PyTorch: {os.environ.get('OPENBLAS_CORETYPE', 'as OpenBLAS chose it')}"
+    machine = (f"{cpu}; " if cpu else "") + f"FMA peak {peak:.1f} GFLOPS ({isa})"
+    print(f"784-W-10, SGD momentum 0.9, 1 thread, one MNIST epoch; medians of {args.reps}; on {machine}"
+          f"; BLAS for PyTorch: {os.environ.get('OPENBLAS_CORETYPE', 'as OpenBLAS chose it')}"
           + (f" ({blas_note})" if blas_note else "") + (f"; {blas_refusal}" if blas_refusal else ""))
     print()
     print("| W | batch | seatorch s | seatorch GFLOPS | % peak | PyTorch s | PyTorch GFLOPS | % peak | seatorch / PyTorch |")
@@ -146,7 +149,7 @@ def main():
             print(f"| {width} | {batch} | {s['seconds']:.3f} | {s['gflops']:.1f} | {s['pct_peak']:.0f} % | "
                   f"{t['seconds']:.3f} | {t['gflops']:.1f} | {t['pct_peak']:.0f} % | {ratio} |")
     if args.svg:
-        svg_chart(points, widths, batches, args.svg)
+        svg_chart(points, widths, batches, args.svg, machine)
 
 
 if __name__ == "__main__":
