@@ -2,7 +2,6 @@
 #include "seatorch/bench/int8_bench.hpp"
 
 #include "seatorch/bench/machine.hpp"
-#include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/int8_kernels.hpp"

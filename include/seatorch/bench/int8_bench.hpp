@@ -6,8 +6,9 @@
 // (core/parallel.hpp).
 // Each path also gets its ceiling: the images per second it would reach if every multiply-add
 // of the model ran at the peak of the path's own multiply instruction, measured in the same
-// run by that instruction's probe in registers (the FMA probe for float, Int8Kernel::dot_probe
-// for an int8 kernel), over the model's multiply-adds per image (no padding counted).
+// run by that instruction's probe in registers (for float the FMA probe of the matmul kernel
+// the float path runs, which SEATORCH_KERNEL may have chosen; Int8Kernel::dot_probe for an
+// int8 kernel), over the model's multiply-adds per image (no padding counted).
 // Deliberately not here: accuracy (seatorch eval/quantize).
 #pragma once
 
