@@ -175,21 +175,32 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
     Operands ops = make_operands(problem, rng);
     const auto [m, n, k] = problem.shape;
     const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-    auto measure = [&](const std::function<void()>& work, std::string name) {
-      const Timing t = time_median(work, timing);
-      return MatmulBenchRow{std::move(name), problem, t.seconds, flops / t.seconds / 1e9, {}, {}};
-    };
 
-    // BLAS first, so that every kernel row can carry its ratio when it is reported.
-    std::optional<MatmulBenchRow> blas_row;
-    if (!report.blas.empty()) blas_row = measure([&] { blas_sgemm(ops.args); }, "blas");
-    for (const kernels::KernelInfo* kernel : chosen) {
-      // Through matmul_with, which splits the product across threads as training does.
-      MatmulBenchRow row = measure([&] { kernels::matmul_with(kernel->name, ops.args); }, std::string(kernel->name));
-      if (blas_row && report.blas_unfair.empty()) row.ratio_to_blas = row.gflops / blas_row->gflops;
-      emit(std::move(row));
+    // Every engine's samples in turn (time_interleaved), BLAS first. Each kernel runs
+    // through matmul_with, which splits the product across threads as training does.
+    std::vector<std::string> names;
+    std::vector<std::function<void()>> works;
+    const bool with_blas = !report.blas.empty();
+    if (with_blas) {
+      names.emplace_back("blas");
+      works.emplace_back([&] { blas_sgemm(ops.args); });
     }
-    if (blas_row) emit(std::move(*blas_row));
+    for (const kernels::KernelInfo* kernel : chosen) {
+      names.emplace_back(kernel->name);
+      works.emplace_back([&ops, kernel] { kernels::matmul_with(kernel->name, ops.args); });
+    }
+    const std::vector<Timing> timings = time_interleaved(works, timing);
+    std::vector<MatmulBenchRow> rows;
+    for (std::size_t w = 0; w < works.size(); ++w) {
+      const double seconds = timings[w].seconds;
+      rows.push_back({names[w], problem, seconds, flops / seconds / 1e9, {}, {}});
+    }
+    const bool fair = with_blas && report.blas_unfair.empty();
+    for (std::size_t w = with_blas ? 1 : 0; w < rows.size(); ++w) {
+      if (fair) rows[w].ratio_to_blas = rows[w].gflops / rows.front().gflops;
+      emit(std::move(rows[w]));
+    }
+    if (with_blas) emit(std::move(rows.front()));
   }
   return report;
 }

@@ -29,33 +29,30 @@ double now_seconds(TimingClock clock) {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-Timing time_median(const std::function<void()>& work, const TimingOptions& options) {
-  const double first = seconds_for(work, 1, options.clock);  // warm-up and calibration
-  // Aim 20% over the minimum so that jitter rarely leaves a sample short.
-  const double wanted = 1.2 * options.min_sample_seconds;
-  const auto calls = static_cast<std::size_t>(std::max(1.0, std::ceil(wanted / std::max(first, 1e-9))));
-
-  std::vector<double> per_call(std::max<std::size_t>(options.samples, 1));
-  for (double& t : per_call) t = seconds_for(work, calls, options.clock) / static_cast<double>(calls);
-  return {median(per_call), calls, per_call.size()};
-}
-
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
   return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-std::vector<double> time_interleaved(const std::vector<std::function<void()>>& works, std::size_t rounds,
-                                     TimingClock clock) {
-  for (const auto& work : works) work();                   // warm-up: caches, page tables, the clock rate
-  std::vector<std::vector<double>> seconds(works.size());  // (works, rounds)
-  for (std::size_t r = 0; r < std::max<std::size_t>(rounds, 1); ++r) {
-    for (std::size_t w = 0; w < works.size(); ++w) seconds[w].push_back(seconds_for(works[w], 1, clock));
+std::vector<Timing> time_interleaved(const std::vector<std::function<void()>>& works, const TimingOptions& options) {
+  // Aim 20% over the minimum so that jitter rarely leaves a sample short.
+  const double wanted = 1.2 * options.min_sample_seconds;
+  std::vector<Timing> timings(works.size());
+  for (std::size_t w = 0; w < works.size(); ++w) {
+    const double first = seconds_for(works[w], 1, options.clock);  // warm-up and calibration
+    timings[w].calls_per_sample = static_cast<std::size_t>(std::max(1.0, std::ceil(wanted / std::max(first, 1e-9))));
+    timings[w].samples = std::max<std::size_t>(options.samples, 1);
   }
-  std::vector<double> medians;
-  for (const auto& s : seconds) medians.push_back(median(s));
-  return medians;
+  std::vector<std::vector<double>> per_call(works.size());  // (works, samples)
+  for (std::size_t r = 0; r < std::max<std::size_t>(options.samples, 1); ++r) {
+    for (std::size_t w = 0; w < works.size(); ++w) {
+      const std::size_t calls = timings[w].calls_per_sample;
+      per_call[w].push_back(seconds_for(works[w], calls, options.clock) / static_cast<double>(calls));
+    }
+  }
+  for (std::size_t w = 0; w < works.size(); ++w) timings[w].seconds = median(per_call[w]);
+  return timings;
 }
 
 double best_probe_rate(double (*probe)(std::size_t rounds), double seconds, TimingClock clock) {

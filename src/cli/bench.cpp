@@ -208,7 +208,9 @@ Command register_matmul(CLI::App& bench) {
                                 "Shapes MxNxK[:FORM], FORM nn|tn|nt|tt, comma-separated (default: the MLP's products)"))
           ->delimiter(',')
           ->check(library_validator([](const std::string& t) { bench::parse_matmul_problem(t); }, "SHAPE"));
-  add_count(app, "--reps", flags->reps, "Timed samples per figure (the median is reported)", 1)->capture_default_str();
+  add_count(app, "--reps", flags->reps,
+            "Timed samples per figure, taken in turn across the engines (the median is reported)", 1)
+      ->capture_default_str();
   flags->clock_opt = command.sets("clock", add_clock_option(app, flags->clock));
   add_threads(command, app, flags->threads);
   command

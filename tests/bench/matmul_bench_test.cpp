@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -18,6 +19,19 @@
 
 namespace b = seatorch::bench;
 namespace k = seatorch::kernels;
+
+namespace {
+
+// A work for the timing helpers that appends its name to `order` on every call, then spins.
+std::function<void()> logged_work(std::string& order, char name, int loops) {
+  return [&order, name, loops] {
+    order += name;
+    volatile double sink = 0.0;
+    for (int i = 0; i < loops; ++i) sink = sink + 1.0;
+  };
+}
+
+}  // namespace
 
 TEST_CASE("parse_matmul_problem reads MxNxK with an optional form", "[bench]") {
   const b::MatmulProblem plain = b::parse_matmul_problem("64x128x784");
@@ -85,39 +99,38 @@ TEST_CASE("the FMA peak probe returns a plausible throughput", "[bench]") {
   }
 }
 
-TEST_CASE("time_median calls the work once to warm up and then samples x calls times", "[bench]") {
+TEST_CASE("time_interleaved warms up each work, calibrates its calls and then takes its samples in turn", "[bench]") {
   for (b::TimingClock clock : {b::TimingClock::kWall, b::TimingClock::kThreadCpu}) {
     INFO("clock " << b::clock_name(clock));
-    std::size_t calls = 0;
-    volatile double sink = 0.0;
-    const b::Timing t = b::time_median(
-        [&] {
-          ++calls;
-          for (int i = 0; i < 1000; ++i) sink = sink + 1.0;
-        },
-        {.samples = 3, .min_sample_seconds = 0.001, .clock = clock});
-    CHECK(t.samples == 3);
-    CHECK(t.calls_per_sample >= 1);
-    CHECK(calls == 1 + t.samples * t.calls_per_sample);
-    CHECK(t.seconds > 0.0);
+    std::string order;
+    const std::vector<b::Timing> t =
+        b::time_interleaved({logged_work(order, 'a', 1000), logged_work(order, 'b', 200000)},
+                            {.samples = 3, .min_sample_seconds = 0.001, .clock = clock});
+    REQUIRE(t.size() == 2);
+    for (const b::Timing& timing : t) {
+      CHECK(timing.samples == 3);
+      CHECK(timing.calls_per_sample >= 1);
+      CHECK(timing.seconds > 0.0);
+    }
+    // One warm-up call each, then three rounds of a's sample followed by b's.
+    std::string expected = "ab";
+    for (int r = 0; r < 3; ++r) {
+      expected += std::string(t[0].calls_per_sample, 'a');
+      expected += std::string(t[1].calls_per_sample, 'b');
+    }
+    CHECK(order == expected);
   }
 }
 
-TEST_CASE("time_interleaved warms up each work and then calls them in turn", "[bench]") {
+TEST_CASE("time_interleaved with no minimum calls each work once per round", "[bench]") {
   std::string order;
-  volatile double sink = 0.0;
-  const auto work = [&](char name, int loops) {
-    return [&order, &sink, name, loops] {
-      order += name;
-      for (int i = 0; i < loops; ++i) sink = sink + 1.0;
-    };
-  };
-  const std::vector<double> seconds =
-      b::time_interleaved({work('a', 1000), work('b', 200000)}, 3, b::TimingClock::kThreadCpu);
+  const std::vector<b::Timing> t =
+      b::time_interleaved({logged_work(order, 'a', 1000), logged_work(order, 'b', 200000)},
+                          {.samples = 3, .min_sample_seconds = 0.0, .clock = b::TimingClock::kThreadCpu});
   CHECK(order == "abababab");
-  REQUIRE(seconds.size() == 2);
-  CHECK(seconds[0] > 0.0);
-  CHECK(seconds[1] > seconds[0]);  // 200 times the work
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].seconds > 0.0);
+  CHECK(t[1].seconds > t[0].seconds);  // 200 times the work
 }
 
 TEST_CASE("median of odd and even counts", "[bench]") {

@@ -4,7 +4,8 @@
 // A problem is C (m, n) = op(A) (m, k) * op(B) (k, n), written "MxNxK" with an optional
 // form ":nn", ":tn", ":nt" or ":tt" (t: that operand is stored transposed, as the training
 // backward passes use it). Every kernel and the BLAS run on the same operands in the same
-// process; figures are GFLOPS = 2*m*n*k / median seconds.
+// process, their samples taken in turn (time_interleaved); figures are GFLOPS = 2*m*n*k /
+// median seconds.
 // Deliberately not here: printing (the CLI formats the table and the JSON).
 #pragma once
 
@@ -60,7 +61,7 @@ std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05, TimingClock clock
 struct MatmulBenchOptions {
   std::vector<MatmulProblem> problems;
   std::vector<std::string> kernels;  // kernel names; empty: every available kernel
-  std::size_t reps = 5;              // timed samples per figure (median)
+  std::size_t reps = 5;              // timed samples per figure, interleaved (median)
   double min_sample_seconds = 0.02;
   // On one thread the thread's CPU time is the honest figure on a shared machine (see
   // TimingClock), and equals wall time on an idle one. On several (core::threads() > 1) it

@@ -3,9 +3,9 @@
 // The first call warms caches and page tables and calibrates: each sample then repeats the
 // work enough times to last at least `min_sample_seconds`, so that short calls are not
 // lost in the clock's resolution, and the figure reported is the median over `samples`
-// samples, robust to a stray interruption. Shared by every `seatorch bench` mode;
-// time_interleaved() compares several works round by round (`bench int8`), and
-// best_probe_rate() times the throughput probes behind the peaks.
+// samples, robust to a stray interruption. Works compared against each other are sampled
+// in turn, round by round (time_interleaved: `bench matmul`'s engines, `bench int8`'s
+// paths); best_probe_rate() times the throughput probes behind the peaks.
 // Deliberately not here: statistics beyond the median, pinning threads to cores.
 #pragma once
 
@@ -40,18 +40,17 @@ struct Timing {
   std::size_t samples = 0;
 };
 
-Timing time_median(const std::function<void()>& work, const TimingOptions& options);
-
 // The median of `values` (the mean of the middle two for an even count); not empty.
 double median(std::vector<double> values);
 
-// Times several works against each other: one untimed warm-up call each, then `rounds`
-// rounds in which each work is called and timed once, in turn. Returns each work's median
-// seconds per call, in order. Interleaving makes all of them see the same machine load, so
-// the ratios between them stay fair on a shared machine. Each call should last long enough
-// for the clock (milliseconds): nothing is repeated within a sample.
-std::vector<double> time_interleaved(const std::vector<std::function<void()>>& works, std::size_t rounds,
-                                     TimingClock clock);
+// Times several works against each other: one warm-up call each, which also sets how many
+// calls make that work's sample last `min_sample_seconds` (at least one), then
+// `samples` rounds in which each work's sample is taken in turn. Returns each work's
+// Timing, in order. Interleaving makes all of them see the same machine load, so the ratios
+// between them stay fair on a shared machine: timed one after the other, a burst of a
+// neighbour's work on the host lands on one engine's samples only (seen on a Zen 3 guest,
+// DECISIONS 48).
+std::vector<Timing> time_interleaved(const std::vector<std::function<void()>>& works, const TimingOptions& options);
 
 // The best rate, in units of work per second, of a throughput probe: `probe(rounds)` does
 // `rounds` rounds of work in registers and returns the units it did (FLOPs, products).
