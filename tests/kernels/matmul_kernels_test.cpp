@@ -161,6 +161,14 @@ TEST_CASE("matmul kernels match ref on problems large enough to pack both operan
   check_all_kernels(make_problem({297, 133, 520, false, false, true, 1}, rng));  // two KC blocks
 }
 
+TEST_CASE("matmul kernels match ref when a small A stored (k, m) has rows 1 KiB apart", "[kernels]") {
+  seatorch::core::Rng rng(107);
+  // lda = 256 floats: the driver packs A although the problem is small (choose_packing), with
+  // a partial last panel (253 and 250 rows), in one and in two KC blocks of depth.
+  check_all_kernels(make_problem({253, 37, 70, true, false, false, 3}, rng));
+  check_all_kernels(make_problem({250, 45, 300, true, true, true, 6}, rng));
+}
+
 TEST_CASE("matmul kernels with k = 0 zero C or leave it when accumulating", "[kernels]") {
   for (const k::KernelInfo& kernel : k::available_kernels()) {
     INFO("kernel " << kernel.name);
