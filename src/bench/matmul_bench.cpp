@@ -190,17 +190,17 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
       works.emplace_back([&ops, kernel] { kernels::matmul_with(kernel->name, ops.args); });
     }
     const std::vector<Timing> timings = time_interleaved(works, timing);
-    std::vector<MatmulBenchRow> rows;
-    for (std::size_t w = 0; w < works.size(); ++w) {
-      const double seconds = timings[w].seconds;
-      rows.push_back({names[w], problem, seconds, flops / seconds / 1e9, {}, {}});
-    }
+    const auto row = [&](std::size_t w) {
+      return MatmulBenchRow{names[w], problem, timings[w].seconds, flops / timings[w].seconds / 1e9, {}, {}};
+    };
+    // The kernels' rows first, each with its ratio to the BLAS (works[0]) when that is fair.
     const bool fair = with_blas && report.blas_unfair.empty();
-    for (std::size_t w = with_blas ? 1 : 0; w < rows.size(); ++w) {
-      if (fair) rows[w].ratio_to_blas = rows[w].gflops / rows.front().gflops;
-      emit(std::move(rows[w]));
+    for (std::size_t w = with_blas ? 1 : 0; w < works.size(); ++w) {
+      MatmulBenchRow kernel_row = row(w);
+      if (fair) kernel_row.ratio_to_blas = kernel_row.gflops / row(0).gflops;
+      emit(std::move(kernel_row));
     }
-    if (with_blas) emit(std::move(rows.front()));
+    if (with_blas) emit(row(0));
   }
   return report;
 }

@@ -38,14 +38,15 @@ double median(std::vector<double> values) {
 std::vector<Timing> time_interleaved(const std::vector<std::function<void()>>& works, const TimingOptions& options) {
   // Aim 20% over the minimum so that jitter rarely leaves a sample short.
   const double wanted = 1.2 * options.min_sample_seconds;
+  const std::size_t samples = std::max<std::size_t>(options.samples, 1);
   std::vector<Timing> timings(works.size());
   for (std::size_t w = 0; w < works.size(); ++w) {
     const double first = seconds_for(works[w], 1, options.clock);  // warm-up and calibration
     timings[w].calls_per_sample = static_cast<std::size_t>(std::max(1.0, std::ceil(wanted / std::max(first, 1e-9))));
-    timings[w].samples = std::max<std::size_t>(options.samples, 1);
+    timings[w].samples = samples;
   }
   std::vector<std::vector<double>> per_call(works.size());  // (works, samples)
-  for (std::size_t r = 0; r < std::max<std::size_t>(options.samples, 1); ++r) {
+  for (std::size_t r = 0; r < samples; ++r) {
     for (std::size_t w = 0; w < works.size(); ++w) {
       const std::size_t calls = timings[w].calls_per_sample;
       per_call[w].push_back(seconds_for(works[w], calls, options.clock) / static_cast<double>(calls));
