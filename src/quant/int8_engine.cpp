@@ -11,10 +11,6 @@
 namespace seatorch::quant {
 namespace {
 
-// Images per pass through all layers: big enough to reuse each weight many times, small
-// enough that the activations stay in L2.
-constexpr std::size_t kChunk = 64;
-
 // u (count) -> y = u - 128 (count).
 void to_int8(const std::uint8_t* u, std::size_t count, std::int8_t* y) {
   for (std::size_t i = 0; i < count; ++i) y[i] = static_cast<std::int8_t>(u[i] - 128);

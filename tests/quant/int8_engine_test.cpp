@@ -16,7 +16,7 @@ TEST_CASE("Int8Engine equals int8_forward_ref bit for bit on every kernel", "[qu
     const auto& sizes = shapes[static_cast<std::size_t>(trial) % shapes.size()];
     const bool extremes = trial % 2 == 1;
     const q::Int8Model model = seatorch::test::random_int8_model(sizes, rng, extremes);
-    const std::size_t n = 70;  // more than one chunk of images
+    const std::size_t n = 2 * q::Int8Engine::kChunk + 5;  // two whole chunks and a short one
     const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, sizes.front(), rng);
     for (const std::string& name : seatorch::kernels::int8_kernel_names()) {
       const q::Int8Engine engine(model, name);

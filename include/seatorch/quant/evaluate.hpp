@@ -42,9 +42,10 @@ struct InferencePath {
 // The float path (float_forward) and every int8 kernel this CPU has (Int8Engine), each
 // running over the same `n` images (n, inputs) in batches of `batch`; the float path first.
 // The float path gets the images as pixel / 255 floats, converted here once, outside any
-// pass. The passes read `model` and `pixels` in place: both must outlive them.
+// pass. The passes read `model` and `pixels` in place: both must outlive them. The default
+// batch is whole chunks of the int8 engine (and whole 8-row tiles of the float kernels).
 std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const Int8Model& int8_model,
                                            std::span<const std::uint8_t> pixels, std::size_t n,
-                                           std::size_t batch = 256);
+                                           std::size_t batch = 4 * Int8Engine::kChunk);
 
 }  // namespace seatorch::quant

@@ -25,6 +25,12 @@ namespace seatorch::quant {
 
 class Int8Engine {
  public:
+  // Images per pass through all layers: big enough to reuse each weight many times, small
+  // enough that the activations stay in L2, and a multiple of every kernel's tile height (6
+  // images for avx512vnni, 4 for avx2), so that no chunk but the last ends in a shorter tile,
+  // which reuses each weight vector it loads fewer times.
+  static constexpr std::size_t kChunk = 72;
+
   // Validates the model; `kernel` as kernels::int8_kernel() ("auto": the fastest here).
   explicit Int8Engine(Int8Model model, std::string_view kernel = "auto");
 

@@ -104,9 +104,7 @@ void requantize8(const std::int32_t* row_constant, const std::int32_t* dots, con
   const __m256i s = load(shift);
   const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(acc, mult), nudge), 31);
   const __m256i odd = _mm256_slli_epi64(
-      _mm256_srli_epi64(
-          _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(acc, 32), _mm256_srli_epi64(mult, 32)), nudge), 31),
-      32);
+      _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(acc, 32), _mm256_srli_epi64(mult, 32)), nudge), 1);
   const __m256i high = _mm256_blend_epi32(even, odd, 0xAA);
   const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, s), one);
   const __m256i remainder = _mm256_and_si256(high, mask);

@@ -44,11 +44,12 @@ struct Clamp {
 // The 16 accumulators requantized to int8 values (as int32 lanes).
 [[gnu::always_inline]] inline __m512i requantize_lanes(__m512i acc, const Columns& c, const Clamp& clamp) {
   const __m512i nudge = _mm512_set1_epi64(std::int64_t{1} << 30);
-  // srdhm: even lanes in place, odd lanes moved down for the 32x32->64 multiply and back up.
+  // srdhm: bits 31..62 of each 64-bit product plus the nudge. The even lanes' product is
+  // shifted down so that they land in the low half; the odd lanes' operands are moved down for
+  // the 32x32->64 multiply, and a shift up by one puts those bits in the high half, in place.
   const __m512i even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(acc, c.multiplier), nudge), 31);
-  const __m512i odd = _mm512_slli_epi64(
-      _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(acc, 32), c.odd_multiplier), nudge), 31),
-      32);
+  const __m512i odd =
+      _mm512_slli_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(acc, 32), c.odd_multiplier), nudge), 1);
   const __m512i high = _mm512_mask_blend_epi32(static_cast<__mmask16>(0xAAAA), even, odd);
   // rounding_rshift: (x >> s) + (remainder > threshold).
   const __m512i remainder = _mm512_and_si512(high, c.mask);
