@@ -66,6 +66,18 @@ def machine_and_blas(binary):
     return "", "", cpu
 
 
+def use_system_python():
+    """Runs the script again under Debian's /usr/bin/python3 when this interpreter cannot find
+    PyTorch or NumPy: Debian's python3-torch lives in the system interpreter, and a pyenv or venv
+    python3 may lack it. Called first, before machine_and_blas() sets any variable, so that the
+    second run starts from the user's environment and says why it changed the BLAS core
+    (re-run later, it inherited the variable and read it as the user's choice)."""
+    import importlib.util
+    missing = any(importlib.util.find_spec(name) is None for name in ("numpy", "torch"))
+    if missing and sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+
+
 np = None
 torch = None
 
@@ -77,9 +89,6 @@ def import_torch():
         import numpy
         import torch as pytorch
     except ImportError:
-        # Debian's python3-torch lives in the system interpreter; a pyenv/venv python3 may lack it.
-        if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
-            os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
         sys.exit("compare-pytorch.py: needs PyTorch and NumPy: sudo apt-get install python3-torch python3-numpy")
     np, torch = numpy, pytorch
 
@@ -175,6 +184,7 @@ def main():
     if args.threads < 1 or args.reps < 1:
         parser.error("--threads and --reps must be at least 1")
     recipe = RECIPES[args.recipe]
+    use_system_python()
     set_blas_threads(args.threads)
     blas_note, blas_refusal, cpu = machine_and_blas(args.seatorch)
     import_torch()

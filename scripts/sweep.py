@@ -114,6 +114,7 @@ def main():
     widths = [int(x) for x in args.widths.split(",")]
     batches = [int(x) for x in args.batches.split(",")]
 
+    compare.use_system_python()
     compare.set_blas_threads(1)
     blas_note, blas_refusal, cpu = compare.machine_and_blas(args.seatorch)
     compare.import_torch()
