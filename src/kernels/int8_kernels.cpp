@@ -60,6 +60,7 @@ constexpr Int8Kernel kRef{.name = "ref",
                           .gemm = gemm_ref,
                           .requantize = requantize_ref,
                           .layer = layer_ref,
+                          .tile_images = 1,
                           .dot_probe = nullptr};
 
 #if SEATORCH_X86_KERNELS
@@ -78,12 +79,14 @@ constexpr Int8Kernel kAvx2{.name = "avx2",
                            .gemm = x86::gemm_avx2,
                            .requantize = x86::requantize_avx2,
                            .layer = x86::layer_avx2,
+                           .tile_images = x86::kAvx2TileImages,
                            .dot_probe = x86::dot_probe_avx2};
 constexpr Int8Kernel kAvx512Vnni{.name = "avx512vnni",
                                  .pack_b = pack_rows<x86::kAvx512Rows>,
                                  .gemm = x86::gemm_avx512vnni,
                                  .requantize = x86::requantize_avx512,
                                  .layer = x86::layer_avx512vnni,
+                                 .tile_images = x86::kAvx512TileImages,
                                  .dot_probe = x86::dot_probe_avx512vnni};
 #endif
 

@@ -9,6 +9,15 @@
 
 namespace q = seatorch::quant;
 
+TEST_CASE("Int8Engine's chunk is whole tiles of every kernel", "[quant]") {
+  for (const std::string& name : seatorch::kernels::int8_kernel_names()) {
+    const std::size_t tile = seatorch::kernels::int8_kernel(name).tile_images;
+    INFO("kernel " << name << ": tile of " << tile << " images, chunk of " << q::Int8Engine::kChunk);
+    CHECK(tile >= 1);
+    CHECK(q::Int8Engine::kChunk % tile == 0);
+  }
+}
+
 TEST_CASE("Int8Engine equals int8_forward_ref bit for bit on every kernel", "[quant]") {
   seatorch::core::Rng rng(77);
   const std::vector<std::vector<std::size_t>> shapes{{784, 33, 10}, {37, 19, 5}, {5, 64, 17, 3}, {1, 1}};

@@ -82,6 +82,10 @@ struct Int8Kernel {
   void (*gemm)(const Int8GemmArgs& args);
   void (*requantize)(const Int8RequantizeArgs& args);
   void (*layer)(const Int8LayerArgs& args);
+  // Images (rows of A) per register tile of gemm and layer: a batch that is a multiple of it
+  // never ends in a shorter tile, which reuses each weight vector it loads fewer times. 1 for
+  // the reference.
+  std::size_t tile_images;
   // The throughput probe behind the bench's int8 ceiling: `rounds` rounds of the kernel's
   // dot-product instruction on independent register accumulators, nothing else (no loads or
   // stores in the loop); returns the u8 x s8 products done. Null for the reference.

@@ -26,9 +26,9 @@ namespace seatorch::quant {
 class Int8Engine {
  public:
   // Images per pass through all layers: big enough to reuse each weight many times, small
-  // enough that the activations stay in L2, and a multiple of every kernel's tile height (6
-  // images for avx512vnni, 4 for avx2), so that no chunk but the last ends in a shorter tile,
-  // which reuses each weight vector it loads fewer times.
+  // enough that the activations stay in L2, and a multiple of every kernel's tile_images (6
+  // for avx512vnni, 4 for avx2; the engine's test checks it), so that no chunk but the last
+  // ends in a shorter tile.
   static constexpr std::size_t kChunk = 72;
 
   // Validates the model; `kernel` as kernels::int8_kernel() ("auto": the fastest here).

@@ -21,9 +21,9 @@ namespace {
 struct Avx2 {
   static constexpr std::size_t kRows = kAvx2Rows;
   static constexpr std::size_t kBlockBytes = kRows * 4 * sizeof(std::int16_t);
-  static constexpr int kMR = 4;  // 4 x 2 accumulators, 2 weight vectors and the broadcast:
-  static constexpr int kNR = 2;  // GCC keeps this tile in registers (3 x 3 and 5 x 2 measured slower)
-  using Acc = __m256i;           // (4 rows, 2 partial sums) int32
+  static constexpr int kMR = kAvx2TileImages;  // 4 x 2 accumulators, 2 weight vectors and the broadcast:
+  static constexpr int kNR = 2;                // GCC keeps this tile in registers (3 x 3 and 5 x 2 measured slower)
+  using Acc = __m256i;                         // (4 rows, 2 partial sums) int32
   // Throughput x latency of vpmaddwd and its add (Zen 4: 2 per cycle, 3 + 1 cycles), and few
   // enough that GCC keeps them and their temporaries in the 16 ymm registers (12 spilled).
   static constexpr std::size_t kProbeChains = 12;

@@ -106,7 +106,7 @@ struct Avx512Vnni {
   // vector streamed from L2 feeds 6 images: with two VNNI ports (Intel) a 4 x 4 tile needed 32
   // bytes per cycle from L2 and reached 57-59 % of the ceiling, 6 x 4 59-63 % (on Zen 4's
   // one port both ran at 78-82 %; DECISIONS 47).
-  static constexpr int kMR = 6;
+  static constexpr int kMR = kAvx512TileImages;
   static constexpr int kNR = 4;
   using Acc = __m512i;
   // Throughput x latency of vpdpbusd with room to spare: Zen 4 issues one 512-bit per cycle

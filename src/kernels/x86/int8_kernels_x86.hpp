@@ -14,6 +14,10 @@ namespace seatorch::kernels::x86 {
 inline constexpr std::size_t kAvx2Rows = 4;
 inline constexpr std::size_t kAvx512Rows = 16;
 
+// Images (rows of A) per register tile: Int8Kernel::tile_images, and each ISA's kMR.
+inline constexpr std::size_t kAvx2TileImages = 4;
+inline constexpr std::size_t kAvx512TileImages = 6;
+
 // B (n, k) -> row blocks of `rows` rows; within a block k in groups of 4 (zero padded), and
 // per group rows x 4 bytes: (ceil(n/rows), ceil(k/4), rows, 4). Each 32-bit lane then holds
 // 4 consecutive weights of one row, and one broadcast of 4 activation bytes feeds `rows`
