@@ -1,17 +1,23 @@
-// The worker pool behind parallel_for (see parallel.hpp): std::jthread workers woken by a
-// generation counter, spinning a little before they sleep on it.
+// The worker pool behind parallel_for and parallel_ranges (see parallel.hpp): std::jthread
+// workers woken by a generation counter, spinning a little before they sleep on it, and the
+// threads' shares of a ranged loop, moved after each one towards the speeds it measured.
 #include "seatorch/core/parallel.hpp"
 
 #include "seatorch/core/error.hpp"
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -28,7 +34,36 @@ namespace {
 constexpr auto kSpin = std::chrono::microseconds(500);
 constexpr int kPollsPerRound = 256;
 
+// How fast the shares follow the threads' speeds: each ranged loop moves them this fraction
+// of the way to the split that would have made its own parts end together. One loop's times
+// are noisy (an interrupt costs as much as a small part), a training step runs about ten
+// ranged loops, and a slowed virtual CPU stays slow for seconds.
+constexpr double kShareStep = 1.0 / 16;
+// A share stays within these multiples of the even one, so that a thread stalled for one loop
+// (the host took its CPU) does not lose its rows, and the cache lines they bring, for long.
+constexpr double kMinShare = 0.5;
+constexpr double kMaxShare = 1.5;
+
+using Clock = std::chrono::steady_clock;
+
 thread_local bool t_inside_part = false;
+
+// One ranged loop as parts: part p is [bounds[p], bounds[p + 1]), and records when it ended,
+// counted from the loop's start. A worker that starts late (it had yielded its CPU, or the
+// host had taken it) is as late at the join as one that computes slowly, so both count.
+struct RangeJob {
+  RangeFn fn = nullptr;
+  void* context = nullptr;
+  std::array<std::size_t, kMaxThreads + 1> bounds{};
+  Clock::time_point start;
+  std::array<double, kMaxThreads> seconds{};
+
+  static void run_part(void* job, std::size_t part) {
+    auto& j = *static_cast<RangeJob*>(job);
+    if (j.bounds[part] < j.bounds[part + 1]) j.fn(j.context, j.bounds[part], j.bounds[part + 1]);
+    j.seconds[part] = std::chrono::duration<double>(Clock::now() - j.start).count();
+  }
+};
 
 // Polls `a` until it differs from `old`, then sleeps on it.
 template <class T>
@@ -49,6 +84,7 @@ T wait_change(const std::atomic<T>& a, T old) {
 class Pool {
  public:
   explicit Pool(std::size_t threads) : threads_(threads) {
+    share_.fill(1.0 / static_cast<double>(threads));
     for (std::size_t w = 1; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
   }
   ~Pool() {
@@ -78,7 +114,76 @@ class Pool {
     if (error_) std::rethrow_exception(error_);
   }
 
+  // A ranged loop in `parts` pieces: split by the shares (evenly when fewer parts than
+  // threads), run, and the shares moved by what the parts' times say.
+  void run_ranges(std::size_t n, std::size_t grain, std::size_t parts, RangeFn fn, void* context) {
+    RangeJob job;
+    job.fn = fn;
+    job.context = context;
+    split(n, grain, parts, job.bounds);
+    job.start = Clock::now();
+    run(parts, &RangeJob::run_part, &job);
+    if (parts == threads_ && !fixed_) adapt(job);
+  }
+
+  [[nodiscard]] std::vector<double> shares() const { return {share_.begin(), share_.begin() + threads_}; }
+
+  void fix_shares(std::span<const double> shares) {
+    if (shares.size() != threads_) {
+      throw std::invalid_argument("fix_shares: " + std::to_string(shares.size()) + " shares for " +
+                                  std::to_string(threads_) + " threads");
+    }
+    double total = 0.0;
+    for (const double x : shares) {
+      if (!(x >= 0.0)) throw std::invalid_argument("fix_shares: a share is negative or not a number");
+      total += x;
+    }
+    if (!(total > 0.0) || !std::isfinite(total)) throw std::invalid_argument("fix_shares: the shares sum to 0");
+    for (std::size_t t = 0; t < threads_; ++t) share_[t] = shares[t] / total;
+    fixed_ = true;
+  }
+
+  void release_shares() {
+    share_.fill(1.0 / static_cast<double>(threads_));
+    fixed_ = false;
+  }
+
  private:
+  // Boundaries at the multiples of `grain` nearest to where the shares put them.
+  void split(std::size_t n, std::size_t grain, std::size_t parts, std::array<std::size_t, kMaxThreads + 1>& bounds) {
+    const bool even = parts != threads_;
+    double before = 0.0;  // the shares of parts [0, p)
+    bounds[0] = 0;
+    for (std::size_t p = 1; p < parts; ++p) {
+      before += even ? 1.0 / static_cast<double>(parts) : share_[p - 1];
+      const auto grains =
+          static_cast<std::size_t>(std::llround(before * static_cast<double>(n) / static_cast<double>(grain)));
+      bounds[p] = std::clamp(grains * grain, bounds[p - 1], n);
+    }
+    bounds[parts] = n;
+  }
+
+  // Each thread's speed in elements per second; the split they imply is where the shares
+  // move towards. A loop in which a thread had nothing to do says nothing of its speed.
+  void adapt(const RangeJob& job) {
+    std::array<double, kMaxThreads> rate{};
+    double total = 0.0;
+    for (std::size_t t = 0; t < threads_; ++t) {
+      const auto size = static_cast<double>(job.bounds[t + 1] - job.bounds[t]);
+      if (size == 0.0 || !(job.seconds[t] > 0.0)) return;
+      rate[t] = size / job.seconds[t];
+      total += rate[t];
+    }
+    const double even = 1.0 / static_cast<double>(threads_);
+    double sum = 0.0;
+    for (std::size_t t = 0; t < threads_; ++t) {
+      share_[t] += kShareStep * (rate[t] / total - share_[t]);
+      share_[t] = std::clamp(share_[t], kMinShare * even, kMaxShare * even);
+      sum += share_[t];
+    }
+    for (std::size_t t = 0; t < threads_; ++t) share_[t] /= sum;
+  }
+
   void run_share(std::size_t thread) {
     t_inside_part = true;
     for (std::size_t p = thread; p < parts_; p += threads_) {
@@ -111,7 +216,9 @@ class Pool {
   std::size_t parts_ = 0;
   std::mutex error_mutex_;
   std::exception_ptr error_;
-  std::vector<std::jthread> workers_;  // last: they start after every field above exists
+  std::array<double, kMaxThreads> share_{};  // thread t's share of a ranged loop; sums to 1
+  bool fixed_ = false;                       // fix_shares() holds them
+  std::vector<std::jthread> workers_;        // last: they start after every field above exists
 };
 
 std::size_t checked_threads(std::size_t n) {
@@ -166,6 +273,37 @@ void run_parts(std::size_t parts, PartFn fn, void* context) {
     return;
   }
   p.run(parts, fn, context);
+}
+
+void run_ranges(std::size_t n, std::size_t grain, std::size_t min_size, RangeFn fn, void* context) {
+  if (n == 0) return;
+  Pool& p = pool();
+  const std::size_t most = min_size == 0 ? p.size() : std::max<std::size_t>(1, n / min_size);
+  const std::size_t parts = std::min(p.size(), most);
+  std::unique_lock<std::mutex> turn(g_run_mutex, std::defer_lock);
+  if (parts == 1 || t_inside_part || !turn.try_lock()) {
+    fn(context, 0, n);
+    return;
+  }
+  p.run_ranges(n, std::max<std::size_t>(1, grain), parts, fn, context);
+}
+
+std::vector<double> shares() {
+  Pool& p = pool();
+  const std::lock_guard turn(g_run_mutex);
+  return p.shares();
+}
+
+void fix_shares(std::span<const double> shares) {
+  Pool& p = pool();
+  const std::lock_guard turn(g_run_mutex);
+  p.fix_shares(shares);
+}
+
+void release_shares() {
+  Pool& p = pool();
+  const std::lock_guard turn(g_run_mutex);
+  p.release_shares();
 }
 
 }  // namespace seatorch::core

@@ -1,12 +1,14 @@
 // The worker pool: every part runs exactly once on any thread count, loops inside a part
-// run inline, errors come back to the caller, ranges keep their grain, and bad counts are
-// refused.
+// run inline, errors come back to the caller, ranges keep their grain and follow the
+// threads' shares, the shares move towards the faster thread, and bad counts are refused.
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -87,6 +89,65 @@ TEST_CASE("parallel_ranges covers every index once, in grain-aligned pieces, sma
     CHECK(end == 100);
   });
   CHECK(calls == 1);
+}
+
+namespace {
+
+// The ranges parallel_ranges() hands out, by their first index.
+std::map<std::size_t, std::size_t> ranges_of(std::size_t n, std::size_t grain) {
+  std::map<std::size_t, std::size_t> ranges;
+  std::mutex m;
+  parallel_ranges(n, grain, 0, [&](std::size_t begin, std::size_t end) {
+    const std::lock_guard lock(m);
+    ranges[begin] = end;
+  });
+  return ranges;
+}
+
+}  // namespace
+
+TEST_CASE("parallel_ranges splits by the fixed shares, at the grain boundary nearest to each", "[core]") {
+  const seatorch::core::ScopedThreads count(3);
+  const std::vector<double> shares{2.0, 1.0, 1.0};  // scaled to 0.5, 0.25, 0.25
+  const seatorch::core::ScopedShares fixed(shares);
+  CHECK(seatorch::core::shares() == std::vector<double>{0.5, 0.25, 0.25});
+  // 1000 x 0.5 = 500 -> 496 (31 grains of 16), 1000 x 0.75 = 750 -> 752 (47 grains).
+  CHECK(ranges_of(1000, 16) == std::map<std::size_t, std::size_t>{{0, 496}, {496, 752}, {752, 1000}});
+  // Fewer parts than threads (min_size): split evenly, not by the shares.
+  std::map<std::size_t, std::size_t> two;
+  std::mutex m;
+  parallel_ranges(100, 1, 50, [&](std::size_t begin, std::size_t end) {
+    const std::lock_guard lock(m);
+    two[begin] = end;
+  });
+  CHECK(two == std::map<std::size_t, std::size_t>{{0, 50}, {50, 100}});
+}
+
+TEST_CASE("the shares move towards the faster thread, within bounds, and are refused when malformed", "[core]") {
+  const seatorch::core::ScopedThreads count(2);
+  seatorch::core::release_shares();
+  CHECK(seatorch::core::shares() == std::vector<double>{0.5, 0.5});
+  // The worker's part (the one not starting at 0) takes 2 ms whatever its size; the caller's
+  // is immediate. Every loop then says thread 0 is the faster, up to the bound of 1.5 x even.
+  for (int loop = 0; loop < 40; ++loop) {
+    parallel_ranges(1024, 16, 0, [](std::size_t begin, std::size_t) {
+      if (begin != 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    });
+  }
+  const std::vector<double> moved = seatorch::core::shares();
+  INFO("shares after 40 loops with a slow worker: " << moved[0] << ", " << moved[1]);
+  CHECK(moved[0] > 0.65);
+  CHECK(moved[0] <= 0.75);
+  CHECK(moved[0] + moved[1] == Approx(1.0));
+  seatorch::core::release_shares();
+  CHECK(seatorch::core::shares() == std::vector<double>{0.5, 0.5});
+
+  const std::vector<double> three{0.2, 0.3, 0.5};
+  CHECK_THROWS_AS(seatorch::core::fix_shares(three), std::invalid_argument);
+  const std::vector<double> negative{-0.5, 1.5};
+  CHECK_THROWS_AS(seatorch::core::fix_shares(negative), std::invalid_argument);
+  const std::vector<double> zero{0.0, 0.0};
+  CHECK_THROWS_AS(seatorch::core::fix_shares(zero), std::invalid_argument);
 }
 
 TEST_CASE("a thread count of 0 or above the limit is an OptionError", "[core]") {

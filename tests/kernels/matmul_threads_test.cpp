@@ -1,6 +1,7 @@
 // matmul() on several threads against the same kernel on one: each thread computes its own
 // block of C over the whole depth, so every element must come out bit-identical, in every
-// transpose form, for splits by columns (wide C) and by rows (the narrow weight gradient).
+// transpose form, for splits by columns (wide C) and by rows (the narrow weight gradient),
+// even and uneven (the shares a slower core leaves its threads).
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/matmul.hpp"
@@ -24,11 +25,14 @@ std::vector<float> random_values(std::size_t count, seatorch::core::Rng& rng) {
   return v;
 }
 
-// C from one call of `kernel` on `threads` threads; C starts as `c0` (accumulate) or NaN.
-std::vector<float> run(const std::string& kernel, std::size_t threads, const Shape& s, bool ta, bool tb,
-                       bool accumulate, const std::vector<float>& a, const std::vector<float>& b,
-                       const std::vector<float>& c0) {
-  const seatorch::core::ScopedThreads count(threads);
+// Each thread's share of a split (one per thread).
+using Split = std::vector<double>;
+
+// C from one call of `kernel` split by `split`; C starts as `c0` (accumulate) or NaN.
+std::vector<float> run(const std::string& kernel, const Split& split, const Shape& s, bool ta, bool tb, bool accumulate,
+                       const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c0) {
+  const seatorch::core::ScopedThreads count(split.size());
+  const seatorch::core::ScopedShares shares(split);
   std::vector<float> c = accumulate ? c0 : std::vector<float>(c0.size(), std::nanf(""));
   k::matmul_with(kernel, {{s.m, s.n, s.k},
                           a.data(),
@@ -45,7 +49,9 @@ std::vector<float> run(const std::string& kernel, std::size_t threads, const Sha
 
 }  // namespace
 
-TEST_CASE("matmul on 2 and 3 threads is bit-identical to 1 thread, every kernel and form", "[kernels]") {
+TEST_CASE("matmul on 2 and 3 threads, split evenly or not, is bit-identical to 1 thread, every kernel and form",
+          "[kernels]") {
+  const std::vector<Split> splits{{1, 1}, {1, 1, 1}, {0.3, 0.7}, {0.8, 0.2}, {0.15, 0.5, 0.35}};
   seatorch::core::Rng rng(7);
   // The MLP's products (forward, dX, dW and the 10-wide ones), and odd sizes past the grains.
   const std::vector<Shape> shapes{{64, 128, 784}, {128, 784, 64}, {128, 10, 64}, {512, 10, 256},
@@ -58,15 +64,15 @@ TEST_CASE("matmul on 2 and 3 threads is bit-identical to 1 thread, every kernel 
       for (bool ta : {false, true}) {
         for (bool tb : {false, true}) {
           for (bool accumulate : {false, true}) {
-            const std::vector<float> one = run(kernel, 1, s, ta, tb, accumulate, a, b, c0);
-            for (std::size_t threads : {2u, 3u}) {
-              const std::vector<float> many = run(kernel, threads, s, ta, tb, accumulate, a, b, c0);
+            const std::vector<float> one = run(kernel, {1}, s, ta, tb, accumulate, a, b, c0);
+            for (const Split& split : splits) {
+              const std::vector<float> many = run(kernel, split, s, ta, tb, accumulate, a, b, c0);
               std::size_t first = one.size();
               for (std::size_t i = 0; i < one.size() && first == one.size(); ++i) {
                 if (std::memcmp(&one[i], &many[i], sizeof(float)) != 0) first = i;
               }
               INFO("kernel " << kernel << " " << s.m << "x" << s.n << "x" << s.k << " ta " << ta << " tb " << tb
-                             << " accumulate " << accumulate << ", " << threads << " threads");
+                             << " accumulate " << accumulate << ", shares " << Catch::Detail::stringify(split));
               if (first < one.size()) {
                 INFO("first difference C[" << first / s.n << "," << first % s.n << "]: " << many[first] << " against "
                                            << one[first] << " on one thread");

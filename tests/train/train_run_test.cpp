@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace {
 
@@ -62,7 +63,8 @@ TEST_CASE("the tensor engine reaches 90% on the committed MNIST subset", "[train
   }
 }
 
-TEST_CASE("the same seed and flags give a bit-identical checkpoint, on 1, 2 or 3 threads", "[train]") {
+TEST_CASE("the same seed and flags give a bit-identical checkpoint, on 1, 2 or 3 threads, split evenly or not",
+          "[train]") {
   const seatorch::test::ScratchDir dir;
   seatorch::train::TrainRunOptions options = subset_options();
   options.tensor.epochs = 1;
@@ -71,13 +73,18 @@ TEST_CASE("the same seed and flags give a bit-identical checkpoint, on 1, 2 or 3
   options.out = dir / "a.safetensors";
   seatorch::train::run_training(options);
   const auto a = seatorch::io::load_safetensors(dir / "a.safetensors");
-  for (std::size_t threads : {1u, 2u, 3u}) {
-    const seatorch::core::ScopedThreads count(threads);
-    options.out = dir / fmt::format("threads{}.safetensors", threads);
+  // The shares the pool measures as it goes, and fixed uneven ones (a slower second core).
+  const std::vector<std::vector<double>> fixed{{}, {}, {}, {0.7, 0.3}, {0.2, 0.45, 0.35}};
+  const std::size_t threads[] = {1, 2, 3, 2, 3};
+  for (std::size_t run = 0; run < fixed.size(); ++run) {
+    const seatorch::core::ScopedThreads count(threads[run]);
+    std::optional<seatorch::core::ScopedShares> shares;
+    if (!fixed[run].empty()) shares.emplace(fixed[run]);
+    options.out = dir / fmt::format("run{}.safetensors", run);
     seatorch::train::run_training(options);
     const auto b = seatorch::io::load_safetensors(options.out);
     for (const auto& [name, tensor] : a.tensors) {
-      INFO(threads << " threads, tensor " << name);
+      INFO(threads[run] << " threads, shares " << Catch::Detail::stringify(fixed[run]) << ", tensor " << name);
       CHECK(tensor.bytes == b.tensors.at(name).bytes);
     }
   }

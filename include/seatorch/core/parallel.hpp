@@ -7,14 +7,22 @@
 // each part's arithmetic independent of how many threads run them (they split outputs, never
 // a sum), so results are bit-identical whatever the thread count (docs/DECISIONS.md).
 //
+// A ranged loop (parallel_ranges) gives each thread a share of the range that follows how
+// fast each thread ran the previous ranged loops: on cores of unequal speed (a virtual CPU
+// the host takes time from, a hybrid CPU's efficiency cores) an even split would leave the
+// faster thread waiting at every join. The split moves, the arithmetic does not: each output
+// element is computed by the same code in the same order wherever the boundary falls.
+//
 // A loop started inside a part runs inline: one level of parallelism, no oversubscription.
 // Workers spin briefly between loops, since a training step starts dozens of short loops,
 // then sleep. Deliberately not here: work stealing, task graphs, priorities, affinity.
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace seatorch::core {
 
@@ -56,27 +64,42 @@ void parallel_for(std::size_t parts, Body&& body) {
       parts, [](void* c, std::size_t p) { (*static_cast<B*>(c))(p); }, &body);
 }
 
+// The unit parallel_ranges() runs: fn(context, begin, end).
+using RangeFn = void (*)(void* context, std::size_t begin, std::size_t end);
+
 // Splits [0, n) into at most threads() contiguous ranges whose boundaries are multiples of
-// `grain` (and none shorter than `min_size`, so small loops stay on one thread), and calls
-// body(begin, end) for each.
+// `grain` (and no more ranges than n / min_size, so small loops stay on one thread), sized by
+// the threads' shares, and runs fn(context, begin, end) for each non-empty one.
+void run_ranges(std::size_t n, std::size_t grain, std::size_t min_size, RangeFn fn, void* context);
+
+// body(begin, end) for each range of run_ranges().
 template <class Body>
 void parallel_ranges(std::size_t n, std::size_t grain, std::size_t min_size, Body&& body) {
-  const std::size_t t = threads();
-  const std::size_t most = min_size == 0 ? t : (n / min_size == 0 ? 1 : n / min_size);
-  const std::size_t parts = t < most ? t : most;
-  if (parts <= 1) {
-    if (n > 0) body(std::size_t{0}, n);
-    return;
-  }
-  const auto boundary = [&](std::size_t p) {
-    const std::size_t b = (p * n / parts + grain - 1) / grain * grain;
-    return b < n ? b : n;
-  };
-  parallel_for(parts, [&](std::size_t p) {
-    const std::size_t begin = boundary(p);
-    const std::size_t end = boundary(p + 1);
-    if (begin < end) body(begin, end);
-  });
+  using B = std::remove_reference_t<Body>;
+  run_ranges(
+      n, grain, min_size, [](void* c, std::size_t begin, std::size_t end) { (*static_cast<B*>(c))(begin, end); },
+      &body);
 }
+
+// Each thread's share of a ranged loop split threads() ways, thread 0 (the caller) first;
+// they sum to 1.
+std::vector<double> shares();
+
+// Fixes the shares (one per thread, each at least 0, summing to a positive total; they are
+// scaled to sum to 1) until release_shares() or set_threads(): a test of uneven splits, or a
+// measurement that wants the even split. Throws std::invalid_argument when there is not one share per thread.
+void fix_shares(std::span<const double> shares);
+
+// Lets the shares follow the threads' measured speed again, starting from an even split.
+void release_shares();
+
+// fix_shares() for a scope.
+class ScopedShares {
+ public:
+  explicit ScopedShares(std::span<const double> shares) { fix_shares(shares); }
+  ~ScopedShares() { release_shares(); }
+  ScopedShares(const ScopedShares&) = delete;
+  ScopedShares& operator=(const ScopedShares&) = delete;
+};
 
 }  // namespace seatorch::core
