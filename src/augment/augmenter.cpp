@@ -103,12 +103,9 @@ void Augmenter::augment(std::span<const std::size_t> rows, std::size_t epoch, st
   // transform comes from its own stream, so the result does not depend on the split.
   // Transforms first, then the warps, each while the next one's inputs arrive.
   jobs_.resize(rows.size());
-  const std::size_t parts = std::min(core::threads(), rows.size());
   const std::size_t words = kernels::warp_scratch_words(side_, side_);
-  if (scratch_.size() < parts * words) scratch_.resize(parts * words);
-  core::parallel_for(parts, [&](std::size_t part) {
-    const std::size_t begin = part * rows.size() / parts;
-    const std::size_t end = (part + 1) * rows.size() / parts;
+  if (scratch_.size() < core::threads() * words) scratch_.resize(core::threads() * words);
+  core::parallel_ranges(rows.size(), 1, 1, [&](std::size_t part, std::size_t begin, std::size_t end) {
     for (std::size_t r = begin; r < end; ++r) {
       core::Rng rng(image_key(seed_, epoch, rows[r]));
       kernels::WarpArgs& args = jobs_[r];

@@ -60,7 +60,7 @@ struct RangeJob {
 
   static void run_part(void* job, std::size_t part) {
     auto& j = *static_cast<RangeJob*>(job);
-    if (j.bounds[part] < j.bounds[part + 1]) j.fn(j.context, j.bounds[part], j.bounds[part + 1]);
+    if (j.bounds[part] < j.bounds[part + 1]) j.fn(j.context, part, j.bounds[part], j.bounds[part + 1]);
     j.seconds[part] = std::chrono::duration<double>(Clock::now() - j.start).count();
   }
 };
@@ -282,7 +282,7 @@ void run_ranges(std::size_t n, std::size_t grain, std::size_t min_size, RangeFn 
   const std::size_t parts = std::min(p.size(), most);
   std::unique_lock<std::mutex> turn(g_run_mutex, std::defer_lock);
   if (parts == 1 || t_inside_part || !turn.try_lock()) {
-    fn(context, 0, n);
+    fn(context, 0, 0, n);
     return;
   }
   p.run_ranges(n, std::max<std::size_t>(1, grain), parts, fn, context);

@@ -1,11 +1,13 @@
 // Augmentation against references: the affine transforms' exact cases (identity, integer
 // shifts, rotation by 90 degrees = transposing and flipping), the drawn parameters within
 // their ranges, the elastic field's statistics against Simard's formulas for alpha and sigma,
-// per-image determinism independent of the batch, the list parser, and the example grid.
+// per-image determinism independent of the batch and of the threads' split, the list parser,
+// and the example grid.
 #include "../data/data_test_util.hpp"
 #include "seatorch/augment/augmenter.hpp"
 #include "seatorch/augment/example_grid.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/data/registry.hpp"
 #include "seatorch/kernels/pixel_values.hpp"
 #include "seatorch/kernels/warp.hpp"
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -182,6 +185,34 @@ TEST_CASE("an image's augmentation depends on the seed, the epoch and the sample
   CHECK_FALSE(std::equal(alone.begin(), alone.end(), batch.begin() + static_cast<std::ptrdiff_t>(pixels)));
   // Real-valued data cannot be augmented.
   CHECK_THROWS_AS(augment::Augmenter(config, data::load_dataset("moons").train, 1), core::InputError);
+}
+
+TEST_CASE("a batch augmented on 2 or 3 threads, split evenly or not, has 1 thread's bits", "[augment]") {
+  const data::DataSplit data = test::load_mnist_small();
+  augment::AugmentConfig config;
+  augment::parse_augment_list("affine,elastic", config);
+  std::vector<std::size_t> rows(50);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = (7 * i) % data.train.size();
+  const std::size_t floats = rows.size() * kSide * kSide;
+  std::vector<float> one(floats);
+  {
+    const core::ScopedThreads count(1);
+    augment::Augmenter(config, data.train, 5).augment(rows, 1, one);
+  }
+  const std::vector<std::vector<double>> splits{{1, 1}, {0.8, 0.2}, {0.1, 0.6, 0.3}};
+  for (const std::vector<double>& split : splits) {
+    const core::ScopedThreads count(split.size());
+    const core::ScopedShares shares(split);
+    std::vector<float> many(floats);
+    augment::Augmenter(config, data.train, 5).augment(rows, 1, many);
+    std::size_t first = floats;
+    for (std::size_t i = 0; i < floats && first == floats; ++i) {
+      if (std::memcmp(&one[i], &many[i], sizeof(float)) != 0) first = i;
+    }
+    INFO("shares " << Catch::Detail::stringify(split) << ": first difference at image "
+                   << first / (kSide * kSide) << ", pixel " << first % (kSide * kSide));
+    CHECK(first == floats);
+  }
 }
 
 TEST_CASE("augmentation lists parse, print back, and name what is wrong", "[augment]") {

@@ -64,20 +64,28 @@ void parallel_for(std::size_t parts, Body&& body) {
       parts, [](void* c, std::size_t p) { (*static_cast<B*>(c))(p); }, &body);
 }
 
-// The unit parallel_ranges() runs: fn(context, begin, end).
-using RangeFn = void (*)(void* context, std::size_t begin, std::size_t end);
+// The unit parallel_ranges() runs: fn(context, part, begin, end), part < threads().
+using RangeFn = void (*)(void* context, std::size_t part, std::size_t begin, std::size_t end);
 
 // Splits [0, n) into at most threads() contiguous ranges whose boundaries are multiples of
 // `grain` (and no more ranges than n / min_size, so small loops stay on one thread), sized by
-// the threads' shares, and runs fn(context, begin, end) for each non-empty one.
+// the threads' shares, and runs fn(context, part, begin, end) for each non-empty one.
 void run_ranges(std::size_t n, std::size_t grain, std::size_t min_size, RangeFn fn, void* context);
 
-// body(begin, end) for each range of run_ranges().
+// body(begin, end) for each range of run_ranges(), or body(part, begin, end) for a body that
+// keeps something per part (a scratch buffer).
 template <class Body>
 void parallel_ranges(std::size_t n, std::size_t grain, std::size_t min_size, Body&& body) {
   using B = std::remove_reference_t<Body>;
   run_ranges(
-      n, grain, min_size, [](void* c, std::size_t begin, std::size_t end) { (*static_cast<B*>(c))(begin, end); },
+      n, grain, min_size,
+      [](void* c, std::size_t part, std::size_t begin, std::size_t end) {
+        if constexpr (std::is_invocable_v<B&, std::size_t, std::size_t, std::size_t>) {
+          (*static_cast<B*>(c))(part, begin, end);
+        } else {
+          (*static_cast<B*>(c))(begin, end);
+        }
+      },
       &body);
 }
 
