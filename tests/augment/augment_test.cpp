@@ -209,8 +209,8 @@ TEST_CASE("a batch augmented on 2 or 3 threads, split evenly or not, has 1 threa
     for (std::size_t i = 0; i < floats && first == floats; ++i) {
       if (std::memcmp(&one[i], &many[i], sizeof(float)) != 0) first = i;
     }
-    INFO("shares " << Catch::Detail::stringify(split) << ": first difference at image "
-                   << first / (kSide * kSide) << ", pixel " << first % (kSide * kSide));
+    INFO("shares " << Catch::Detail::stringify(split) << ": first difference at image " << first / (kSide * kSide)
+                   << ", pixel " << first % (kSide * kSide));
     CHECK(first == floats);
   }
 }
