@@ -95,7 +95,8 @@ std::vector<double> shares();
 
 // Fixes the shares (one per thread, each at least 0, summing to a positive total; they are
 // scaled to sum to 1) until release_shares() or set_threads(): a test of uneven splits, or a
-// measurement that wants the even split. Throws std::invalid_argument when there is not one share per thread.
+// measurement that wants the even split. Throws std::invalid_argument for a count other than
+// threads(), a negative share, or shares that sum to 0.
 void fix_shares(std::span<const double> shares);
 
 // Lets the shares follow the threads' measured speed again, starting from an even split.
