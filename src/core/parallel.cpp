@@ -251,6 +251,15 @@ Pool& pool() {
   return *g_pool;
 }
 
+// The pool's turn for a loop of `parts` parts, or an empty lock when the loop is to run
+// inline: one part, a loop inside a part, or one started while another thread's loop holds
+// the pool.
+std::unique_lock<std::mutex> pool_turn(std::size_t parts) {
+  std::unique_lock<std::mutex> turn(g_run_mutex, std::defer_lock);
+  if (parts > 1 && !t_inside_part) (void)turn.try_lock();
+  return turn;
+}
+
 }  // namespace
 
 void set_threads(std::size_t n) {
@@ -266,9 +275,8 @@ std::size_t threads() { return pool().size(); }
 void run_parts(std::size_t parts, PartFn fn, void* context) {
   if (parts == 0) return;
   Pool& p = pool();
-  // Inline: a loop inside a part, or one started while another thread's loop holds the pool.
-  std::unique_lock<std::mutex> turn(g_run_mutex, std::defer_lock);
-  if (parts == 1 || p.size() == 1 || t_inside_part || !turn.try_lock()) {
+  const auto turn = pool_turn(std::min(parts, p.size()));
+  if (!turn.owns_lock()) {
     for (std::size_t i = 0; i < parts; ++i) fn(context, i);
     return;
   }
@@ -280,8 +288,8 @@ void run_ranges(std::size_t n, std::size_t grain, std::size_t min_size, RangeFn 
   Pool& p = pool();
   const std::size_t most = min_size == 0 ? p.size() : std::max<std::size_t>(1, n / min_size);
   const std::size_t parts = std::min(p.size(), most);
-  std::unique_lock<std::mutex> turn(g_run_mutex, std::defer_lock);
-  if (parts == 1 || t_inside_part || !turn.try_lock()) {
+  const auto turn = pool_turn(parts);
+  if (!turn.owns_lock()) {
     fn(context, 0, 0, n);
     return;
   }
