@@ -15,7 +15,7 @@ OPENBLAS_CORETYPE set to the fitting core (what `seatorch bench matmul` chooses)
 user forced such a core, no ratio is printed.
 
 Usage: scripts/compare-pytorch.py [--data-dir data/mnist] [--seatorch build/release/seatorch]
-                                  [--recipe sgd|default] [--threads N] [--reps N] [--profile]
+                                  [--recipe sgd|default] [--threads N] [--reps N] [--profile] [--json]
 """
 import argparse
 import gzip
@@ -180,6 +180,7 @@ def main():
     parser.add_argument("--reps", type=int, default=3, help="epochs per engine, taking turns (the median is printed)")
     parser.add_argument("--profile", action="store_true",
                         help="also run PyTorch's epoch under torch.profiler and print its top operators")
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON object instead")
     args = parser.parse_args()
     if args.threads < 1 or args.reps < 1:
         parser.error("--threads and --reps must be at least 1")
@@ -199,19 +200,25 @@ def main():
         time.sleep(1.0)
         st_runs.append(seatorch_epoch_seconds(args.seatorch, args.data_dir, args.seed, recipe, args.threads))
     torch_s, st_s = median([r[0] for r in torch_runs]), median([r[0] for r in st_runs])
+    torch_version = torch.__version__.split("+")[0]
+    blas_core = os.environ.get("OPENBLAS_CORETYPE", "as OpenBLAS chose it")
+    if args.json:
+        print(json.dumps({"recipe": args.recipe, "title": recipe["title"], "threads": args.threads, "reps": args.reps,
+                          "cpu": cpu, "pytorch_version": torch_version, "blas_core": blas_core, "blas_note": blas_note,
+                          "pytorch_seconds": torch_s, "seatorch_seconds": st_s,
+                          "pytorch_runs": [r[0] for r in torch_runs], "seatorch_runs": [r[0] for r in st_runs],
+                          "ratio": None if blas_refusal else st_s / torch_s, "ratio_refused": blas_refusal or None}))
+        return
     print(f"{recipe['title']}, {args.threads} thread{'s' if args.threads > 1 else ''}, 1 epoch of MNIST, "
           f"median of {args.reps}" + (f", on {cpu}" if cpu else ""))
     print(f"{'':10} {'s/epoch':>8} {'runs':>24} {'test acc':>9}")
-    for name, s, runs in ((f"PyTorch {torch.__version__.split('+')[0]}", torch_s, torch_runs),
-                          ("seatorch", st_s, st_runs)):
+    for name, s, runs in ((f"PyTorch {torch_version}", torch_s, torch_runs), ("seatorch", st_s, st_runs)):
         print(f"{name:10} {s:8.3f} {' '.join(f'{r[0]:.3f}' for r in runs):>24} {runs[0][1]:9.4f}")
-    print(f"BLAS: OpenBLAS core {os.environ.get('OPENBLAS_CORETYPE', 'as OpenBLAS chose it')}"
-          + (f" ({blas_note})" if blas_note else ""))
+    print(f"BLAS: OpenBLAS core {blas_core}" + (f" ({blas_note})" if blas_note else ""))
     if blas_refusal:
         print(f"seatorch / PyTorch time ratio: not shown: {blas_refusal}")
     else:
         print(f"seatorch / PyTorch time ratio: {st_s / torch_s:.2f}")
-
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""The README's speed table for this machine: each row's command run here, with the ranges.
+
+The README quotes, per kind of CPU, what the kernels do against OpenBLAS, one epoch against
+PyTorch, one thread against two, the 784-128-10 epoch against the FMA peak and INT8 against
+float inference. This script runs those same commands on the machine it is run on and prints
+the same Markdown table, so that every figure there can be checked on a reader's own CPU:
+
+  matmul        `seatorch bench matmul` at 128^3-1024^3 and on the MLP's products
+  vs PyTorch    `scripts/compare-pytorch.py`: 784-128-10 SGD, and the default recipe on one
+                and two threads; skipped, and said so, when PyTorch is not installed
+  two threads   `seatorch train` (the default 12-epoch run) on 1 and 2 threads in turns: its
+                seconds of training, peak memory, and whether the checkpoints are the same bytes
+  epoch         `seatorch bench train --no-augmentation --epochs 3` (784-128-10, batch 64)
+  INT8          `seatorch bench int8` on the one-thread run's model, and again with
+                SEATORCH_KERNEL=avx2 where the CPU has AVX-512 (what a CPU without it runs)
+
+One-thread rows are pinned to one CPU (--cpu, default the last one this process may use);
+two-thread rows may use every CPU. Each figure is the range over --rounds runs (default 3).
+Expect a few minutes: the twelve-epoch runs are most of it. Only the machine's timings go
+into the table.
+
+Usage: scripts/speed-report.py [--seatorch build/release/seatorch] [--data-dir data/mnist]
+                               [--rounds 3] [--cpu N] [--no-pytorch]
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(command, pin=None, env=None):
+    """Runs a command to completion and returns (its stdout, its peak resident set in bytes).
+    `pin`: a CPU to keep it on. The peak is the kernel's account of this child alone (wait4),
+    which is why this does not use subprocess.run (it reaps the child itself)."""
+    preexec = (lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None
+    with tempfile.TemporaryFile() as err, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, preexec_fn=preexec,
+                                                           env={**os.environ, **(env or {})}) as child:
+        out = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+        if child.returncode != 0:
+            err.seek(0)
+            lines = err.read().decode(errors="replace").strip().splitlines()
+            sys.exit(f"speed-report.py: `{' '.join(command)}` failed: {lines[-1] if lines else child.returncode}")
+    return out.decode(), usage.ru_maxrss * 1024  # ru_maxrss is in KiB on Linux
+
+
+def run_json(command, pin=None, env=None):
+    return json.loads(run(command, pin, env)[0])
+
+
+def span(values, fmt="{:.3f}"):
+    """A range as the README writes it, "lo-hi", or one value when both ends print the same."""
+    lo, hi = fmt.format(min(values)), fmt.format(max(values))
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def count(n, noun):
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def mib(nbytes):
+    return nbytes / (1 << 20)
+
+
+def matmul_row(args):
+    """Our best kernel against OpenBLAS (on the core the bench chose for it), per shape: the
+    squares and the MLP's products, the bench's defaults."""
+    per_shape = {}  # "MxNxK:form" -> [(x OpenBLAS, % of the FMA peak)] over the rounds
+    for _ in range(args.rounds):
+        report = run_json([args.seatorch, "--quiet", "bench", "matmul", "--json"], pin=args.cpu)
+        if report.get("blas_unfair"):
+            return ("matmul kernels vs OpenBLAS", "`seatorch bench matmul`", f"no ratio: {report['blas_unfair']}")
+        best = {}
+        for r in report["results"]:
+            label = f"{r['m']}x{r['n']}x{r['k']}:{r['form']}"
+            if r.get("ratio_to_blas") is not None and (label not in best or r["gflops"] > best[label]["gflops"]):
+                best[label] = r
+        for label, r in best.items():
+            per_shape.setdefault(label, []).append((r["ratio_to_blas"], r["pct_peak"]))
+
+    def figures(label):
+        runs = per_shape[label]
+        return f"{span([x[0] for x in runs], '{:.2f}')}x ({span([x[1] for x in runs], '{:.0f}')} %)"
+
+    def is_square(label):
+        m, n, k = label.split(":")[0].split("x")
+        return m == n == k
+
+    squares = "; ".join(f"{label.split('x')[0]}^3 {figures(label)}" for label in per_shape if is_square(label))
+    mlp = "; ".join(f"{label} {figures(label)}" for label in per_shape if not is_square(label))
+    core = report.get("blas_core", "")
+    chosen = f", set by the bench for OpenBLAS's {report['blas_rerun_from']} choice" if report.get("blas_rerun_from") else ""
+    return (f"matmul kernels vs {' '.join(report['blas'].split(' ')[:2])} (core `{core}`{chosen})",
+            "`seatorch bench matmul`",
+            f"x OpenBLAS (% of the FMA peak): {squares}; the MLP's products in the forms training runs them: {mlp}")
+
+
+def pytorch_row(args):
+    """784-128-10 SGD on one thread, and the default recipe on one and two threads."""
+    cases = (("sgd", 1, "784-128-10 SGD"), ("default", 1, "`--recipe default` (784-256-128-10, Adam)"),
+             ("default", 2, "the same on two threads"))
+    results = []
+    for recipe, threads, title in cases:
+        command = [sys.executable, os.path.join(SCRIPTS, "compare-pytorch.py"), "--seatorch", args.seatorch,
+                   "--data-dir", args.data_dir, "--recipe", recipe, "--threads", str(threads),
+                   "--reps", str(args.rounds), "--json"]
+        r = run_json(command, pin=args.cpu if threads == 1 else None)
+        ratio = "no ratio: " + r["ratio_refused"] if r["ratio"] is None else f"{r['ratio']:.2f}"
+        results.append(f"{title}: seatorch {span(r['seatorch_runs'])} s vs PyTorch {r['pytorch_version']} "
+                       f"{span(r['pytorch_runs'])} s (ratio of the medians {ratio})")
+    blas = f"; OpenBLAS core {r['blas_core']}" + (f" ({r['blas_note']})" if r["blas_note"] else "")
+    return ("one training epoch vs PyTorch (wall)", "`scripts/compare-pytorch.py --recipe sgd`, `--recipe default`, and with `--threads 2`",
+            "; ".join(results) + blas)
+
+
+def threads_row(args, workdir):
+    """The default 12-epoch run on 1 and 2 threads, in turns. Returns the row and the one-thread
+    run's checkpoint (for the INT8 row)."""
+    seconds = {1: [], 2: []}
+    peaks = {1: [], 2: []}
+    digests = set()
+    for round_ in range(args.rounds):
+        for threads in (1, 2):
+            out = os.path.join(workdir, f"t{threads}-{round_}", "model.safetensors")
+            text, peak = run([args.seatorch, "--quiet", "train", "--data-dir", args.data_dir, "--threads",
+                              str(threads), "--out", out, "--json"], pin=args.cpu if threads == 1 else None)
+            seconds[threads].append(json.loads(text)["train_seconds"])
+            peaks[threads].append(mib(peak))
+            with open(out, "rb") as f:
+                digests.add(hashlib.sha256(f.read()).hexdigest())
+    ratios = [one / two for one, two in zip(seconds[1], seconds[2])]
+    same = (f"the same checkpoint from all {count(2 * args.rounds, 'run')} (SHA-256 {next(iter(digests))[:8]}...)"
+            if len(digests) == 1 else f"{len(digests)} different checkpoints: the thread count changed the bits")
+    result = (f"the 12-epoch default run {span(seconds[1], '{:.2f}')} s against {span(seconds[2], '{:.2f}')} s of "
+              f"training ({span(ratios, '{:.2f}')}x, {count(args.rounds, 'pair')} in turns); {same}; peak memory "
+              f"{span(peaks[1], '{:.1f}')} MiB on one thread, {span(peaks[2], '{:.1f}')} MiB on two")
+    return ("two threads (wall)", "`seatorch train --threads 1` against `--threads 2`", result), \
+        os.path.join(workdir, "t1-0", "model.safetensors")
+
+
+def epoch_row(args):
+    runs = [run_json([args.seatorch, "--quiet", "bench", "train", "--data-dir", args.data_dir, "--no-augmentation",
+                      "--epochs", "3", "--json"], pin=args.cpu) for _ in range(args.rounds)]
+    seconds = [r["seconds_per_epoch"] for r in runs]
+    pct = [100 * r["product_flops_per_epoch"] / r["seconds_per_epoch"] / r["peak_gflops"] / 1e9 for r in runs]
+    memory = [mib(r["peak_rss_bytes"]) for r in runs]
+    return ("the 784-128-10 epoch", "`seatorch bench train --no-augmentation --epochs 3`",
+            f"{span(seconds)} s, products at {span(pct, '{:.0f}')} % of the peak; {span(memory, '{:.1f}')} MiB "
+            f"peak memory"), runs[0]
+
+
+def int8_rows(args, checkpoint, cpu_flags):
+    model = os.path.join(os.path.dirname(checkpoint), "model.int8.safetensors")
+    run([args.seatorch, "--quiet", "quantize", "--int8", "--data-dir", args.data_dir, "--model", checkpoint,
+         "--out", model], pin=args.cpu)
+    command = [args.seatorch, "--quiet", "bench", "int8", "--data-dir", args.data_dir, "--float-model", checkpoint,
+               "--model", model, "--json"]
+
+    def measure(env=None):
+        paths = {}
+        for _ in range(args.rounds):
+            for r in run_json(command, pin=args.cpu, env=env)["results"]:
+                paths.setdefault(r["path"], []).append(r)
+        return paths
+
+    paths = measure()
+    parts = []
+    for name, results in paths.items():
+        if not name.startswith("int8") or name == "int8 ref":
+            continue
+        ratios = [r["images_per_second"] / f["images_per_second"] for r, f in zip(results, paths["float"])]
+        parts.append(f"{name.split(' ')[1]} {span([r['images_per_second'] / 1e3 for r in results], '{:.0f}')}k "
+                     f"images/s, {span(ratios, '{:.2f}')}x float, at {span([r['pct_of_ceiling'] for r in results], '{:.0f}')} "
+                     f"% of its ceiling")
+    float_ips = span([f["images_per_second"] / 1e3 for f in paths["float"]], "{:.0f}")
+    result = f"float {float_ips}k images/s; " + "; ".join(parts)
+    if "avx512f" in cpu_flags:
+        avx2 = measure({"SEATORCH_KERNEL": "avx2"})
+        ratios = [r["images_per_second"] / f["images_per_second"] for r, f in zip(avx2["int8 avx2"], avx2["float"])]
+        result += f"; AVX2 int8 {span(ratios, '{:.2f}')}x the AVX2 float path (`SEATORCH_KERNEL=avx2`)"
+    return ("INT8 vs float inference", "`seatorch bench int8`", result)
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return []
+
+
+def has_pytorch():
+    probe = "import importlib.util as u; raise SystemExit(0 if u.find_spec('torch') and u.find_spec('numpy') else 1)"
+    return any(subprocess.run([python, "-c", probe]).returncode == 0
+               for python in (sys.executable, "/usr/bin/python3") if os.path.exists(python))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seatorch", default="build/release/seatorch")
+    parser.add_argument("--data-dir", default="data/mnist")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each command (each figure is their range)")
+    parser.add_argument("--cpu", type=int, default=max(os.sched_getaffinity(0)), help="CPU for the one-thread rows")
+    parser.add_argument("--no-pytorch", action="store_true", help="leave out the PyTorch row")
+    args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    if args.cpu not in os.sched_getaffinity(0):
+        parser.error(f"--cpu {args.cpu} is not one this process may run on ({sorted(os.sched_getaffinity(0))})")
+    if not os.access(args.seatorch, os.X_OK):
+        sys.exit(f"speed-report.py: no seatorch binary at {args.seatorch}; build it (cmake --preset release && "
+                 f"cmake --build --preset release) or pass --seatorch")
+
+    rows = [matmul_row(args)]
+    if args.no_pytorch:
+        skipped = "left out (--no-pytorch)"
+    elif not has_pytorch():
+        skipped = "PyTorch is not installed: sudo apt-get install python3-torch python3-numpy"
+    else:
+        skipped = ""
+        rows.append(pytorch_row(args))
+    with tempfile.TemporaryDirectory() as workdir:
+        row, checkpoint = threads_row(args, workdir)
+        rows.append(row)
+        row, bench = epoch_row(args)
+        rows.append(row)
+        rows.append(int8_rows(args, checkpoint, cpu_flags()))
+
+    print(f"`{bench['cpu']}`, FMA peak {bench['peak_gflops']:.1f} GFLOPS per core ({bench['kernel']}), "
+          f"{datetime.date.today().isoformat()}, one-thread rows pinned to CPU {args.cpu}, {count(args.rounds, 'run')} of each:")
+    print()
+    print("| what | command | result |")
+    print("|---|---|---|")
+    for what, command, result in rows:
+        print(f"| {what} | {command} | {result} |")
+    if skipped:
+        print(f"\nThe PyTorch row: {skipped}.")
+
+
+if __name__ == "__main__":
+    main()
