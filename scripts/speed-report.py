@@ -203,8 +203,13 @@ def has_pytorch():
                for python in (sys.executable, "/usr/bin/python3") if os.path.exists(python))
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line and exit code 1, as seatorch's own flags (argparse's is 2)
+        sys.exit(f"speed-report.py: {message}")
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--seatorch", default="build/release/seatorch")
     parser.add_argument("--data-dir", default="data/mnist")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each command (each figure is their range)")
@@ -218,6 +223,10 @@ def main():
     if not os.access(args.seatorch, os.X_OK):
         sys.exit(f"speed-report.py: no seatorch binary at {args.seatorch}; build it (cmake --preset release && "
                  f"cmake --build --preset release) or pass --seatorch")
+
+    if not any(os.path.exists(os.path.join(args.data_dir, "train-images-idx3-ubyte" + gz)) for gz in ("", ".gz")):
+        sys.exit(f"speed-report.py: no MNIST in {args.data_dir}; get it with scripts/fetch-data.sh mnist, "
+                 f"or pass --data-dir")
 
     rows = [matmul_row(args)]
     if args.no_pytorch:
