@@ -184,6 +184,8 @@ def main():
     args = parser.parse_args()
     if args.threads < 1 or args.reps < 1:
         parser.error("--threads and --reps must be at least 1")
+    if args.profile and args.json:
+        parser.error("--profile prints a table, --json one object: give one of them")
     recipe = RECIPES[args.recipe]
     use_system_python()
     set_blas_threads(args.threads)
