@@ -66,16 +66,28 @@ def machine_and_blas(binary):
     return "", "", cpu
 
 
-def use_system_python():
-    """Runs the script again under Debian's /usr/bin/python3 when this interpreter cannot find
-    PyTorch or NumPy: Debian's python3-torch lives in the system interpreter, and a pyenv or venv
-    python3 may lack it. Called first, before machine_and_blas() sets any variable, so that the
-    second run starts from the user's environment and says why it changed the BLAS core
-    (re-run later, it inherited the variable and read it as the user's choice)."""
+def python_with_pytorch():
+    """The interpreter that can import PyTorch and NumPy: this one, else Debian's /usr/bin/python3
+    (python3-torch lives in the system interpreter, and a pyenv or venv python3 may lack it);
+    None when neither can."""
     import importlib.util
-    missing = any(importlib.util.find_spec(name) is None for name in ("numpy", "torch"))
-    if missing and sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+    if all(importlib.util.find_spec(name) is not None for name in ("numpy", "torch")):
+        return sys.executable
+    system = "/usr/bin/python3"
+    probe = "import importlib.util as u; raise SystemExit(0 if u.find_spec('torch') and u.find_spec('numpy') else 1)"
+    if sys.executable != system and os.path.exists(system) and subprocess.run([system, "-c", probe]).returncode == 0:
+        return system
+    return None
+
+
+def use_system_python():
+    """Runs the script again under the interpreter that has PyTorch when this one has not.
+    Called first, before machine_and_blas() sets any variable, so that the second run starts
+    from the user's environment and says why it changed the BLAS core (re-run later, it
+    inherited the variable and read it as the user's choice)."""
+    python = python_with_pytorch()
+    if python is not None and python != sys.executable:
+        os.execv(python, [python, *sys.argv])
 
 
 np = None
@@ -221,6 +233,7 @@ def main():
         print(f"seatorch / PyTorch time ratio: not shown: {blas_refusal}")
     else:
         print(f"seatorch / PyTorch time ratio: {st_s / torch_s:.2f}")
+
 
 if __name__ == "__main__":
     main()

@@ -33,6 +33,10 @@ import sys
 import tempfile
 
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, SCRIPTS)
+import importlib  # noqa: E402
+
+compare = importlib.import_module("compare-pytorch")
 
 
 def run(command, pin=None, env=None):
@@ -157,7 +161,7 @@ def epoch_row(args):
             f"peak memory"), runs[0]
 
 
-def int8_rows(args, checkpoint, cpu_flags):
+def int8_row(args, checkpoint, flags):
     model = os.path.join(os.path.dirname(checkpoint), "model.int8.safetensors")
     run([args.seatorch, "--quiet", "quantize", "--int8", "--data-dir", args.data_dir, "--model", checkpoint,
          "--out", model], pin=args.cpu)
@@ -182,7 +186,7 @@ def int8_rows(args, checkpoint, cpu_flags):
                      f"% of its ceiling")
     float_ips = span([f["images_per_second"] / 1e3 for f in paths["float"]], "{:.0f}")
     result = f"float {float_ips}k images/s; " + "; ".join(parts)
-    if "avx512f" in cpu_flags:
+    if "avx512f" in flags:
         avx2 = measure({"SEATORCH_KERNEL": "avx2"})
         ratios = [r["images_per_second"] / f["images_per_second"] for r, f in zip(avx2["int8 avx2"], avx2["float"])]
         result += f"; AVX2 int8 {span(ratios, '{:.2f}')}x the AVX2 float path (`SEATORCH_KERNEL=avx2`)"
@@ -195,12 +199,6 @@ def cpu_flags():
             return next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
     except OSError:
         return []
-
-
-def has_pytorch():
-    probe = "import importlib.util as u; raise SystemExit(0 if u.find_spec('torch') and u.find_spec('numpy') else 1)"
-    return any(subprocess.run([python, "-c", probe]).returncode == 0
-               for python in (sys.executable, "/usr/bin/python3") if os.path.exists(python))
 
 
 class Parser(argparse.ArgumentParser):
@@ -224,14 +222,13 @@ def main():
         sys.exit(f"speed-report.py: no seatorch binary at {args.seatorch}; build it (cmake --preset release && "
                  f"cmake --build --preset release) or pass --seatorch")
 
-    if not any(os.path.exists(os.path.join(args.data_dir, "train-images-idx3-ubyte" + gz)) for gz in ("", ".gz")):
-        sys.exit(f"speed-report.py: no MNIST in {args.data_dir}; get it with scripts/fetch-data.sh mnist, "
-                 f"or pass --data-dir")
-
+    # The epoch's row first, though printed fourth: seconds long, and it needs the data, so a
+    # missing data set is said (by seatorch) before anything longer runs.
+    epoch, bench = epoch_row(args)
     rows = [matmul_row(args)]
     if args.no_pytorch:
         skipped = "left out (--no-pytorch)"
-    elif not has_pytorch():
+    elif compare.python_with_pytorch() is None:
         skipped = "PyTorch is not installed: sudo apt-get install python3-torch python3-numpy"
     else:
         skipped = ""
@@ -239,9 +236,8 @@ def main():
     with tempfile.TemporaryDirectory() as workdir:
         row, checkpoint = threads_row(args, workdir)
         rows.append(row)
-        row, bench = epoch_row(args)
-        rows.append(row)
-        rows.append(int8_rows(args, checkpoint, cpu_flags()))
+        rows.append(epoch)
+        rows.append(int8_row(args, checkpoint, cpu_flags()))
 
     print(f"`{bench['cpu']}`, FMA peak {bench['peak_gflops']:.1f} GFLOPS per core ({bench['kernel']}), "
           f"{datetime.date.today().isoformat()}, one-thread rows pinned to CPU {args.cpu}, {count(args.rounds, 'run')} of each:")
