@@ -4,6 +4,7 @@
 // per-image determinism independent of the batch and of the threads' split, the list parser,
 // and the example grid.
 #include "../data/data_test_util.hpp"
+#include "../same_bits.hpp"
 #include "seatorch/augment/augmenter.hpp"
 #include "seatorch/augment/example_grid.hpp"
 #include "seatorch/core/error.hpp"
@@ -16,8 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 using namespace seatorch;
@@ -205,13 +206,10 @@ TEST_CASE("a batch augmented on 2 or 3 threads, split evenly or not, has 1 threa
     const core::ScopedShares shares(split);
     std::vector<float> many(floats);
     augment::Augmenter(config, data.train, 5).augment(rows, 1, many);
-    std::size_t first = floats;
-    for (std::size_t i = 0; i < floats && first == floats; ++i) {
-      if (std::memcmp(&one[i], &many[i], sizeof(float)) != 0) first = i;
-    }
-    INFO("shares " << Catch::Detail::stringify(split) << ": first difference at image " << first / (kSide * kSide)
-                   << ", pixel " << first % (kSide * kSide));
-    CHECK(first == floats);
+    const std::optional<std::size_t> first = test::first_bit_difference(many, one);
+    INFO("shares " << Catch::Detail::stringify(split) << ": first difference at image "
+                   << first.value_or(0) / (kSide * kSide) << ", pixel " << first.value_or(0) % (kSide * kSide));
+    CHECK_FALSE(first.has_value());
   }
 }
 

@@ -94,10 +94,10 @@ TEST_CASE("parallel_ranges covers every index once, in grain-aligned pieces, sma
 namespace {
 
 // The ranges parallel_ranges() hands out, by their first index.
-std::map<std::size_t, std::size_t> ranges_of(std::size_t n, std::size_t grain) {
+std::map<std::size_t, std::size_t> ranges_of(std::size_t n, std::size_t grain, std::size_t min_size = 0) {
   std::map<std::size_t, std::size_t> ranges;
   std::mutex m;
-  parallel_ranges(n, grain, 0, [&](std::size_t begin, std::size_t end) {
+  parallel_ranges(n, grain, min_size, [&](std::size_t begin, std::size_t end) {
     const std::lock_guard lock(m);
     ranges[begin] = end;
   });
@@ -114,13 +114,7 @@ TEST_CASE("parallel_ranges splits by the fixed shares, at the grain boundary nea
   // 1000 x 0.5 = 500 -> 496 (31 grains of 16), 1000 x 0.75 = 750 -> 752 (47 grains).
   CHECK(ranges_of(1000, 16) == std::map<std::size_t, std::size_t>{{0, 496}, {496, 752}, {752, 1000}});
   // Fewer parts than threads (min_size): split evenly, not by the shares.
-  std::map<std::size_t, std::size_t> two;
-  std::mutex m;
-  parallel_ranges(100, 1, 50, [&](std::size_t begin, std::size_t end) {
-    const std::lock_guard lock(m);
-    two[begin] = end;
-  });
-  CHECK(two == std::map<std::size_t, std::size_t>{{0, 50}, {50, 100}});
+  CHECK(ranges_of(100, 1, 50) == std::map<std::size_t, std::size_t>{{0, 50}, {50, 100}});
 }
 
 TEST_CASE("the shares move towards the faster thread, within bounds, and are refused when malformed", "[core]") {

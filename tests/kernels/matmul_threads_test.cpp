@@ -2,13 +2,14 @@
 // block of C over the whole depth, so every element must come out bit-identical, in every
 // transpose form, for splits by columns (wide C) and by rows (the narrow weight gradient),
 // even and uneven (the shares a slower core leaves its threads).
+#include "../same_bits.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <cstring>
+#include <optional>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -67,19 +68,14 @@ TEST_CASE("matmul on 2 and 3 threads, split evenly or not, is bit-identical to 1
             const std::vector<float> one = run(kernel, {1}, s, ta, tb, accumulate, a, b, c0);
             for (const Split& split : splits) {
               const std::vector<float> many = run(kernel, split, s, ta, tb, accumulate, a, b, c0);
-              std::size_t first = one.size();
-              for (std::size_t i = 0; i < one.size() && first == one.size(); ++i) {
-                if (std::memcmp(&one[i], &many[i], sizeof(float)) != 0) first = i;
-              }
+              const std::optional<std::size_t> first = seatorch::test::first_bit_difference(many, one);
               INFO("kernel " << kernel << " " << s.m << "x" << s.n << "x" << s.k << " ta " << ta << " tb " << tb
                              << " accumulate " << accumulate << ", shares " << Catch::Detail::stringify(split));
-              if (first < one.size()) {
-                INFO("first difference C[" << first / s.n << "," << first % s.n << "]: " << many[first] << " against "
-                                           << one[first] << " on one thread");
-                CHECK(false);
-              } else {
-                CHECK(true);
+              if (first) {
+                INFO("first difference C[" << *first / s.n << "," << *first % s.n << "]: " << many[*first]
+                                           << " against " << one[*first] << " on one thread");
               }
+              CHECK_FALSE(first.has_value());
             }
           }
         }

@@ -4,6 +4,8 @@
 // train/optimizer_test.cpp's business, against PyTorch's own numbers.)
 #include "seatorch/kernels/optimizer_update.hpp"
 
+#include "../same_bits.hpp"
+
 #include "seatorch/core/rng.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,6 +16,7 @@
 #include <ios>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -29,10 +32,9 @@ std::vector<float> random_values(std::size_t n, double lo, double hi, Rng& rng) 
 
 // The same floats, bit for bit, naming the first element that differs.
 void require_same_bits(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i])) {
-      FAIL(what << "[" << i << "] is " << std::hexfloat << got[i] << ", the reference gives " << want[i]);
-    }
+  REQUIRE(got.size() == want.size());
+  if (const std::optional<std::size_t> i = seatorch::test::first_bit_difference(got, want)) {
+    FAIL(what << "[" << *i << "] is " << std::hexfloat << got[*i] << ", the reference gives " << want[*i]);
   }
 }
 

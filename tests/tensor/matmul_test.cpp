@@ -3,13 +3,14 @@
 // and gradients against finite
 // differences, including gradients that accumulate into a weight used twice; linear_relu
 // against relu(linear), bit for bit, on one to three threads.
+#include "../same_bits.hpp"
 #include "gradcheck.hpp"
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 
-#include <bit>
 #include <cstdint>
+#include <optional>
 
 using namespace seatorch::tensor;
 using testing::check_gradients;
@@ -120,9 +121,8 @@ LinearRun linear_run(F f, const Shape& x_shape, std::size_t outs, std::size_t th
 
 void require_same_bits(const std::vector<float>& got, const std::vector<float>& expected, const char* what) {
   REQUIRE(got.size() == expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    INFO(what << " element " << i << ": linear_relu " << got[i] << ", relu(linear) " << expected[i]);
-    REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(expected[i]));
+  if (const std::optional<std::size_t> i = seatorch::test::first_bit_difference(got, expected)) {
+    FAIL(what << " element " << *i << ": linear_relu " << got[*i] << ", relu(linear) " << expected[*i]);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <vector>
 
 namespace {
 
@@ -73,18 +74,23 @@ TEST_CASE("the same seed and flags give a bit-identical checkpoint, on 1, 2 or 3
   options.out = dir / "a.safetensors";
   seatorch::train::run_training(options);
   const auto a = seatorch::io::load_safetensors(dir / "a.safetensors");
-  // The shares the pool measures as it goes, and fixed uneven ones (a slower second core).
-  const std::vector<std::vector<double>> fixed{{}, {}, {}, {0.7, 0.3}, {0.2, 0.45, 0.35}};
-  const std::size_t threads[] = {1, 2, 3, 2, 3};
-  for (std::size_t run = 0; run < fixed.size(); ++run) {
-    const seatorch::core::ScopedThreads count(threads[run]);
+  // The shares the pool measures as it goes (none fixed), and fixed uneven ones (a slower
+  // second core).
+  struct Run {
+    std::size_t threads;
+    std::vector<double> fixed_shares;
+  };
+  const std::vector<Run> runs{{1, {}}, {2, {}}, {3, {}}, {2, {0.7, 0.3}}, {3, {0.2, 0.45, 0.35}}};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const Run& run = runs[i];
+    const seatorch::core::ScopedThreads count(run.threads);
     std::optional<seatorch::core::ScopedShares> shares;
-    if (!fixed[run].empty()) shares.emplace(fixed[run]);
-    options.out = dir / fmt::format("run{}.safetensors", run);
+    if (!run.fixed_shares.empty()) shares.emplace(run.fixed_shares);
+    options.out = dir / fmt::format("run{}.safetensors", i);
     seatorch::train::run_training(options);
     const auto b = seatorch::io::load_safetensors(options.out);
     for (const auto& [name, tensor] : a.tensors) {
-      INFO(threads[run] << " threads, shares " << Catch::Detail::stringify(fixed[run]) << ", tensor " << name);
+      INFO(run.threads << " threads, shares " << Catch::Detail::stringify(run.fixed_shares) << ", tensor " << name);
       CHECK(tensor.bytes == b.tensors.at(name).bytes);
     }
   }

@@ -73,7 +73,9 @@ using RangeFn = void (*)(void* context, std::size_t part, std::size_t begin, std
 void run_ranges(std::size_t n, std::size_t grain, std::size_t min_size, RangeFn fn, void* context);
 
 // body(begin, end) for each range of run_ranges(), or body(part, begin, end) for a body that
-// keeps something per part (a scratch buffer).
+// keeps something per part (a scratch buffer). A loop that runs inline (inside a part, or while
+// another thread's loop holds the pool) is the one part 0, on whichever thread called it: state
+// kept per part must belong to that call, never be shared with another thread's loop.
 template <class Body>
 void parallel_ranges(std::size_t n, std::size_t grain, std::size_t min_size, Body&& body) {
   using B = std::remove_reference_t<Body>;
