@@ -4,6 +4,8 @@
 //     static constexpr std::size_t kRows;   // output rows per vector (int32 lanes)
 //     static constexpr std::size_t kBlockBytes;  // packed bytes of kRows x 4 weights
 //     static constexpr int kMR, kNR;        // register tile: kMR A rows x kNR row blocks
+//     static constexpr std::size_t kPrefetchSteps;  // how many groups of 4 activations ahead
+//                                           //   each row block's weights are prefetched; 0: none
 //     using Acc;                            // a vector of kRows int32 sums
 //     using Act;                            // 4 activations, prepared for dot()
 //     using ActWord;                        // 4 activations as A holds them: 4 bytes, or
@@ -122,6 +124,10 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * Isa::kBlockBytes);
+    if constexpr (Isa::kPrefetchSteps > 0) {
+#pragma GCC unroll 8
+      for (int c = 0; c < NR; ++c) __builtin_prefetch(b[c] + (p4 + Isa::kPrefetchSteps) * Isa::kBlockBytes);
+    }
 #pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
       typename Isa::ActWord four;
