@@ -175,12 +175,15 @@ def int8_row(args, checkpoint, flags):
                 paths.setdefault(r["path"], []).append(r)
         return paths
 
+    def speedups(results, floats):  # each run's images/s over the float path's in the same run
+        return [r["images_per_second"] / f["images_per_second"] for r, f in zip(results, floats)]
+
     paths = measure()
     parts = []
     for name, results in paths.items():
         if not name.startswith("int8") or name == "int8 ref":
             continue
-        ratios = [r["images_per_second"] / f["images_per_second"] for r, f in zip(results, paths["float"])]
+        ratios = speedups(results, paths["float"])
         parts.append(f"{name.split(' ')[1]} {span([r['images_per_second'] / 1e3 for r in results], '{:.0f}')}k "
                      f"images/s, {span(ratios, '{:.2f}')}x float, at {span([r['pct_of_ceiling'] for r in results], '{:.0f}')} "
                      f"% of its ceiling")
@@ -188,7 +191,7 @@ def int8_row(args, checkpoint, flags):
     result = f"float {float_ips}k images/s; " + "; ".join(parts)
     if "avx512f" in flags:
         avx2 = measure({"SEATORCH_KERNEL": "avx2"})
-        ratios = [r["images_per_second"] / f["images_per_second"] for r, f in zip(avx2["int8 avx2"], avx2["float"])]
+        ratios = speedups(avx2["int8 avx2"], avx2["float"])
         result += f"; AVX2 int8 {span(ratios, '{:.2f}')}x the AVX2 float path (`SEATORCH_KERNEL=avx2`)"
     return ("INT8 vs float inference", "`seatorch bench int8`", result)
 

@@ -124,6 +124,8 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * Isa::kBlockBytes);
+    // Past a block's end this asks for the next block's start, or for bytes beyond B: a
+    // prefetch never faults.
     if constexpr (Isa::kPrefetchSteps > 0) {
 #pragma GCC unroll 8
       for (int c = 0; c < NR; ++c) __builtin_prefetch(b[c] + (p4 + Isa::kPrefetchSteps) * Isa::kBlockBytes);
