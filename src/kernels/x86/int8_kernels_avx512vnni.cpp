@@ -33,15 +33,19 @@ struct Columns {
   }
 };
 
-// The constants of one layer's output range.
+// The constants of one layer's output range, for u = q + 128, the next layer's unsigned bytes:
+// its zero-point and lower bound shifted by 128. The upper bound, u = 255 (q = 127), is the
+// unsigned saturation of the narrowing store, so it costs no instruction.
 struct Clamp {
-  __m512i zero_point, lo, hi;
+  __m512i zero_point_u, lo_u;
 
   Clamp(std::int32_t z, bool relu)
-      : zero_point(_mm512_set1_epi32(z)), lo(_mm512_set1_epi32(relu ? z : -128)), hi(_mm512_set1_epi32(127)) {}
+      : zero_point_u(_mm512_set1_epi32(z + 128)), lo_u(_mm512_set1_epi32(relu ? z + 128 : 0)) {}
 };
 
-// The 16 accumulators requantized to int8 values (as int32 lanes).
+// The 16 accumulators requantized to u = q + 128 (as int32 lanes), bounded below only: lanes
+// above 255 are left to the narrowing store. No lane overflows: validate_int8_model's bias bound
+// keeps |acc|, and so |q|, 255 below 2^31, and z + 128 is at most 255.
 [[gnu::always_inline]] inline __m512i requantize_lanes(__m512i acc, const Columns& c, const Clamp& clamp) {
   const __m512i nudge = _mm512_set1_epi64(std::int64_t{1} << 30);
   // srdhm: bits 31..62 of each 64-bit product plus the nudge. The even lanes' product is
@@ -56,7 +60,7 @@ struct Clamp {
   const __m512i threshold = _mm512_sub_epi32(c.half_mask, _mm512_srai_epi32(high, 31));
   __m512i q = _mm512_srav_epi32(high, c.shift);
   q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(remainder, threshold), q, _mm512_set1_epi32(1));
-  return _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, clamp.zero_point), clamp.lo), clamp.hi);
+  return _mm512_max_epi32(_mm512_add_epi32(q, clamp.zero_point_u), clamp.lo_u);
 }
 
 __mmask16 lanes_of(std::size_t n, std::size_t j) {
@@ -81,6 +85,7 @@ __mmask16 lanes_of(std::size_t n, std::size_t j) {
   std::uint8_t* const u = t.u;
   const std::size_t ldu = t.ldu;
   const Clamp clamp(t.zero_point, t.relu);
+  const __m512i u_max = _mm512_set1_epi32(255);
   const __m512i bias = _mm512_set1_epi32(128);
   for (std::size_t j = 0; j < n; j += 16) {
     const __mmask16 m = lanes_of(n, j);
@@ -90,9 +95,12 @@ __mmask16 lanes_of(std::size_t n, std::size_t j) {
       const __m512i acc =
           _mm512_sub_epi32(_mm512_add_epi32(row_constant, _mm512_maskz_loadu_epi32(m, dots + r * dots_stride + j)),
                            _mm512_set1_epi32(static_cast<std::int32_t>(correction[r])));
-      const __m512i q = requantize_lanes(acc, columns, clamp);
-      if (y) _mm512_mask_cvtepi32_storeu_epi8(y + r * ldu + j, m, q);
-      _mm512_mask_cvtepi32_storeu_epi8(u + r * ldu + j, m, _mm512_add_epi32(q, bias));
+      const __m512i u_lanes = requantize_lanes(acc, columns, clamp);
+      _mm512_mask_cvtusepi32_storeu_epi8(u + r * ldu + j, m, u_lanes);  // saturates at 255
+      if (y) {
+        const __m512i q = _mm512_sub_epi32(_mm512_min_epi32(u_lanes, u_max), bias);
+        _mm512_mask_cvtepi32_storeu_epi8(y + r * ldu + j, m, q);
+      }
     }
   }
 }
