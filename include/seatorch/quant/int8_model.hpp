@@ -91,8 +91,8 @@ void validate_int8_model(const Int8Model& model, std::string_view source);
 
 // The largest |bias| of a layer with `in` inputs that validate_int8_model accepts:
 // INT32_MAX - in * 255^2 - 255. Each product |(x - z_x)(w - z_w)| is at most 255^2, so the
-// accumulator fits int32 with 255 to spare, and then the kernels' int32 sum
-// z_y + (srdhm(acc, M) >> shift) cannot overflow either.
+// accumulator fits int32 with 255 to spare, and then the kernels' int32 sums
+// z_y + (srdhm(acc, M) >> shift), and that plus 128 (z_y + 128 <= 255), cannot overflow either.
 std::int64_t int8_bias_limit(std::size_t in);
 
 // "layers.k.field" (field[j] for row j): how messages and the int8 file name a layer's values.
