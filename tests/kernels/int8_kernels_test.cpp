@@ -2,6 +2,8 @@
 // on odd sizes, strides and the extreme values that make vpmaddubsw saturate when used naively.
 #include "seatorch/kernels/int8_kernels.hpp"
 
+#include "seatorch/kernels/fixed_point.hpp"
+
 #include "seatorch/bench/timing.hpp"
 
 #include "seatorch/core/error.hpp"
@@ -141,6 +143,41 @@ TEST_CASE("int8 requantize kernels equal kernels::requantize on the whole int32 
         REQUIRE(u_only[j] == u_ref[j]);
         REQUIRE(int{u[j]} == int{y[j]} + 128);
       }
+    }
+  }
+}
+
+TEST_CASE("int8 requantize kernels round exact halves away from zero, as kernels::requantize does",
+          "[kernels][quant]") {
+  // With M = 2^30, srdhm(acc, M) = floor((acc + 1) / 2), so acc = 2x puts x where wanted: on
+  // each side of, and exactly on, the halves t + 1/2 of x / 2^s for every shift, positive and
+  // negative, where random accumulators would land almost never (and saturate when they do).
+  constexpr std::int64_t kLimit = (std::int64_t{1} << 31) - 256;
+  std::vector<std::int32_t> dots, multiplier, shift;
+  for (int s = 0; s < 32; ++s) {
+    const std::int64_t half = s == 0 ? 0 : std::int64_t{1} << (s - 1);
+    for (std::int64_t t = -4; t <= 3; ++t) {
+      for (std::int64_t d = -1; d <= 1; ++d) {
+        const std::int64_t x = t * (std::int64_t{1} << s) + half + d;
+        if (2 * x <= -kLimit || 2 * x >= kLimit) continue;
+        dots.push_back(static_cast<std::int32_t>(2 * x));
+        multiplier.push_back(1 << 30);
+        shift.push_back(s);
+      }
+    }
+  }
+  const std::size_t n = dots.size();
+  const std::vector<std::int32_t> row_constant(n, 0);
+  std::vector<std::int8_t> y(n);
+  std::vector<std::uint8_t> u(n);
+  for (const std::string& name : k::int8_kernel_names()) {
+    k::int8_kernel(name).requantize(
+        {n, dots.data(), row_constant.data(), 0, multiplier.data(), shift.data(), 0, false, y.data(), u.data()});
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::int8_t want = k::requantize(dots[j], multiplier[j], shift[j], 0, false);
+      INFO("kernel " << name << " acc " << dots[j] << " shift " << shift[j] << ": y " << int{y[j]} << " ref "
+                     << int{want});
+      REQUIRE(y[j] == want);
     }
   }
 }

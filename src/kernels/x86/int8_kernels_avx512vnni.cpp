@@ -18,18 +18,17 @@ namespace {
 // requantize() on 16 lanes. srdhm(a, M) = floor((a * M + 2^30) / 2^31) for M > 0 (the
 // truncating division of the scalar code with its sign-dependent nudge comes to exactly
 // this), and only the low 32 bits of that shift are kept, so a logical 64-bit shift does.
-// What depends only on the output column (its multiplier and shift, and the rounding masks
-// they imply) is one Columns, set up once per 16 columns and shared by every image's row.
+// What depends only on the output column (its multiplier and shift, and the rounding half
+// 2^(s-1) they imply) is one Columns, set up once per 16 columns and shared by every image's row.
 struct Columns {
-  __m512i multiplier, odd_multiplier, shift, mask, half_mask;
+  __m512i multiplier, odd_multiplier, shift, half;
 
   Columns(const std::int32_t* multipliers, const std::int32_t* shifts, __mmask16 m) {
     const __m512i one = _mm512_set1_epi32(1);
     multiplier = _mm512_maskz_loadu_epi32(m, multipliers);
     odd_multiplier = _mm512_srli_epi64(multiplier, 32);
     shift = _mm512_maskz_loadu_epi32(m, shifts);
-    mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, shift), one);
-    half_mask = _mm512_srli_epi32(mask, 1);
+    half = _mm512_sllv_epi32(one, _mm512_sub_epi32(shift, one));  // 2^(s-1); for s = 0 the count wraps past 31: 0
   }
 };
 
@@ -55,12 +54,15 @@ struct Clamp {
   const __m512i odd =
       _mm512_slli_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(acc, 32), c.odd_multiplier), nudge), 1);
   const __m512i high = _mm512_mask_blend_epi32(static_cast<__mmask16>(0xAAAA), even, odd);
-  // rounding_rshift: (x >> s) + (remainder > threshold).
-  const __m512i remainder = _mm512_and_si512(high, c.mask);
-  const __m512i threshold = _mm512_sub_epi32(c.half_mask, _mm512_srai_epi32(high, 31));
-  __m512i q = _mm512_srav_epi32(high, c.shift);
-  q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(remainder, threshold), q, _mm512_set1_epi32(1));
-  return _mm512_max_epi32(_mm512_add_epi32(q, clamp.zero_point_u), clamp.lo_u);
+  // rounding_rshift rounds x / 2^s half away from zero: |q| = (|x| + 2^(s-1)) >> s, shifted as
+  // unsigned, since |x| < 2^31 leaves no carry out. M > 0, so x has acc's sign or is 0 (whose
+  // negation is 0): the sign of acc, known before the multiply, picks u = (z + 128) + |q| or
+  // (z + 128) - |q| lane by lane, a masked subtract over the sum.
+  const __mmask16 negative = _mm512_cmplt_epi32_mask(acc, _mm512_setzero_si512());
+  const __m512i magnitude = _mm512_srlv_epi32(_mm512_add_epi32(_mm512_abs_epi32(high), c.half), c.shift);
+  const __m512i u =
+      _mm512_mask_sub_epi32(_mm512_add_epi32(clamp.zero_point_u, magnitude), negative, clamp.zero_point_u, magnitude);
+  return _mm512_max_epi32(u, clamp.lo_u);
 }
 
 __mmask16 lanes_of(std::size_t n, std::size_t j) {
