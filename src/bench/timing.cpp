@@ -49,6 +49,7 @@ std::vector<Timing> time_interleaved(const std::vector<std::function<void()>>& w
   for (std::size_t r = 0; r < samples; ++r) {
     for (std::size_t w = 0; w < works.size(); ++w) {
       const std::size_t calls = timings[w].calls_per_sample;
+      works[w]();  // untimed: the sample starts with this work's data in the caches, not the last work's
       per_call[w].push_back(seconds_for(works[w], calls, options.clock) / static_cast<double>(calls));
     }
   }

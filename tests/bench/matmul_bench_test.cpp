@@ -99,7 +99,8 @@ TEST_CASE("the FMA peak probe returns a plausible throughput", "[bench]") {
   }
 }
 
-TEST_CASE("time_interleaved warms up each work, calibrates its calls and then takes its samples in turn", "[bench]") {
+TEST_CASE("time_interleaved warms up each work, calibrates its calls and then takes its warmed samples in turn",
+          "[bench]") {
   for (b::TimingClock clock : {b::TimingClock::kWall, b::TimingClock::kThreadCpu}) {
     INFO("clock " << b::clock_name(clock));
     std::string order;
@@ -112,22 +113,23 @@ TEST_CASE("time_interleaved warms up each work, calibrates its calls and then ta
       CHECK(timing.calls_per_sample >= 1);
       CHECK(timing.seconds > 0.0);
     }
-    // One warm-up call each, then three rounds of a's sample followed by b's.
+    // One warm-up call each, then three rounds of a's sample followed by b's, each sample after
+    // one untimed call of its work.
     std::string expected = "ab";
     for (int r = 0; r < 3; ++r) {
-      expected += std::string(t[0].calls_per_sample, 'a');
-      expected += std::string(t[1].calls_per_sample, 'b');
+      expected += std::string(1 + t[0].calls_per_sample, 'a');
+      expected += std::string(1 + t[1].calls_per_sample, 'b');
     }
     CHECK(order == expected);
   }
 }
 
-TEST_CASE("time_interleaved with no minimum calls each work once per round", "[bench]") {
+TEST_CASE("time_interleaved with no minimum times one call of each work per round, after an untimed one", "[bench]") {
   std::string order;
   const std::vector<b::Timing> t =
       b::time_interleaved({logged_work(order, 'a', 1000), logged_work(order, 'b', 200000)},
                           {.samples = 3, .min_sample_seconds = 0.0, .clock = b::TimingClock::kThreadCpu});
-  CHECK(order == "abababab");
+  CHECK(order == "abaabbaabbaabb");
   REQUIRE(t.size() == 2);
   CHECK(t[0].seconds > 0.0);
   CHECK(t[1].seconds > t[0].seconds);  // 200 times the work
