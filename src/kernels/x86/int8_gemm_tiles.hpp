@@ -12,25 +12,35 @@
 //                                           //   4 int16 when prepare() widened A
 //     static void prepare(Operands& g);     // may replace A by a copy in its own format
 //     static Acc zero();
+//     static Acc sub(Acc a, Acc b);
+//     static Acc sums(const std::int32_t* v, std::size_t count);  // the kRows sums v[0], v[1], ..,
+//                                           //   0 from v[count] on (only count values read)
+//     static Acc sums(std::uint32_t x);     // all kRows sums x
 //     static Act broadcast(ActWord four);
 //     static Acc load(const std::int8_t* block);       // kRows x 4 packed weights (kBlockBytes)
 //     static Acc dot(Acc acc, Act a, Acc b);           // acc[r] += sum_t a[t] * b[r][t]
 //     static void store(std::int32_t* c, Acc acc);     // all kRows lanes
 //     static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k);  // mod 2^32
-//     static void requantize_rows(const RequantizeRows& rows);  // a finished tile's rows
+//     static void requantize_rows(const RequantizeSums& rows);  // a finished tile's rows
 //   };
 //
-// and an output policy that receives each finished tile as int32 dot products:
+// and an output policy that gives each tile's sums their start and receives them finished:
 //
 //   struct Out {
 //     void start_rows(std::size_t i0, std::size_t rows);  // before any tile of A rows i0..
-//     // C rows i0 .. i0+rows-1, columns j0 .. j0+count-1: row r at dots + r * stride
-//     void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* dots, std::size_t stride,
+//     // What C (i, j) starts at, before the dot product is added: column(j's row block)
+//     // minus row(i), both Isa::Acc.
+//     Acc column_start(std::size_t jb);
+//     Acc row_start(std::size_t i);
+//     // C rows i0 .. i0+rows-1, columns j0 .. j0+count-1: row r at sums + r * stride
+//     void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* sums, std::size_t stride,
 //               std::size_t count);
 //   };
 //
-// StoreDots writes them to C (the plain gemm); RequantizeDots is the fused layer epilogue:
-// it requantizes the tile while it is still in L1, so no int32 matrix is ever written.
+// StoreDots starts at zero and writes the dot products to C (the plain gemm); RequantizeDots
+// is the fused layer epilogue: its sums start at the layer's row constant minus the image's
+// zero-point correction, so they leave the loop as the finished accumulators, and it
+// requantizes the tile while it is still in L1, so no int32 matrix is ever written.
 // B is packed by pack_b_blocked(kRows), as int8 or widened to int16 (int8_kernels_x86.hpp).
 // Included only by the ISA files. Everything here has internal linkage (the unnamed
 // namespace) and uses no standard-library templates, so no copy compiled with one file's
@@ -54,20 +64,17 @@ struct Operands {
   const std::int8_t* packed_b = nullptr;  // B (n, k) packed for the ISA: blocks of Isa::kBlockBytes
 };
 
-// Requantization of a finished tile, several images' rows of it at once: each row is
-// Int8RequantizeArgs with its own dots, correction and outputs.
-struct RequantizeRows {
+// Requantization of a finished tile, several images' rows of it at once, from the finished
+// accumulators (row constant, dot product and correction summed) to the next layer's u.
+struct RequantizeSums {
   std::size_t rows = 0;                // images
   std::size_t n = 0;                   // outputs per row
-  const std::int32_t* dots = nullptr;  // (rows, n), row stride dots_stride
-  std::size_t dots_stride = 0;
-  const std::int32_t* row_constant = nullptr;  // (n)
-  const std::uint32_t* correction = nullptr;   // (rows): subtracted from every accumulator of the row
-  const std::int32_t* multiplier = nullptr;    // (n)
-  const std::int32_t* shift = nullptr;         // (n)
+  const std::int32_t* sums = nullptr;  // (rows, n) accumulators, row stride sums_stride
+  std::size_t sums_stride = 0;
+  const std::int32_t* multiplier = nullptr;  // (n)
+  const std::int32_t* shift = nullptr;       // (n)
   std::int32_t zero_point = 0;
   bool relu = false;
-  std::int8_t* y = nullptr;   // (rows, n), row stride ldu; may be null: then only u
   std::uint8_t* u = nullptr;  // (rows, n), row stride ldu
   std::size_t ldu = 0;
 };
@@ -103,7 +110,18 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
     a[r] = g.a + (i0 + static_cast<std::size_t>(r)) * g.lda * (sizeof(typename Isa::ActWord) / 4);
 
   typename Isa::Acc acc[MR][NR];
-  if (full < k4) {  // the last 1..3 activations, zero padded, start the sums
+  {
+    typename Isa::Acc column[NR];
+#pragma GCC unroll 8
+    for (int c = 0; c < NR; ++c) column[c] = out.column_start(jb0 + static_cast<std::size_t>(c));
+#pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) {
+      const typename Isa::Acc row = out.row_start(i0 + static_cast<std::size_t>(r));
+#pragma GCC unroll 8
+      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::sub(column[c], row);
+    }
+  }
+  if (full < k4) {  // the last 1..3 activations, zero padded, come first
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + full * Isa::kBlockBytes);
@@ -111,13 +129,7 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
     for (int r = 0; r < MR; ++r) {
       const typename Isa::Act av = Isa::broadcast(four_activations<typename Isa::ActWord>(a[r], full, g.k));
 #pragma GCC unroll 8
-      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(Isa::zero(), av, bv[c]);
-    }
-  } else {
-#pragma GCC unroll 8
-    for (int r = 0; r < MR; ++r) {
-#pragma GCC unroll 8
-      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::zero();
+      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
     }
   }
   for (std::size_t p4 = 0; p4 < full; ++p4) {
@@ -140,15 +152,15 @@ void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
     }
   }
 
-  alignas(64) std::int32_t dots[MR][NR * R];  // the tile, (MR, NR * kRows)
+  alignas(64) std::int32_t sums[MR][NR * R];  // the tile, (MR, NR * kRows)
 #pragma GCC unroll 8
   for (int r = 0; r < MR; ++r) {
 #pragma GCC unroll 8
-    for (int c = 0; c < NR; ++c) Isa::store(dots[r] + static_cast<std::size_t>(c) * R, acc[r][c]);
+    for (int c = 0; c < NR; ++c) Isa::store(sums[r] + static_cast<std::size_t>(c) * R, acc[r][c]);
   }
   const std::size_t j0 = jb0 * R;
   const std::size_t count = g.n - j0 < NR * R ? g.n - j0 : NR * R;
-  out.tile(i0, MR, j0, dots[0], NR * R, count);
+  out.tile(i0, MR, j0, sums[0], NR * R, count);
 }
 
 // The last `rest` (< NR) row blocks, with a tile of exactly that width.
@@ -187,11 +199,14 @@ void gemm_blocked(const Operands& g, Out& out) {
 }
 
 // The plain gemm's output: the dot products into C.
+template <class Isa>
 struct StoreDots {
   std::int32_t* c;  // (m, n), row stride ldc
   std::size_t ldc;
 
   void start_rows(std::size_t, std::size_t) {}
+  typename Isa::Acc column_start(std::size_t) const { return Isa::zero(); }
+  typename Isa::Acc row_start(std::size_t) const { return Isa::zero(); }
   void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* dots, std::size_t stride,
             std::size_t count) {
     for (std::size_t r = 0; r < rows; ++r)
@@ -218,17 +233,21 @@ struct RequantizeDots {
     }
     first_row = i0;
   }
-  void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* dots, std::size_t stride,
+  // The sums start at row_constant_j - correction_i (mod 2^32, as the accumulator's terms).
+  typename Isa::Acc column_start(std::size_t jb) const {
+    return Isa::sums(layer.row_constant + jb * Isa::kRows, layer.n - jb * Isa::kRows);
+  }
+  typename Isa::Acc row_start(std::size_t i) const { return Isa::sums(correction[i - first_row]); }
+  void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* sums, std::size_t stride,
             std::size_t count) {
-    Isa::requantize_rows({rows, count, dots, stride, layer.row_constant + j0, correction + (i0 - first_row),
-                          layer.multiplier + j0, layer.shift + j0, layer.zero_point, layer.relu, nullptr,
-                          layer.u + i0 * layer.ldu + j0, layer.ldu});
+    Isa::requantize_rows({rows, count, sums, stride, layer.multiplier + j0, layer.shift + j0, layer.zero_point,
+                          layer.relu, layer.u + i0 * layer.ldu + j0, layer.ldu});
   }
 };
 
 template <class Isa>
 void gemm_int32(const Int8GemmArgs& g) {
-  StoreDots out{g.c, g.ldc};
+  StoreDots<Isa> out{g.c, g.ldc};
   Operands o{g.m, g.n, g.k, g.a, g.lda, g.packed_b};
   Isa::prepare(o);
   gemm_blocked<Isa>(o, out);

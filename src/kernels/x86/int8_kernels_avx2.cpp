@@ -18,6 +18,54 @@
 namespace seatorch::kernels::x86 {
 namespace {
 
+// requantize() of 8 accumulators, as int8 in the low 8 bytes; see requantize_avx512 for the
+// srdhm identity.
+__m128i requantize8(__m256i acc, const std::int32_t* multiplier, const std::int32_t* shift, std::int32_t zero_point,
+                    bool relu) {
+  auto load = [](const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+  const __m256i one = _mm256_set1_epi32(1);
+  const __m256i nudge = _mm256_set1_epi64x(std::int64_t{1} << 30);
+  const __m256i mult = load(multiplier);
+  const __m256i s = load(shift);
+  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(acc, mult), nudge), 31);
+  const __m256i odd = _mm256_slli_epi64(
+      _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(acc, 32), _mm256_srli_epi64(mult, 32)), nudge), 1);
+  const __m256i high = _mm256_blend_epi32(even, odd, 0xAA);
+  const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, s), one);
+  const __m256i remainder = _mm256_and_si256(high, mask);
+  const __m256i threshold = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), _mm256_srai_epi32(high, 31));
+  // cmpgt gives -1 where the remainder rounds up.
+  __m256i q = _mm256_sub_epi32(_mm256_srav_epi32(high, s), _mm256_cmpgt_epi32(remainder, threshold));
+  q = _mm256_add_epi32(q, _mm256_set1_epi32(zero_point));
+  q = _mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(relu ? zero_point : -128)), _mm256_set1_epi32(127));
+  const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+  return _mm_packs_epi16(q16, q16);  // values are in [-128, 127]: no saturation
+}
+
+// The 8 outputs y (if wanted) and u = y + 128.
+void store8(__m128i y8, std::int8_t* y, std::uint8_t* u) {
+  if (y) _mm_storel_epi64(reinterpret_cast<__m128i*>(y), y8);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(u), _mm_xor_si128(y8, _mm_set1_epi8(static_cast<char>(0x80))));
+}
+
+// The last 1..7 outputs through the same code: accumulators, multipliers and shifts on
+// zero-padded copies, the outputs to a scratch first.
+struct Tail {
+  std::int32_t acc[8] = {}, multiplier[8] = {}, shift[8] = {};
+  std::int8_t y[8];
+  std::uint8_t u[8];
+
+  Tail(const std::int32_t* multipliers, const std::int32_t* shifts, std::size_t rest) {
+    std::memcpy(multiplier, multipliers, rest * sizeof(std::int32_t));
+    std::memcpy(shift, shifts, rest * sizeof(std::int32_t));
+  }
+  __m256i accumulators() const { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc)); }
+  void copy_out(std::size_t rest, std::int8_t* y_out, std::uint8_t* u_out) const {
+    if (y_out) std::memcpy(y_out, y, rest);
+    std::memcpy(u_out, u, rest);
+  }
+};
+
 struct Avx2 {
   static constexpr std::size_t kRows = kAvx2Rows;
   static constexpr std::size_t kBlockBytes = kRows * 4 * sizeof(std::int16_t);
@@ -33,6 +81,15 @@ struct Avx2 {
   using Act = __m256i;  // 4 activations as int16, repeated 4 times
 
   static Acc zero() { return _mm256_setzero_si256(); }
+  static Acc sub(Acc a, Acc b) { return _mm256_sub_epi32(a, b); }
+  // Each row's sum in the first of its two partial sums, the second 0.
+  static Acc sums(const std::int32_t* v, std::size_t count) {
+    const __m128i four = count >= kRows ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(v))
+                                        : _mm_maskload_epi32(v, _mm_cmpgt_epi32(_mm_set1_epi32(static_cast<int>(count)),
+                                                                                _mm_setr_epi32(0, 1, 2, 3)));
+    return _mm256_cvtepu32_epi64(four);
+  }
+  static Acc sums(std::uint32_t x) { return _mm256_set1_epi64x(static_cast<long long>(x)); }
   using ActWord = std::uint64_t;  // 4 activations as int16: prepare() widens A
 
   // A copy of A with every byte zero-extended to int16 (row stride k), once per call: the
@@ -76,10 +133,22 @@ struct Avx2 {
     for (; p < k; ++p) sum += row[p];
     return static_cast<std::uint32_t>(sum);
   }
-  static void requantize_rows(const RequantizeRows& t) {
+  // The fused layer's epilogue: the tile's sums are its accumulators already.
+  static void requantize_rows(const RequantizeSums& t) {
     for (std::size_t r = 0; r < t.rows; ++r) {
-      requantize_avx2({t.n, t.dots + r * t.dots_stride, t.row_constant, static_cast<std::int32_t>(t.correction[r]),
-                       t.multiplier, t.shift, t.zero_point, t.relu, nullptr, t.u + r * t.ldu});
+      const std::int32_t* sums = t.sums + r * t.sums_stride;
+      std::uint8_t* u = t.u + r * t.ldu;
+      std::size_t j = 0;
+      for (; j + 8 <= t.n; j += 8) {
+        const __m256i acc = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + j));
+        store8(requantize8(acc, t.multiplier + j, t.shift + j, t.zero_point, t.relu), nullptr, u + j);
+      }
+      if (j == t.n) continue;
+      const std::size_t rest = t.n - j;
+      Tail tail(t.multiplier + j, t.shift + j, rest);
+      std::memcpy(tail.acc, sums + j, rest * sizeof(std::int32_t));
+      store8(requantize8(tail.accumulators(), tail.multiplier, tail.shift, t.zero_point, t.relu), tail.y, tail.u);
+      tail.copy_out(rest, nullptr, u + j);
     }
   }
 };
@@ -89,63 +158,24 @@ struct Avx2 {
 void gemm_avx2(const Int8GemmArgs& args) { gemm_int32<Avx2>(args); }
 void layer_avx2(const Int8LayerArgs& args) { layer_fused<Avx2>(args); }
 double dot_probe_avx2(std::size_t rounds) { return dot_probe<Avx2>(rounds); }
-
-}  // namespace seatorch::kernels::x86
-
-namespace seatorch::kernels::x86 {
-namespace {
-
-// requantize() on 8 lanes; see requantize_avx512 for the srdhm identity.
-void requantize8(const std::int32_t* row_constant, const std::int32_t* dots, const std::int32_t* multiplier,
-                 const std::int32_t* shift, const Int8RequantizeArgs& r, std::int8_t* y, std::uint8_t* u) {
-  auto load = [](const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
-  const __m256i one = _mm256_set1_epi32(1);
-  const __m256i nudge = _mm256_set1_epi64x(std::int64_t{1} << 30);
-  const __m256i acc =
-      _mm256_sub_epi32(_mm256_add_epi32(load(row_constant), load(dots)), _mm256_set1_epi32(r.correction));
-  const __m256i mult = load(multiplier);
-  const __m256i s = load(shift);
-  const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(acc, mult), nudge), 31);
-  const __m256i odd = _mm256_slli_epi64(
-      _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(acc, 32), _mm256_srli_epi64(mult, 32)), nudge), 1);
-  const __m256i high = _mm256_blend_epi32(even, odd, 0xAA);
-  const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, s), one);
-  const __m256i remainder = _mm256_and_si256(high, mask);
-  const __m256i threshold = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), _mm256_srai_epi32(high, 31));
-  // cmpgt gives -1 where the remainder rounds up.
-  __m256i q = _mm256_sub_epi32(_mm256_srav_epi32(high, s), _mm256_cmpgt_epi32(remainder, threshold));
-  q = _mm256_add_epi32(q, _mm256_set1_epi32(r.zero_point));
-  q = _mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(r.relu ? r.zero_point : -128)), _mm256_set1_epi32(127));
-  const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
-  const __m128i q8 = _mm_packs_epi16(q16, q16);  // values are in [-128, 127]: no saturation
-  if (y) _mm_storel_epi64(reinterpret_cast<__m128i*>(y), q8);
-  _mm_storel_epi64(reinterpret_cast<__m128i*>(u), _mm_xor_si128(q8, _mm_set1_epi8(static_cast<char>(0x80))));
-}
-
-}  // namespace
-
 void requantize_avx2(const Int8RequantizeArgs& r) {
+  auto load = [](const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
   std::size_t j = 0;
   for (; j + 8 <= r.n; j += 8) {
-    requantize8(r.row_constant + j, r.dots + j, r.multiplier + j, r.shift + j, r, r.y ? r.y + j : nullptr, r.u + j);
+    const __m256i acc =
+        _mm256_sub_epi32(_mm256_add_epi32(load(r.row_constant + j), load(r.dots + j)), _mm256_set1_epi32(r.correction));
+    store8(requantize8(acc, r.multiplier + j, r.shift + j, r.zero_point, r.relu), r.y ? r.y + j : nullptr, r.u + j);
   }
   if (j == r.n) return;
-  // The last 1..7 outputs through the same code on zero-padded copies.
-  std::int32_t rc[8] = {}, dots[8] = {}, mult[8] = {}, shift[8] = {};
-  std::int8_t y[8];
-  std::uint8_t u[8];
   const std::size_t rest = r.n - j;
-  for (std::size_t i = 0; i < rest; ++i) {
-    rc[i] = r.row_constant[j + i];
-    dots[i] = r.dots[j + i];
-    mult[i] = r.multiplier[j + i];
-    shift[i] = r.shift[j + i];
+  Tail tail(r.multiplier + j, r.shift + j, rest);
+  for (std::size_t i = 0; i < rest; ++i) {  // mod 2^32, as the vector lanes
+    tail.acc[i] =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(r.row_constant[j + i]) +
+                                  static_cast<std::uint32_t>(r.dots[j + i]) - static_cast<std::uint32_t>(r.correction));
   }
-  requantize8(rc, dots, mult, shift, r, y, u);
-  for (std::size_t i = 0; i < rest; ++i) {
-    if (r.y) r.y[j + i] = y[i];
-    r.u[j + i] = u[i];
-  }
+  store8(requantize8(tail.accumulators(), tail.multiplier, tail.shift, r.zero_point, r.relu), tail.y, tail.u);
+  tail.copy_out(rest, r.y ? r.y + j : nullptr, r.u + j);
 }
 
 }  // namespace seatorch::kernels::x86

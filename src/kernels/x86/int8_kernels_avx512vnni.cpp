@@ -69,45 +69,30 @@ __mmask16 lanes_of(std::size_t n, std::size_t j) {
   return n - j >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - j)) - 1u);
 }
 
-// Requantizes rows x n accumulators, columns outermost, so each block of 16 columns' constants
-// serve all the rows: the fused layer's epilogue (a tile's images; inlined into the tile)
-// and, with one row, the requantize kernel. The fields are copied into locals first: the
-// byte stores below may alias anything, so fields read through `t` would be reloaded after
-// every store.
-[[gnu::always_inline]] inline void requantize_tile(const RequantizeRows& t) {
+// The fused layer's epilogue (inlined into the tile): a tile's rows x n finished sums to u,
+// columns outermost, so each block of 16 columns' constants serve all the rows. The fields
+// are copied into locals first: the byte stores below may alias anything, so fields read
+// through `t` would be reloaded after every store.
+[[gnu::always_inline]] inline void requantize_sums(const RequantizeSums& t) {
   const std::size_t n = t.n;
   const std::size_t rows = t.rows;
-  const std::int32_t* const dots = t.dots;
-  const std::size_t dots_stride = t.dots_stride;
-  const std::int32_t* const row_constants = t.row_constant;
+  const std::int32_t* const sums = t.sums;
+  const std::size_t sums_stride = t.sums_stride;
   const std::int32_t* const multiplier = t.multiplier;
   const std::int32_t* const shift = t.shift;
-  const std::uint32_t* const correction = t.correction;
-  std::int8_t* const y = t.y;
   std::uint8_t* const u = t.u;
   const std::size_t ldu = t.ldu;
   const Clamp clamp(t.zero_point, t.relu);
-  const __m512i u_max = _mm512_set1_epi32(255);
-  const __m512i bias = _mm512_set1_epi32(128);
   for (std::size_t j = 0; j < n; j += 16) {
     const __mmask16 m = lanes_of(n, j);
     const Columns columns(multiplier + j, shift + j, m);
-    const __m512i row_constant = _mm512_maskz_loadu_epi32(m, row_constants + j);
     for (std::size_t r = 0; r < rows; ++r) {
-      const __m512i acc =
-          _mm512_sub_epi32(_mm512_add_epi32(row_constant, _mm512_maskz_loadu_epi32(m, dots + r * dots_stride + j)),
-                           _mm512_set1_epi32(static_cast<std::int32_t>(correction[r])));
-      const __m512i u_lanes = requantize_lanes(acc, columns, clamp);
-      _mm512_mask_cvtusepi32_storeu_epi8(u + r * ldu + j, m, u_lanes);  // saturates at 255
-      if (y) {
-        const __m512i q = _mm512_sub_epi32(_mm512_min_epi32(u_lanes, u_max), bias);
-        _mm512_mask_cvtepi32_storeu_epi8(y + r * ldu + j, m, q);
-      }
+      const __m512i acc = _mm512_maskz_loadu_epi32(m, sums + r * sums_stride + j);
+      // The narrowing store saturates at 255.
+      _mm512_mask_cvtusepi32_storeu_epi8(u + r * ldu + j, m, requantize_lanes(acc, columns, clamp));
     }
   }
 }
-
-#pragma GCC diagnostic pop
 
 struct Avx512Vnni {
   static constexpr std::size_t kRows = kAvx512Rows;
@@ -129,6 +114,9 @@ struct Avx512Vnni {
   using Act = __m512i;
 
   static Acc zero() { return _mm512_setzero_si512(); }
+  static Acc sub(Acc a, Acc b) { return _mm512_sub_epi32(a, b); }
+  static Acc sums(const std::int32_t* v, std::size_t count) { return _mm512_maskz_loadu_epi32(lanes_of(count, 0), v); }
+  static Acc sums(std::uint32_t x) { return _mm512_set1_epi32(static_cast<std::int32_t>(x)); }
   using ActWord = std::uint32_t;  // A as it is: bytes
   static void prepare(Operands&) {}
   static Act broadcast(ActWord four) { return _mm512_set1_epi32(static_cast<int>(four)); }
@@ -151,18 +139,31 @@ struct Avx512Vnni {
     for (const std::uint64_t lane : lanes) sum += lane;
     return static_cast<std::uint32_t>(sum);
   }
-  static void requantize_rows(const RequantizeRows& rows) { requantize_tile(rows); }
+  static void requantize_rows(const RequantizeSums& rows) { requantize_sums(rows); }
 };
 
 }  // namespace
 
 void gemm_avx512vnni(const Int8GemmArgs& args) { gemm_int32<Avx512Vnni>(args); }
 void requantize_avx512(const Int8RequantizeArgs& r) {
-  const auto correction = static_cast<std::uint32_t>(r.correction);
-  requantize_tile(
-      {1, r.n, r.dots, 0, r.row_constant, &correction, r.multiplier, r.shift, r.zero_point, r.relu, r.y, r.u, 0});
+  const Clamp clamp(r.zero_point, r.relu);
+  for (std::size_t j = 0; j < r.n; j += 16) {
+    const __mmask16 m = lanes_of(r.n, j);
+    const __m512i acc = _mm512_sub_epi32(
+        _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, r.row_constant + j), _mm512_maskz_loadu_epi32(m, r.dots + j)),
+        _mm512_set1_epi32(r.correction));
+    const __m512i u = requantize_lanes(acc, Columns(r.multiplier + j, r.shift + j, m), clamp);
+    _mm512_mask_cvtusepi32_storeu_epi8(r.u + j, m, u);  // saturates at 255
+    if (r.y) {
+      // y = min(u, 255) - 128
+      const __m512i y = _mm512_sub_epi32(_mm512_min_epi32(u, _mm512_set1_epi32(255)), _mm512_set1_epi32(128));
+      _mm512_mask_cvtepi32_storeu_epi8(r.y + j, m, y);
+    }
+  }
 }
 void layer_avx512vnni(const Int8LayerArgs& args) { layer_fused<Avx512Vnni>(args); }
 double dot_probe_avx512vnni(std::size_t rounds) { return dot_probe<Avx512Vnni>(rounds); }
+
+#pragma GCC diagnostic pop
 
 }  // namespace seatorch::kernels::x86
