@@ -51,7 +51,7 @@ double median(std::vector<double> values);
 // neighbour's work on the host lands on one engine's samples only (seen on a Zen 3 guest,
 // DECISIONS 48). Each sample follows one untimed call of its own work, so it measures the
 // work as it runs when repeated, not its refill of the caches the previous work took over
-// (a one-call sample of VNNI inference after the float pass ran 5-10 % slower, DECISIONS 55).
+// (a one-call sample of VNNI inference after the float pass ran 7-14 % slower, DECISIONS 55).
 std::vector<Timing> time_interleaved(const std::vector<std::function<void()>>& works, const TimingOptions& options);
 
 // The best rate, in units of work per second, of a throughput probe: `probe(rounds)` does
