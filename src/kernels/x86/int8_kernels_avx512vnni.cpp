@@ -32,20 +32,13 @@ struct Columns {
   }
 };
 
-// The constants of one layer's output range, for u = q + 128, the next layer's unsigned bytes:
-// its zero-point and lower bound shifted by 128. The upper bound, u = 255 (q = 127), is the
-// unsigned saturation of the narrowing store, so it costs no instruction.
-struct Clamp {
-  __m512i zero_point_u, lo_u;
-
-  Clamp(std::int32_t z, bool relu)
-      : zero_point_u(_mm512_set1_epi32(z + 128)), lo_u(_mm512_set1_epi32(relu ? z + 128 : 0)) {}
-};
-
-// The 16 accumulators requantized to u = q + 128 (as int32 lanes), bounded below only: lanes
-// above 255 are left to the narrowing store. No lane overflows: validate_int8_model's bias bound
-// keeps |acc|, and so |q|, 255 below 2^31, and z + 128 is at most 255.
-[[gnu::always_inline]] inline __m512i requantize_lanes(__m512i acc, const Columns& c, const Clamp& clamp) {
+// The 16 accumulators requantized to u = q + 128, the next layer's unsigned bytes (as int32
+// lanes, zero_point_u = z + 128), bounded below only: the upper bound, u = 255 (q = 127), is
+// the unsigned saturation of the narrowing store, so it costs no instruction. No lane
+// overflows: validate_int8_model's bias bound keeps |acc|, and so |q|, 255 below 2^31, and
+// z + 128 is at most 255.
+template <bool kRelu>
+[[gnu::always_inline]] inline __m512i requantize_lanes(__m512i acc, const Columns& c, __m512i zero_point_u) {
   const __m512i nudge = _mm512_set1_epi64(std::int64_t{1} << 30);
   // srdhm: bits 31..62 of each 64-bit product plus the nudge. The even lanes' product is
   // shifted down so that they land in the low half; the odd lanes' operands are moved down for
@@ -56,13 +49,18 @@ struct Clamp {
   const __m512i high = _mm512_mask_blend_epi32(static_cast<__mmask16>(0xAAAA), even, odd);
   // rounding_rshift rounds x / 2^s half away from zero: |q| = (|x| + 2^(s-1)) >> s, shifted as
   // unsigned, since |x| < 2^31 leaves no carry out. M > 0, so x has acc's sign or is 0 (whose
-  // negation is 0): the sign of acc, known before the multiply, picks u = (z + 128) + |q| or
-  // (z + 128) - |q| lane by lane, a masked subtract over the sum.
-  const __mmask16 negative = _mm512_cmplt_epi32_mask(acc, _mm512_setzero_si512());
+  // negation is 0): the sign of acc, known before the multiply, says where q = -|q|.
   const __m512i magnitude = _mm512_srlv_epi32(_mm512_add_epi32(_mm512_abs_epi32(high), c.half), c.shift);
-  const __m512i u =
-      _mm512_mask_sub_epi32(_mm512_add_epi32(clamp.zero_point_u, magnitude), negative, clamp.zero_point_u, magnitude);
-  return _mm512_max_epi32(u, clamp.lo_u);
+  const __m512i zero = _mm512_setzero_si512();
+  if constexpr (kRelu) {
+    // The lower bound is the zero-point itself: max(u, z + 128) is z + 128 + |q| where acc >= 0
+    // and z + 128 elsewhere, one masked add.
+    return _mm512_mask_add_epi32(zero_point_u, _mm512_cmpge_epi32_mask(acc, zero), zero_point_u, magnitude);
+  } else {
+    const __m512i u = _mm512_mask_sub_epi32(_mm512_add_epi32(zero_point_u, magnitude),
+                                            _mm512_cmplt_epi32_mask(acc, zero), zero_point_u, magnitude);
+    return _mm512_max_epi32(u, zero);
+  }
 }
 
 __mmask16 lanes_of(std::size_t n, std::size_t j) {
@@ -73,7 +71,8 @@ __mmask16 lanes_of(std::size_t n, std::size_t j) {
 // columns outermost, so each block of 16 columns' constants serve all the rows. The fields
 // are copied into locals first: the byte stores below may alias anything, so fields read
 // through `t` would be reloaded after every store.
-[[gnu::always_inline]] inline void requantize_sums(const RequantizeSums& t) {
+template <bool kRelu>
+[[gnu::always_inline]] inline void requantize_sums_as(const RequantizeSums& t) {
   const std::size_t n = t.n;
   const std::size_t rows = t.rows;
   const std::int32_t* const sums = t.sums;
@@ -82,14 +81,41 @@ __mmask16 lanes_of(std::size_t n, std::size_t j) {
   const std::int32_t* const shift = t.shift;
   std::uint8_t* const u = t.u;
   const std::size_t ldu = t.ldu;
-  const Clamp clamp(t.zero_point, t.relu);
+  const __m512i zero_point_u = _mm512_set1_epi32(t.zero_point + 128);
   for (std::size_t j = 0; j < n; j += 16) {
     const __mmask16 m = lanes_of(n, j);
     const Columns columns(multiplier + j, shift + j, m);
     for (std::size_t r = 0; r < rows; ++r) {
       const __m512i acc = _mm512_maskz_loadu_epi32(m, sums + r * sums_stride + j);
       // The narrowing store saturates at 255.
-      _mm512_mask_cvtusepi32_storeu_epi8(u + r * ldu + j, m, requantize_lanes(acc, columns, clamp));
+      _mm512_mask_cvtusepi32_storeu_epi8(u + r * ldu + j, m, requantize_lanes<kRelu>(acc, columns, zero_point_u));
+    }
+  }
+}
+
+[[gnu::always_inline]] inline void requantize_sums(const RequantizeSums& t) {
+  if (t.relu) {
+    requantize_sums_as<true>(t);
+  } else {
+    requantize_sums_as<false>(t);
+  }
+}
+
+// The requantize kernel: one image's n accumulators from their three terms, and y if wanted.
+template <bool kRelu>
+void requantize_row(const Int8RequantizeArgs& r) {
+  const __m512i zero_point_u = _mm512_set1_epi32(r.zero_point + 128);
+  for (std::size_t j = 0; j < r.n; j += 16) {
+    const __mmask16 m = lanes_of(r.n, j);
+    const __m512i acc = _mm512_sub_epi32(
+        _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, r.row_constant + j), _mm512_maskz_loadu_epi32(m, r.dots + j)),
+        _mm512_set1_epi32(r.correction));
+    const __m512i u = requantize_lanes<kRelu>(acc, Columns(r.multiplier + j, r.shift + j, m), zero_point_u);
+    _mm512_mask_cvtusepi32_storeu_epi8(r.u + j, m, u);  // saturates at 255
+    if (r.y) {
+      // y = min(u, 255) - 128
+      const __m512i y = _mm512_sub_epi32(_mm512_min_epi32(u, _mm512_set1_epi32(255)), _mm512_set1_epi32(128));
+      _mm512_mask_cvtepi32_storeu_epi8(r.y + j, m, y);
     }
   }
 }
@@ -146,19 +172,10 @@ struct Avx512Vnni {
 
 void gemm_avx512vnni(const Int8GemmArgs& args) { gemm_int32<Avx512Vnni>(args); }
 void requantize_avx512(const Int8RequantizeArgs& r) {
-  const Clamp clamp(r.zero_point, r.relu);
-  for (std::size_t j = 0; j < r.n; j += 16) {
-    const __mmask16 m = lanes_of(r.n, j);
-    const __m512i acc = _mm512_sub_epi32(
-        _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, r.row_constant + j), _mm512_maskz_loadu_epi32(m, r.dots + j)),
-        _mm512_set1_epi32(r.correction));
-    const __m512i u = requantize_lanes(acc, Columns(r.multiplier + j, r.shift + j, m), clamp);
-    _mm512_mask_cvtusepi32_storeu_epi8(r.u + j, m, u);  // saturates at 255
-    if (r.y) {
-      // y = min(u, 255) - 128
-      const __m512i y = _mm512_sub_epi32(_mm512_min_epi32(u, _mm512_set1_epi32(255)), _mm512_set1_epi32(128));
-      _mm512_mask_cvtepi32_storeu_epi8(r.y + j, m, y);
-    }
+  if (r.relu) {
+    requantize_row<true>(r);
+  } else {
+    requantize_row<false>(r);
   }
 }
 void layer_avx512vnni(const Int8LayerArgs& args) { layer_fused<Avx512Vnni>(args); }
