@@ -170,14 +170,19 @@ TEST_CASE("int8 requantize kernels round exact halves away from zero, as kernels
   const std::vector<std::int32_t> row_constant(n, 0);
   std::vector<std::int8_t> y(n);
   std::vector<std::uint8_t> u(n);
-  for (const std::string& name : k::int8_kernel_names()) {
-    k::int8_kernel(name).requantize(
-        {n, dots.data(), row_constant.data(), 0, multiplier.data(), shift.data(), 0, false, y.data(), u.data()});
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::int8_t want = k::requantize(dots[j], multiplier[j], shift[j], 0, false);
-      INFO("kernel " << name << " acc " << dots[j] << " shift " << shift[j] << ": y " << int{y[j]} << " ref "
-                     << int{want});
-      REQUIRE(y[j] == want);
+  // Plain, and a ReLU layer whose zero-point (the lower bound) sits among the outputs.
+  for (const bool relu : {false, true}) {
+    const std::int32_t zero_point = relu ? -3 : 0;
+    for (const std::string& name : k::int8_kernel_names()) {
+      k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), 0, multiplier.data(), shift.data(),
+                                       zero_point, relu, y.data(), u.data()});
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::int8_t want = k::requantize(dots[j], multiplier[j], shift[j], zero_point, relu);
+        INFO("kernel " << name << " relu " << relu << " acc " << dots[j] << " shift " << shift[j] << ": y " << int{y[j]}
+                       << " ref " << int{want});
+        REQUIRE(y[j] == want);
+        REQUIRE(int{u[j]} == int{want} + 128);
+      }
     }
   }
 }
