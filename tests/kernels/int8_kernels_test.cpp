@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -170,9 +171,10 @@ TEST_CASE("int8 requantize kernels round exact halves away from zero, as kernels
   const std::vector<std::int32_t> row_constant(n, 0);
   std::vector<std::int8_t> y(n);
   std::vector<std::uint8_t> u(n);
-  // Plain, and a ReLU layer whose zero-point (the lower bound) sits among the outputs.
-  for (const bool relu : {false, true}) {
-    const std::int32_t zero_point = relu ? -3 : 0;
+  // Plain; a ReLU layer whose zero-point (the lower bound) sits among the outputs; and one at
+  // -128, as calibrated ReLU layers are.
+  const std::pair<bool, std::int32_t> layers[] = {{false, 0}, {true, -3}, {true, -128}};
+  for (const auto& [relu, zero_point] : layers) {
     for (const std::string& name : k::int8_kernel_names()) {
       k::int8_kernel(name).requantize({n, dots.data(), row_constant.data(), 0, multiplier.data(), shift.data(),
                                        zero_point, relu, y.data(), u.data()});

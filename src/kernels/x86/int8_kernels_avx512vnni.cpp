@@ -32,12 +32,30 @@ struct Columns {
   }
 };
 
+// The lower bound of a layer's outputs u = q + 128: 0 (q = -128), or for a ReLU layer its
+// zero-point z + 128, which is 0 again for every ReLU layer the quantizer calibrates (its
+// range starts at 0, so z = -128).
+enum class Floor { kZero, kZeroPoint, kZeroPointAtZero };
+
+template <Floor kFloor>
+struct FloorTag {
+  static constexpr Floor value = kFloor;
+};
+
+// Calls f with the FloorTag of a layer of zero-point z: the floor as a compile-time constant.
+template <class F>
+void with_floor(std::int32_t z, bool relu, F f) {
+  if (!relu) return f(FloorTag<Floor::kZero>{});
+  if (z == -128) return f(FloorTag<Floor::kZeroPointAtZero>{});
+  f(FloorTag<Floor::kZeroPoint>{});
+}
+
 // The 16 accumulators requantized to u = q + 128, the next layer's unsigned bytes (as int32
 // lanes, zero_point_u = z + 128), bounded below only: the upper bound, u = 255 (q = 127), is
 // the unsigned saturation of the narrowing store, so it costs no instruction. No lane
 // overflows: validate_int8_model's bias bound keeps |acc|, and so |q|, 255 below 2^31, and
 // z + 128 is at most 255.
-template <bool kRelu>
+template <Floor kFloor>
 [[gnu::always_inline]] inline __m512i requantize_lanes(__m512i acc, const Columns& c, __m512i zero_point_u) {
   const __m512i nudge = _mm512_set1_epi64(std::int64_t{1} << 30);
   // srdhm: bits 31..62 of each 64-bit product plus the nudge. The even lanes' product is
@@ -50,17 +68,20 @@ template <bool kRelu>
   // rounding_rshift rounds x / 2^s half away from zero: |q| = (|x| + 2^(s-1)) >> s, shifted as
   // unsigned, since |x| < 2^31 leaves no carry out. M > 0, so x has acc's sign or is 0 (whose
   // negation is 0): the sign of acc, known before the multiply, says where q = -|q|.
-  const __m512i magnitude = _mm512_srlv_epi32(_mm512_add_epi32(_mm512_abs_epi32(high), c.half), c.shift);
+  const __m512i rounded = _mm512_add_epi32(_mm512_abs_epi32(high), c.half);
   const __m512i zero = _mm512_setzero_si512();
-  if constexpr (kRelu) {
-    // The lower bound is the zero-point itself: max(u, z + 128) is z + 128 + |q| where acc >= 0
-    // and z + 128 elsewhere, one masked add.
-    return _mm512_mask_add_epi32(zero_point_u, _mm512_cmpge_epi32_mask(acc, zero), zero_point_u, magnitude);
-  } else {
-    const __m512i u = _mm512_mask_sub_epi32(_mm512_add_epi32(zero_point_u, magnitude),
-                                            _mm512_cmplt_epi32_mask(acc, zero), zero_point_u, magnitude);
-    return _mm512_max_epi32(u, zero);
+  if constexpr (kFloor == Floor::kZeroPointAtZero) {
+    // max(q, 0): |q| where acc >= 0, else 0, in the shift itself.
+    return _mm512_maskz_srlv_epi32(_mm512_cmpge_epi32_mask(acc, zero), rounded, c.shift);
   }
+  const __m512i magnitude = _mm512_srlv_epi32(rounded, c.shift);
+  if constexpr (kFloor == Floor::kZeroPoint) {
+    // max(u, z + 128) is z + 128 + |q| where acc >= 0 and z + 128 elsewhere: one masked add.
+    return _mm512_mask_add_epi32(zero_point_u, _mm512_cmpge_epi32_mask(acc, zero), zero_point_u, magnitude);
+  }
+  const __m512i u = _mm512_mask_sub_epi32(_mm512_add_epi32(zero_point_u, magnitude), _mm512_cmplt_epi32_mask(acc, zero),
+                                          zero_point_u, magnitude);
+  return _mm512_max_epi32(u, zero);
 }
 
 __mmask16 lanes_of(std::size_t n, std::size_t j) {
@@ -71,7 +92,7 @@ __mmask16 lanes_of(std::size_t n, std::size_t j) {
 // columns outermost, so each block of 16 columns' constants serve all the rows. The fields
 // are copied into locals first: the byte stores below may alias anything, so fields read
 // through `t` would be reloaded after every store.
-template <bool kRelu>
+template <Floor kFloor>
 [[gnu::always_inline]] inline void requantize_sums_as(const RequantizeSums& t) {
   const std::size_t n = t.n;
   const std::size_t rows = t.rows;
@@ -88,21 +109,17 @@ template <bool kRelu>
     for (std::size_t r = 0; r < rows; ++r) {
       const __m512i acc = _mm512_maskz_loadu_epi32(m, sums + r * sums_stride + j);
       // The narrowing store saturates at 255.
-      _mm512_mask_cvtusepi32_storeu_epi8(u + r * ldu + j, m, requantize_lanes<kRelu>(acc, columns, zero_point_u));
+      _mm512_mask_cvtusepi32_storeu_epi8(u + r * ldu + j, m, requantize_lanes<kFloor>(acc, columns, zero_point_u));
     }
   }
 }
 
 [[gnu::always_inline]] inline void requantize_sums(const RequantizeSums& t) {
-  if (t.relu) {
-    requantize_sums_as<true>(t);
-  } else {
-    requantize_sums_as<false>(t);
-  }
+  with_floor(t.zero_point, t.relu, [&t](auto floor) { requantize_sums_as<decltype(floor)::value>(t); });
 }
 
 // The requantize kernel: one image's n accumulators from their three terms, and y if wanted.
-template <bool kRelu>
+template <Floor kFloor>
 void requantize_row(const Int8RequantizeArgs& r) {
   const __m512i zero_point_u = _mm512_set1_epi32(r.zero_point + 128);
   for (std::size_t j = 0; j < r.n; j += 16) {
@@ -110,7 +127,7 @@ void requantize_row(const Int8RequantizeArgs& r) {
     const __m512i acc = _mm512_sub_epi32(
         _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, r.row_constant + j), _mm512_maskz_loadu_epi32(m, r.dots + j)),
         _mm512_set1_epi32(r.correction));
-    const __m512i u = requantize_lanes<kRelu>(acc, Columns(r.multiplier + j, r.shift + j, m), zero_point_u);
+    const __m512i u = requantize_lanes<kFloor>(acc, Columns(r.multiplier + j, r.shift + j, m), zero_point_u);
     _mm512_mask_cvtusepi32_storeu_epi8(r.u + j, m, u);  // saturates at 255
     if (r.y) {
       // y = min(u, 255) - 128
@@ -172,11 +189,7 @@ struct Avx512Vnni {
 
 void gemm_avx512vnni(const Int8GemmArgs& args) { gemm_int32<Avx512Vnni>(args); }
 void requantize_avx512(const Int8RequantizeArgs& r) {
-  if (r.relu) {
-    requantize_row<true>(r);
-  } else {
-    requantize_row<false>(r);
-  }
+  with_floor(r.zero_point, r.relu, [&r](auto floor) { requantize_row<decltype(floor)::value>(r); });
 }
 void layer_avx512vnni(const Int8LayerArgs& args) { layer_fused<Avx512Vnni>(args); }
 double dot_probe_avx512vnni(std::size_t rounds) { return dot_probe<Avx512Vnni>(rounds); }
