@@ -2,12 +2,11 @@
 // on odd sizes, strides and the extreme values that make vpmaddubsw saturate when used naively.
 #include "seatorch/kernels/int8_kernels.hpp"
 
-#include "seatorch/kernels/fixed_point.hpp"
-
 #include "seatorch/bench/timing.hpp"
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
+#include "seatorch/kernels/fixed_point.hpp"
 
 #include <catch2/catch.hpp>
 

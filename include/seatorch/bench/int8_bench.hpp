@@ -2,8 +2,8 @@
 // every int8 kernel this CPU has, on the same test images, and the speed-up of the best
 // int8 path over the float path. Each path makes one timed pass over the images per round,
 // after an untimed one, the paths in turn (bench::time_interleaved), so all of them see the
-// same machine load; each figure is the path's median pass. Both sides run on one thread, whatever the thread count
-// (core/parallel.hpp).
+// same machine load; each figure is the path's median pass. Both sides run on one thread,
+// whatever the thread count (core/parallel.hpp).
 // Each path also gets its ceiling: the images per second it would reach if every multiply-add
 // of the model ran at the peak of the path's own multiply instruction, measured in the same
 // run by that instruction's probe in registers (for float the FMA probe of the matmul kernel
