@@ -130,9 +130,13 @@ std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock, std::
     const double gflops = best_probe_rate(kernel.fma_probe, seconds, clock) / 1e9;
     if (!best || gflops > best->gflops) best = FmaPeak{std::string(kernel.name), gflops};
   }
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  if (best) best->gflops *= static_cast<double>(std::min(threads, cores));
+  if (best) best->gflops *= static_cast<double>(peak_cores(threads));
   return best;
+}
+
+std::size_t peak_cores(std::size_t threads) {
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp<std::size_t>(threads, 1, cores);
 }
 
 void check_clock(TimingClock clock) {

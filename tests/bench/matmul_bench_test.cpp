@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -252,12 +253,13 @@ TEST_CASE("on two threads the matmul bench needs the wall clock and reports both
   CHECK(report.threads == 2);
   REQUIRE(report.rows.size() == 1);
   CHECK(report.rows[0].gflops > 0.0);
-  const std::optional<b::FmaPeak> one = b::measure_fma_peak(0.02, b::TimingClock::kWall, 1);
   const std::optional<b::FmaPeak> two = b::measure_fma_peak(0.02, b::TimingClock::kWall, 2);
-  REQUIRE(one.has_value() == two.has_value());
-  if (one && std::thread::hardware_concurrency() >= 2) {
-    // Two cores' peak is two probes' worth: the ratio of two independent probes, within noise.
-    INFO("one core " << one->gflops << " GFLOPS, two " << two->gflops);
-    CHECK(two->gflops / one->gflops == Approx(2.0).epsilon(0.35));
-  }
+  CHECK(two.has_value() == report.peak.has_value());
+  // Two threads' peak is the one-core probe times the cores they can use. Two probes' ratio is
+  // not compared: on a shared machine one probe alone can read a third low (DECISIONS 49).
+  const std::size_t cpus = std::max(1u, std::thread::hardware_concurrency());
+  CHECK(b::peak_cores(2) == std::min<std::size_t>(2, cpus));
+  CHECK(b::peak_cores(1) == 1);
+  CHECK(b::peak_cores(0) == 1);
+  CHECK(b::peak_cores(cpus + 5) == cpus);
 }

@@ -58,6 +58,10 @@ struct FmaPeak {
 std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05, TimingClock clock = TimingClock::kThreadCpu,
                                         std::size_t threads = 1);
 
+// How many cores' FMA units `threads` threads can use: the factor measure_fma_peak scales its
+// one-core probe by (at least 1, at most the CPUs this machine has).
+std::size_t peak_cores(std::size_t threads);
+
 struct MatmulBenchOptions {
   std::vector<MatmulProblem> problems;
   std::vector<std::string> kernels;  // kernel names; empty: every available kernel
