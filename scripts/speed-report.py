@@ -190,9 +190,13 @@ def int8_row(args, checkpoint, flags):
     float_ips = span([f["images_per_second"] / 1e3 for f in paths["float"]], "{:.0f}")
     result = f"float {float_ips}k images/s; " + "; ".join(parts)
     if "avx512f" in flags:
+        # What a CPU without AVX-512 runs: float on AVX2, int8 on AVX2 or, where it has it, AVX-VNNI.
         avx2 = measure({"SEATORCH_KERNEL": "avx2"})
-        ratios = speedups(avx2["int8 avx2"], avx2["float"])
-        result += f"; AVX2 int8 {span(ratios, '{:.2f}')}x the AVX2 float path (`SEATORCH_KERNEL=avx2`)"
+        for kernel, label in (("avx2", "AVX2"), ("avxvnni", "AVX-VNNI")):
+            if f"int8 {kernel}" in avx2:
+                ratios = speedups(avx2[f"int8 {kernel}"], avx2["float"])
+                result += f"; {label} int8 {span(ratios, '{:.2f}')}x the AVX2 float path"
+        result += " (`SEATORCH_KERNEL=avx2`)"
     return ("INT8 vs float inference", "`seatorch bench int8`", result)
 
 

@@ -14,6 +14,8 @@ bool cpu_runs(Isa isa) {
       return __builtin_cpu_supports("avx2");
     case Isa::kAvx2Fma:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::kAvxVnni:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni");
     case Isa::kAvx512f:
       return __builtin_cpu_supports("avx512f");
     case Isa::kAvx512Vnni:

@@ -18,6 +18,7 @@ enum class Isa {
   kBaseline,    // what the build targets: every CPU it runs on
   kAvx2,        // x86 AVX2
   kAvx2Fma,     // x86 AVX2 with FMA3
+  kAvxVnni,     // x86 AVX2 with AVX-VNNI (vpdpbusd on ymm, VEX-encoded)
   kAvx512f,     // x86 AVX-512F
   kAvx512Vnni,  // x86 AVX-512F, BW and VNNI
 };

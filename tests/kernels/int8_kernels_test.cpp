@@ -10,7 +10,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -83,6 +88,31 @@ TEST_CASE("int8 kernel names and forced selection", "[kernels][quant]") {
   for (const std::string& name : names) CHECK(k::int8_kernel(name).name == name);
   CHECK_THROWS_WITH(k::int8_kernel("sse9"), Catch::Contains("sse9") && Catch::Contains("ref"));
 }
+
+#if defined(__x86_64__)
+TEST_CASE("the int8 kernels listed are those whose instructions /proc/cpuinfo names", "[kernels][quant]") {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line) && line.rfind("flags", 0) != 0) {
+  }
+  if (line.empty()) {
+    WARN("no flags line in /proc/cpuinfo: nothing to compare");
+    return;
+  }
+  std::set<std::string> flags;
+  std::istringstream words(line.substr(line.find(':') + 1));
+  for (std::string flag; words >> flag;) flags.insert(flag);
+  const auto has = [&flags](std::initializer_list<const char*> wanted) {
+    return std::all_of(wanted.begin(), wanted.end(), [&flags](const char* f) { return flags.count(f) > 0; });
+  };
+  const std::vector<std::string> names = k::int8_kernel_names();
+  const auto listed = [&names](const char* name) { return std::find(names.begin(), names.end(), name) != names.end(); };
+  INFO("flags:" << line.substr(line.find(':') + 1));
+  CHECK(listed("avx512vnni") == has({"avx512f", "avx512bw", "avx512_vnni"}));
+  CHECK(listed("avxvnni") == has({"avx2", "avx_vnni"}));
+  CHECK(listed("avx2") == has({"avx2"}));
+}
+#endif
 
 TEST_CASE("every fast int8 kernel has a dot probe with a plausible throughput", "[kernels][quant]") {
   CHECK(k::int8_kernel_ref().dot_probe == nullptr);
