@@ -6,6 +6,7 @@
 #include "command.hpp"
 
 #include "seatorch/bench/blas_core.hpp"
+#include "seatorch/bench/blas_reference.hpp"
 #include "seatorch/bench/int8_bench.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/bench/train_bench.hpp"
@@ -94,7 +95,7 @@ void print_matmul_table(const bench::MatmulBenchReport& report) {
                            report.clock == bench::TimingClock::kWall ? "wall" : "thread CPU",
                            report.peak ? fmt::format("{:.1f} GFLOPS ({})", report.peak->gflops, report.peak->isa)
                                        : std::string("not measured (no SIMD ISA)"),
-                           report.blas.empty() ? std::string("none in this build") : report.blas);
+                           report.blas.empty() ? bench::blas_missing_reason() : report.blas);
   if (const std::string from = bench::blas_rerun_from(); !from.empty()) {
     std::cout << fmt::format("# BLAS: OpenBLAS chose its {} kernels for this CPU; this run set OPENBLAS_CORETYPE={}\n",
                              from, std::getenv("OPENBLAS_CORETYPE"));

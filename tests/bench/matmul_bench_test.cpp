@@ -219,6 +219,8 @@ TEST_CASE("run_matmul_bench measures every kernel asked for and the BLAS", "[ben
 }
 
 TEST_CASE("blas_sgemm agrees with matmul_ref when the build has a BLAS", "[bench]") {
+  // Exactly one of the two: a BLAS that loaded, or the reason there is none.
+  CHECK(b::blas_name().empty() != b::blas_missing_reason().empty());
   if (b::blas_name().empty()) {
     CHECK_THROWS_AS(b::blas_sgemm({}), std::logic_error);
     return;
