@@ -3,9 +3,9 @@
 // when it is OpenBLAS, whose thread count and version we can query).
 //
 // The BLAS is opened on first use (dlopen), not linked. OpenBLAS starts its threads when it is
-// loaded, and an idle one polls with sched_yield for about 0.15 s before it sleeps: linked, it
-// did that at the start of every seatorch command, beside the command's own threads (on the
-// same CPU under taskset), although only `bench matmul` calls it (DECISIONS 58).
+// loaded, and an idle one polls with sched_yield for a while before it sleeps: linked, it did
+// that at the start of every seatorch command, beside the command's own threads, although
+// only `bench matmul` calls it (DECISIONS 58).
 #include "seatorch/bench/blas_reference.hpp"
 
 #include "seatorch/core/parallel.hpp"
