@@ -33,8 +33,8 @@ if(SEATORCH_BUILD_TESTS)
 endif()
 
 # Optional: a CBLAS for `seatorch bench matmul` to compare against (Debian: libopenblas-dev).
-# Only the bench uses it; without one the bench simply has no "blas" rows. OpenBLAS is
-# preferred over the reference BLAS, which would be a poor yardstick.
+# Only the bench uses it, and opens it at run time; without one the bench simply has no "blas"
+# rows. OpenBLAS is preferred over the reference BLAS, which would be a poor yardstick.
 if(NOT DEFINED BLA_VENDOR)
   set(BLA_VENDOR OpenBLAS)
   find_package(BLAS QUIET)
@@ -44,7 +44,16 @@ if(NOT BLAS_FOUND)
   find_package(BLAS QUIET)
 endif()
 find_path(SEATORCH_CBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES openblas)
-if(BLAS_FOUND AND SEATORCH_CBLAS_INCLUDE_DIR)
+# The bench opens the BLAS at run time (src/bench/blas_reference.cpp): the library files of
+# BLAS_LIBRARIES, ':'-separated; its linker flags (-lm, -lpthread) are not files to open.
+set(SEATORCH_BLAS_FILES "")
+foreach(lib IN LISTS BLAS_LIBRARIES)
+  if(IS_ABSOLUTE "${lib}" AND EXISTS "${lib}")
+    list(APPEND SEATORCH_BLAS_FILES "${lib}")
+  endif()
+endforeach()
+string(REPLACE ";" ":" SEATORCH_BLAS_FILES "${SEATORCH_BLAS_FILES}")
+if(BLAS_FOUND AND SEATORCH_CBLAS_INCLUDE_DIR AND SEATORCH_BLAS_FILES)
   set(SEATORCH_HAVE_BLAS ON)
   include(CheckSymbolExists)
   set(CMAKE_REQUIRED_INCLUDES ${SEATORCH_CBLAS_INCLUDE_DIR})
@@ -56,7 +65,7 @@ if(BLAS_FOUND AND SEATORCH_CBLAS_INCLUDE_DIR)
   endif()
   unset(CMAKE_REQUIRED_INCLUDES)
   unset(CMAKE_REQUIRED_LIBRARIES)
-  message(STATUS "seatorch bench: comparing against BLAS ${BLAS_LIBRARIES}")
+  message(STATUS "seatorch bench: comparing against BLAS ${SEATORCH_BLAS_FILES}")
 else()
   set(SEATORCH_HAVE_BLAS OFF)
   message(STATUS "seatorch bench: no CBLAS found (libopenblas-dev); the bench will run without it")
