@@ -39,11 +39,11 @@ struct BlasLibrary {
   std::string error;  // why it is missing; empty when it loaded
 };
 
+// Points fn at the loaded symbol `name`; the first one missing is the error.
 template <class Fn>
-bool find(Fn& fn, const char* name, std::string& error) {
+void find(Fn& fn, const char* name, std::string& error) {
   fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
   if (fn == nullptr && error.empty()) error = std::string("no ") + name + " in " + SEATORCH_BLAS_LIBRARIES;
-  return fn != nullptr;
 }
 
 // Opens each library of the ':'-separated list in order, its symbols visible to the next
@@ -118,7 +118,7 @@ std::string blas_missing_reason() {
 }
 
 void blas_sgemm(const kernels::MatmulArgs& args) {
-  if (blas().sgemm == nullptr) throw std::logic_error("blas_sgemm: the BLAS is " + blas_missing_reason());
+  if (blas().sgemm == nullptr) throw std::logic_error("blas_sgemm: BLAS " + blas_missing_reason());
   use_our_thread_count();
   const auto [m, n, k] = args.shape;
   blas().sgemm(CblasRowMajor, cblas_transpose(args.ta), cblas_transpose(args.tb), static_cast<int>(m),
@@ -134,9 +134,7 @@ std::string blas_core_name() { return {}; }
 
 std::string blas_missing_reason() { return "none in this build (install libopenblas-dev and reconfigure)"; }
 
-void blas_sgemm(const kernels::MatmulArgs&) {
-  throw std::logic_error("blas_sgemm: this build has no BLAS (install libopenblas-dev and reconfigure)");
-}
+void blas_sgemm(const kernels::MatmulArgs&) { throw std::logic_error("blas_sgemm: BLAS " + blas_missing_reason()); }
 
 #endif
 

@@ -1,6 +1,6 @@
 // The 256-bit int8 steps that the AVX2 kernel (vpmaddwd) and the AVX-VNNI kernel (vpdpbusd on
-// ymm) share: an image's byte sum for its zero-point correction, and the requantization of
-// 8 accumulators at a time, alone (requantize_avx2) or as the fused layer's epilogue.
+// ymm) share: the requantization of 8 accumulators at a time, alone (requantize_avx2) or as
+// the fused layer's epilogue, and the rest of their tile policies that is alike (YmmPolicy).
 // Included only by those two ISA files, both compiled with at least -mavx2; internal
 // linkage, as int8_gemm_tiles.hpp, for the same reason.
 // Deliberately not here: the dot products, which are what the two kernels differ in.
@@ -63,41 +63,52 @@ struct Tail {
   }
 };
 
-// sum_i row[i] mod 2^32 (Isa::sum_bytes).
-inline std::uint32_t sum_bytes_avx2(const std::uint8_t* row, std::size_t k) {
-  __m256i sums = _mm256_setzero_si256();  // 4 partial sums, 64-bit
-  std::size_t p = 0;
-  for (; p + 32 <= k; p += 32) {
-    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + p));
-    sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
-  }
-  alignas(32) std::uint64_t lanes[4];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sums);
-  std::uint64_t sum = lanes[0] + lanes[1] + lanes[2] + lanes[3];
-  for (; p < k; ++p) sum += row[p];
-  return static_cast<std::uint32_t>(sum);
-}
+// The members of the tile's ISA policy (int8_gemm_tiles.hpp) that the two 256-bit kernels
+// share: their accumulators are 8 int32 lanes, their weight blocks 32 bytes. Each kernel's
+// policy derives from it and adds its own dot product, activations and tile.
+struct YmmPolicy {
+  using Acc = __m256i;
 
-// The fused layer's epilogue (Isa::requantize_rows): the tile's sums are its accumulators
-// already. Its loop and tail repeat requantize_avx2's on purpose: one template for both,
-// taking the accumulators through lambdas, made this path 5-8 % slower (DECISIONS 55).
-inline void requantize_rows_avx2(const RequantizeSums& t) {
-  for (std::size_t r = 0; r < t.rows; ++r) {
-    const std::int32_t* sums = t.sums + r * t.sums_stride;
-    std::uint8_t* u = t.u + r * t.ldu;
-    std::size_t j = 0;
-    for (; j + 8 <= t.n; j += 8) {
-      const __m256i acc = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + j));
-      store8(requantize8(acc, t.multiplier + j, t.shift + j, t.zero_point, t.relu), nullptr, u + j);
+  static Acc zero() { return _mm256_setzero_si256(); }
+  static Acc sub(Acc a, Acc b) { return _mm256_sub_epi32(a, b); }
+  static Acc load(const std::int8_t* block) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)); }
+
+  // sum_i row[i] mod 2^32.
+  static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k) {
+    __m256i sums = _mm256_setzero_si256();  // 4 partial sums, 64-bit
+    std::size_t p = 0;
+    for (; p + 32 <= k; p += 32) {
+      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + p));
+      sums = _mm256_add_epi64(sums, _mm256_sad_epu8(bytes, _mm256_setzero_si256()));
     }
-    if (j == t.n) continue;
-    const std::size_t rest = t.n - j;
-    Tail tail(t.multiplier + j, t.shift + j, rest);
-    std::memcpy(tail.acc, sums + j, rest * sizeof(std::int32_t));
-    store8(requantize8(tail.accumulators(), tail.multiplier, tail.shift, t.zero_point, t.relu), tail.y, tail.u);
-    tail.copy_out(rest, nullptr, u + j);
+    alignas(32) std::uint64_t lanes[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sums);
+    std::uint64_t sum = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    for (; p < k; ++p) sum += row[p];
+    return static_cast<std::uint32_t>(sum);
   }
-}
+
+  // The fused layer's epilogue: the tile's sums are its accumulators already. Its loop and
+  // tail repeat requantize_avx2's on purpose: one template for both, taking the accumulators
+  // through lambdas, made this path 5-8 % slower (DECISIONS 55).
+  static void requantize_rows(const RequantizeSums& t) {
+    for (std::size_t r = 0; r < t.rows; ++r) {
+      const std::int32_t* sums = t.sums + r * t.sums_stride;
+      std::uint8_t* u = t.u + r * t.ldu;
+      std::size_t j = 0;
+      for (; j + 8 <= t.n; j += 8) {
+        const __m256i acc = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + j));
+        store8(requantize8(acc, t.multiplier + j, t.shift + j, t.zero_point, t.relu), nullptr, u + j);
+      }
+      if (j == t.n) continue;
+      const std::size_t rest = t.n - j;
+      Tail tail(t.multiplier + j, t.shift + j, rest);
+      std::memcpy(tail.acc, sums + j, rest * sizeof(std::int32_t));
+      store8(requantize8(tail.accumulators(), tail.multiplier, tail.shift, t.zero_point, t.relu), tail.y, tail.u);
+      tail.copy_out(rest, nullptr, u + j);
+    }
+  }
+};
 
 }  // namespace
 }  // namespace seatorch::kernels::x86

@@ -18,7 +18,7 @@
 namespace seatorch::kernels::x86 {
 namespace {
 
-struct Avx2 {
+struct Avx2 : YmmPolicy {
   static constexpr std::size_t kRows = kAvx2Rows;
   static constexpr std::size_t kBlockBytes = kRows * 4 * sizeof(std::int16_t);
   static constexpr int kMR = kAvx2TileImages;  // 4 x 2 accumulators, 2 weight vectors and the broadcast:
@@ -32,8 +32,6 @@ struct Avx2 {
   static constexpr std::size_t kProbeChains = 12;
   using Act = __m256i;  // 4 activations as int16, repeated 4 times
 
-  static Acc zero() { return _mm256_setzero_si256(); }
-  static Acc sub(Acc a, Acc b) { return _mm256_sub_epi32(a, b); }
   // Each row's sum in the first of its two partial sums, the second 0.
   static Acc sums(const std::int32_t* v, std::size_t count) {
     const __m128i four = count >= kRows ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(v))
@@ -56,8 +54,7 @@ struct Avx2 {
     g.lda = g.k;
   }
   static Act broadcast(ActWord four) { return _mm256_set1_epi64x(static_cast<long long>(four)); }
-  // 4 rows x 4 weights, widened to int16 when B was packed.
-  static Acc load(const std::int8_t* block) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)); }
+  // load() (YmmPolicy) reads a block of 4 rows x 4 weights, widened to int16 when B was packed.
   // The add is written as one instruction whose destination is the accumulator itself: with
   // the intrinsic, GCC 12 put each sum in a new register and copied it back every step (one
   // vmovdqa per vpmaddwd, and spills).
@@ -72,8 +69,6 @@ struct Avx2 {
     const __m128i rows = _mm_unpacklo_epi64(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256(pairs, 1));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(c), rows);
   }
-  static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k) { return sum_bytes_avx2(row, k); }
-  static void requantize_rows(const RequantizeSums& t) { requantize_rows_avx2(t); }
 };
 
 }  // namespace

@@ -6,7 +6,7 @@
 //
 // A stays bytes (one 32-bit broadcast per 4 activations), B is packed as int8 in blocks of 8
 // rows (kAvxVnniRows); the byte sums and the requantization are the avx2 kernel's
-// (int8_avx2_shared.hpp).
+// (YmmPolicy, int8_avx2_shared.hpp).
 // Compiled with -mavx2 -mavxvnni; nothing else may be.
 #include "int8_avx2_shared.hpp"
 #include "int8_dot_probe.hpp"
@@ -16,7 +16,7 @@
 namespace seatorch::kernels::x86 {
 namespace {
 
-struct AvxVnni {
+struct AvxVnni : YmmPolicy {
   static constexpr std::size_t kRows = kAvxVnniRows;
   static constexpr std::size_t kBlockBytes = kRows * 4;
   // 6 x 2 accumulators, 2 weight vectors and the broadcast: 15 of the 16 ymm registers. Each
@@ -27,12 +27,9 @@ struct AvxVnni {
   // Throughput x latency of vpdpbusd (two a cycle, 5 cycles, on Intel's cores), and few
   // enough to leave the operands their registers.
   static constexpr std::size_t kProbeChains = 12;
-  using Acc = __m256i;  // 8 rows' int32 sums
   using Act = __m256i;  // 4 activation bytes, repeated 8 times
   using ActWord = std::uint32_t;
 
-  static Acc zero() { return _mm256_setzero_si256(); }
-  static Acc sub(Acc a, Acc b) { return _mm256_sub_epi32(a, b); }
   static Acc sums(const std::int32_t* v, std::size_t count) {
     if (count >= kRows) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
     const __m256i lanes =
@@ -42,11 +39,8 @@ struct AvxVnni {
   static Acc sums(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
   static void prepare(Operands&) {}
   static Act broadcast(ActWord four) { return _mm256_set1_epi32(static_cast<int>(four)); }
-  static Acc load(const std::int8_t* block) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)); }
   static Acc dot(Acc acc, Act a, Acc b) { return _mm256_dpbusd_avx_epi32(acc, a, b); }
   static void store(std::int32_t* c, Acc acc) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(c), acc); }
-  static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k) { return sum_bytes_avx2(row, k); }
-  static void requantize_rows(const RequantizeSums& t) { requantize_rows_avx2(t); }
 };
 
 }  // namespace
