@@ -177,9 +177,9 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
 
 // Asks for the cache lines of a C tile, (m_eff, n_eff) at c with row stride ldc, with intent
 // to write, so that the loads and stores after a long pass find them in L1: in a large product
-// C is far from the core when each tile comes back to it (1024^3's C is 4 MiB, 2 MiB of L2
-// and L3 apart). Each row's lines from the one holding its first float to the one holding its
-// last. Always inlined: as a function of its own GCC 12 finds it free of side effects (a
+// C has left the caches near the core by the time each tile comes back to it (1024^3's C is
+// 4 MiB, Zen 4's L2 1 MiB). Each row's lines from the one holding its first float to the one
+// holding its last. Always inlined: as a function of its own GCC 12 finds it free of side effects (a
 // prefetch changes no memory) and drops every call to it.
 [[gnu::always_inline]] inline void prefetch_tile(const MicroTile& t) {
   constexpr std::size_t kLineBytes = 64;
