@@ -32,9 +32,10 @@ struct Blocking {
   std::size_t mc = 0;  // rows of the A block kept in L2
   std::size_t kc = 0;  // depth of one pass (the micro-panels' length)
   std::size_t nc = 0;  // columns of the B panel kept in L3
-  // Before a pass at least this deep, ask for the C tile's cache lines (0: never); see
-  // prefetch_tile.
+  // In a product whose C has at least prefetch_c_floats elements, ask for each C tile's cache
+  // lines before a pass at least prefetch_c_depth deep (0: never); see prefetch_tile.
   std::size_t prefetch_c_depth = 0;
+  std::size_t prefetch_c_floats = 0;
 };
 
 // Which operands the driver copies into micro-panels rather than reading in place.
@@ -199,6 +200,7 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
   constexpr std::size_t NR = NV * V::kLanes;
   const auto [m, n, k] = args.shape;
   const Packing packing = choose_packing<V, MR, NR>(args, blocking);
+  const bool prefetch_c = !kTransposedC && blocking.prefetch_c_depth > 0 && m * n >= blocking.prefetch_c_floats;
 
   const std::size_t kc_max = min_of<V>(blocking.kc, k);
   // A block's rows and a B panel's columns, rounded up to whole micro-panels.
@@ -248,7 +250,7 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
               t.a_cs = 1;
             }
             t.c = kTransposedC ? args.c + (jc + jr) * args.ldc + ic + ir : args.c + (ic + ir) * args.ldc + jc + jr;
-            if (!kTransposedC && blocking.prefetch_c_depth > 0 && kc >= blocking.prefetch_c_depth) prefetch_tile(t);
+            if (prefetch_c && kc >= blocking.prefetch_c_depth) prefetch_tile(t);
             micro_kernel<V, MR, NV, kTransposedC>(t);
           }
         }

@@ -69,10 +69,12 @@ constexpr std::size_t kNarrowNv = 1;  // for n <= 16
 constexpr std::size_t kNarrowMaxN = 14;
 // A block (128, 512): 256 KiB of the 1 MiB L2; B panel (512, 2048): 4 MiB of L3. A long kc
 // halves the passes over C; it measured 2-5% faster than 256 from 512^3 up. Prefetching the
-// C tile before a pass of 256 or more: on Zen 4 `bench matmul` in turns gave 1.09-1.12 x
-// OpenBLAS at 1024^3 with it against 1.03-1.07 x without, and the same on the MLP's products;
-// a shallow pass does not repay it (the depth-64 weight gradient ran 3-10 % slower).
-constexpr Blocking kBlocking{.mc = 128, .kc = 512, .nc = 2048, .prefetch_c_depth = 256};
+// C tile before a pass of 256 or more when C fills the L2 (1 MiB): on Zen 4 `bench matmul` in
+// turns gave 1.09-1.12 x OpenBLAS at 1024^3 with it against 1.03-1.07 x without. A shallow
+// pass does not repay it (the depth-64 weight gradient ran 3-10 % slower), and a C the L2
+// holds has nothing to gain, so no product of the MLPs' prefetches.
+constexpr Blocking kBlocking{
+    .mc = 128, .kc = 512, .nc = 2048, .prefetch_c_depth = 256, .prefetch_c_floats = std::size_t{1} << 18};
 
 }  // namespace
 
