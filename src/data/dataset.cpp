@@ -2,6 +2,7 @@
 #include "seatorch/data/dataset.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/prefetch.hpp"
 #include "seatorch/kernels/pixel_values.hpp"
 
 #include <algorithm>
@@ -21,11 +22,11 @@ void Dataset::copy_features(std::size_t first, std::size_t count, std::span<floa
 }
 
 void Dataset::prefetch_features(std::size_t i) const {
-  constexpr std::size_t kLine = 64;
-  const std::size_t bytes = features * (is_image() ? sizeof(std::uint8_t) : sizeof(float));
-  const char* row = is_image() ? reinterpret_cast<const char*>(pixels.data() + i * features)
-                               : reinterpret_cast<const char*>(x.data() + i * features);
-  for (std::size_t at = 0; at < bytes; at += kLine) __builtin_prefetch(row + at);
+  if (is_image()) {
+    core::prefetch_lines(pixels.data() + i * features, features * sizeof(std::uint8_t));
+  } else {
+    core::prefetch_lines(x.data() + i * features, features * sizeof(float));
+  }
 }
 
 std::span<const std::uint8_t> Dataset::pixels_of(std::size_t i) const {

@@ -19,6 +19,7 @@
 #include "gemm_support.hpp"
 #include "micro_kernel.hpp"
 
+#include "seatorch/core/prefetch.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
 #include <cstddef>
@@ -179,16 +180,10 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
 // Asks for the cache lines of a C tile, (m_eff, n_eff) at c with row stride ldc, with intent
 // to write, so that the loads and stores after a long pass find them in L1: in a large product
 // C has left the caches near the core by the time each tile comes back to it (1024^3's C is
-// 4 MiB, Zen 4's L2 1 MiB). Each row's lines from the one holding its first float to the one
-// holding its last. Always inlined: as a function of its own GCC 12 finds it free of side effects (a
-// prefetch changes no memory) and drops every call to it.
+// 4 MiB, Zen 4's L2 1 MiB). Always inlined, as core::prefetch_lines is, and for its reason.
 [[gnu::always_inline]] inline void prefetch_tile(const MicroTile& t) {
-  constexpr std::size_t kLineBytes = 64;
   for (std::size_t i = 0; i < t.m_eff; ++i) {
-    const auto* first = reinterpret_cast<const char*>(t.c + i * t.ldc);
-    const auto* last = reinterpret_cast<const char*>(t.c + i * t.ldc + t.n_eff - 1);
-    for (const char* line = first; line <= last; line += kLineBytes) __builtin_prefetch(line, 1, 3);
-    __builtin_prefetch(last, 1, 3);  // when `first` is not at a line's start
+    core::prefetch_lines(t.c + i * t.ldc, t.n_eff * sizeof(float), core::PrefetchFor::kWrite);
   }
 }
 

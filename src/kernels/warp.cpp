@@ -2,6 +2,8 @@
 // CPU feature.
 #include "seatorch/kernels/warp.hpp"
 
+#include "seatorch/core/prefetch.hpp"
+
 #include "cpu_isa.hpp"
 #include "warp_kernels.hpp"
 
@@ -85,16 +87,12 @@ void warp_bilinear(const WarpArgs& args) {
 }
 
 void prefetch_warp_inputs(const WarpArgs& args) {
-  constexpr std::size_t kLine = 64;  // bytes per cache line on every CPU seatorch targets
-  const std::size_t bytes = args.width * args.height;
-  for (std::size_t at = 0; at < bytes; at += kLine) __builtin_prefetch(args.source + at);
+  core::prefetch_lines(args.source, args.width * args.height);
   if (args.dx == nullptr) return;
   const std::size_t row_bytes = args.width * sizeof(float);
   for (std::size_t y = 0; y < args.height; ++y) {
-    for (std::size_t at = 0; at < row_bytes + kLine - 1; at += kLine) {
-      __builtin_prefetch(reinterpret_cast<const char*>(args.dx + y * args.field_stride) + at);
-      __builtin_prefetch(reinterpret_cast<const char*>(args.dy + y * args.field_stride) + at);
-    }
+    core::prefetch_lines(args.dx + y * args.field_stride, row_bytes);
+    core::prefetch_lines(args.dy + y * args.field_stride, row_bytes);
   }
 }
 
