@@ -5,6 +5,7 @@
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/kernels/product_log.hpp"
 #include "seatorch/train/recipes.hpp"
 #include "seatorch/train/scalar_trainer.hpp"
 
@@ -31,6 +32,23 @@ AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
   const double augment = out.result.phases.augment;
   return {out.model.architecture(), augment::augment_list(config.augment), augment, out.result.seconds - augment,
           mlp_product_flops(out.model.sizes(), out.result.samples)};
+}
+
+// The log's kinds of product as means per epoch, the most time first.
+std::vector<EpochProduct> epoch_products(const std::vector<kernels::ProductRecord>& records, double epochs) {
+  std::vector<EpochProduct> products;
+  for (const kernels::ProductRecord& r : records) {
+    products.push_back({.problem = {r.shape, r.ta, r.tb},
+                        .accumulate = r.accumulate,
+                        .bias = r.bias,
+                        .relu = r.relu,
+                        .calls = static_cast<double>(r.calls) / epochs,
+                        .seconds = r.seconds / epochs,
+                        .flops = r.flops() / epochs});
+  }
+  std::stable_sort(products.begin(), products.end(),
+                   [](const EpochProduct& a, const EpochProduct& b) { return a.seconds > b.seconds; });
+  return products;
 }
 
 }  // namespace
@@ -88,6 +106,9 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
                              .backward = p.backward / epochs,
                              .optimizer = p.optimizer / epochs};
   for (const train::TrainEpoch& e : tensor.result.history) report.evaluation_per_epoch += e.eval_seconds / epochs;
+  report.products = epoch_products(tensor.result.products, epochs);
+  for (const EpochProduct& product : report.products) report.product_seconds += product.seconds;
+  report.other_seconds = tensor.result.seconds / epochs - report.product_seconds;
   report.tensor_us_per_sample = 1e6 * report.seconds_per_epoch / static_cast<double>(report.train_size);
   report.test_accuracy = tensor.result.test.accuracy();
 

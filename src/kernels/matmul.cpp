@@ -6,6 +6,7 @@
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
+#include "seatorch/kernels/product_log.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <chrono>
 #include <cstdlib>
 
 namespace seatorch::kernels {
@@ -95,13 +97,25 @@ void run_split(const KernelInfo& kernel, const MatmulArgs& args, const Epilogue&
   }
 }
 
+// run_split, timed into the thread's recording log when there is one (product_log.hpp).
+void run_logged(const MatmulArgs& args, const Epilogue& epilogue) {
+  ProductLog* log = recording_log();
+  if (log == nullptr) {
+    run_split(selected(), args, epilogue);
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  run_split(selected(), args, epilogue);
+  log->add(args, epilogue, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
 }  // namespace
 
-void matmul(const MatmulArgs& args) { run_split(selected(), args); }
+void matmul(const MatmulArgs& args) { run_logged(args, {}); }
 
 void matmul(const MatmulArgs& args, const Epilogue& epilogue) {
   assert(!args.accumulate);
-  run_split(selected(), args, epilogue);
+  run_logged(args, epilogue);
 }
 
 const KernelInfo& require_kernel(std::string_view name, std::string_view origin) {

@@ -167,6 +167,7 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
                              step + config.start.step_in_epoch, config.max_steps);
   }
   std::optional<model::Evaluation> last_test;  // the latest epoch's, when evaluated each epoch
+  kernels::ProductLog products;                // the steps' products; the evaluations run outside it
   for (std::size_t epoch = config.start.epoch + 1; epoch <= config.epochs && step < total_steps; ++epoch) {
     const auto start = Clock::now();
     if (config.shuffle) rng.shuffle(std::span<std::size_t>(order));
@@ -191,6 +192,7 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
     }
     for (std::size_t begin = first_row; begin < split.train && step < total_steps; begin += batch) {
       const auto rows = std::span<const std::size_t>(order).subspan(begin, std::min(batch, split.train - begin));
+      const kernels::RecordProducts recording(products);
       auto mark = Clock::now();
       auto lap = [&mark](double& phase) {
         const auto now = Clock::now();
@@ -262,6 +264,7 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
   }
 
   result.steps = step;
+  result.products = products.records();
   result.final_loss = result.history.empty() ? 0.0 : result.history.back().loss;
   result.us_per_sample = result.samples == 0 ? 0.0 : 1e6 * result.seconds / static_cast<double>(result.samples);
   if (result.stopped) {

@@ -1,9 +1,10 @@
 // The tensor trainer end to end: the cross-engine check (tensor and scalar engines train
 // the same model from the same weights on the same 64 samples and must agree), bit-identical
 // determinism, moons and XOR to high accuracy, limit/validation/max_steps bookkeeping,
-// the callbacks, the training-forward hook, evaluation's confusion matrix, and augmentation
-// (seeded, of the training images only).
+// the callbacks, the training-forward hook, evaluation's confusion matrix, augmentation
+// (seeded, of the training images only), and the log of the steps' matrix products.
 #include "../data/data_test_util.hpp"
+#include "seatorch/bench/train_bench.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/data/registry.hpp"
@@ -236,6 +237,32 @@ TEST_CASE("train_forward replaces the forward pass of the training steps only", 
   core::Rng init(config.seed);  // the trainer's initial weights come first from Rng(seed)
   const std::vector<std::size_t> sizes{8, 16, 4};
   CHECK(flat_weights(frozen.model) == flat_weights(nn::Mlp(sizes, 0.0, init)));
+}
+
+TEST_CASE("the result logs every product of the training steps once and none of the evaluations", "[train]") {
+  const data::DataSplit data = blobs(200, 8, 4, 12);
+  train::TensorTrainConfig config;
+  config.hidden = {16, 12};
+  config.epochs = 2;
+  config.batch = 32;
+  config.evaluate_each_epoch = true;  // evaluations run forward products outside the steps
+  const train::TensorTrainOutput out = train::train_tensor(data, config);
+  const std::vector<kernels::ProductRecord>& products = out.result.products;
+  double flops = 0.0;
+  std::size_t calls = 0;
+  for (const kernels::ProductRecord& p : products) {
+    flops += p.flops();
+    calls += p.calls;
+    CHECK(p.seconds > 0.0);
+  }
+  // The products counted by hand (bench::mlp_product_flops): per layer the forward and the
+  // weight gradient, and the input gradient of every layer but the first: 8 a step.
+  CHECK(flops == bench::mlp_product_flops({8, 16, 12, 4}, out.result.samples));
+  CHECK(out.result.samples == 2 * 200);
+  CHECK(calls == 8 * out.result.steps);
+  CHECK(out.result.steps == 2 * 7);  // ceil(200 / 32) steps an epoch
+  // Full batches of 32 and the last one of 8: each product in two shapes.
+  CHECK(products.size() == 16);
 }
 
 TEST_CASE("augmented training is seeded, changes only the training images, and never the test set", "[train]") {

@@ -6,7 +6,8 @@
 // tensor engine's, and what augmentation adds to an epoch of the default model (the `best`
 // recipe's transforms in one epoch of 784-256-128-10, Adam, batch 128). Both tensor-engine
 // epochs are also given as GFLOPS over their matrix products and as a share of the FMA peak
-// of the cores their threads use (core/parallel.hpp).
+// of the cores their threads use (core/parallel.hpp), and the tensor epochs' products one
+// kind at a time, each call timed as training ran it (kernels/product_log.hpp).
 // Deliberately not here: PyTorch (see scripts/compare-pytorch.py) and printing.
 #pragma once
 
@@ -48,6 +49,17 @@ struct AugmentBench {
 // for every layer but the first the input gradient dY·W, each 2 * in * out per sample.
 double mlp_product_flops(const std::vector<std::size_t>& sizes, std::size_t samples);
 
+// One kind of product in the tensor engine's epochs, per epoch (the mean over the epochs).
+struct EpochProduct {
+  MatmulProblem problem;
+  bool accumulate = false;  // C += op(A) op(B)
+  bool bias = false;        // fused epilogue: C starts from a bias row
+  bool relu = false;        // fused epilogue: then clamped at zero
+  double calls = 0.0;
+  double seconds = 0.0;  // wall time of the calls, their splits across threads included
+  double flops = 0.0;
+};
+
 struct TrainBenchReport {
   std::string cpu;  // this_cpu(): what the figures were measured on
   std::string dataset;
@@ -64,6 +76,9 @@ struct TrainBenchReport {
   std::vector<double> epoch_seconds;     // every epoch's, in order
   train::PhaseSeconds phases_per_epoch;  // its breakdown, the mean over the epochs
   double evaluation_per_epoch = 0.0;     // the test set's evaluation after each epoch, not in the epoch time
+  std::vector<EpochProduct> products;    // the epochs' products, the most time first
+  double product_seconds = 0.0;          // their time per epoch
+  double other_seconds = 0.0;            // the mean epoch's time outside them
   double tensor_us_per_sample = 0.0;
   double test_accuracy = 0.0;  // after the run, as a sanity check
   std::size_t scalar_samples = 0;

@@ -20,6 +20,7 @@
 
 #include "seatorch/augment/augmenter.hpp"
 #include "seatorch/data/dataset.hpp"
+#include "seatorch/kernels/product_log.hpp"
 #include "seatorch/nn/mlp.hpp"
 #include "seatorch/nn/state_dict.hpp"
 #include "seatorch/train/lr_schedule.hpp"
@@ -108,6 +109,9 @@ struct PhaseSeconds {
 struct TensorTrainResult : TrainResult {
   std::size_t validation_size = 0;
   PhaseSeconds phases;
+  // The training steps' matrix products, each kind with its calls and wall time (evaluations
+  // are not in it): the products' share of the phases above.
+  std::vector<kernels::ProductRecord> products;
 };
 
 struct TensorTrainOutput {

@@ -1,0 +1,62 @@
+// Which matrix products a stretch of code ran, and the wall time each kind took. While a
+// ProductLog records on a thread (RecordProducts), every matmul() that thread calls is timed
+// around the whole call, its split across threads included, and added to the log's row for
+// that shape, form and epilogue. `bench train` uses it to split an epoch into its products
+// and the rest, without a build of its own for the purpose.
+//
+// Only the dispatch point, matmul(), is timed: a thread's block of a split product, or a
+// kernel run through matmul_with(), is not a product of its own. Deliberately not here:
+// FLOP-rate and peak arithmetic beyond a row's own FLOPs (the bench's), and any timing of
+// threads other than the one recording.
+#pragma once
+
+#include "seatorch/kernels/matmul.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace seatorch::kernels {
+
+// One kind of product: a shape, a form and an epilogue, with how often and how long it ran.
+struct ProductRecord {
+  MatmulShape shape;
+  Transpose ta = Transpose::kNo;
+  Transpose tb = Transpose::kNo;
+  bool accumulate = false;  // C += op(A) op(B)
+  bool bias = false;        // fused: C starts from a bias row
+  bool relu = false;        // fused: then clamped at zero
+  std::size_t calls = 0;
+  double seconds = 0.0;  // wall time, summed over the calls
+
+  // 2 m n k per call, over all the calls.
+  [[nodiscard]] double flops() const;
+};
+
+class ProductLog {
+ public:
+  // The kinds of product seen, in the order they first ran.
+  [[nodiscard]] const std::vector<ProductRecord>& records() const { return records_; }
+  // Adds one call of `args` with `epilogue` that took `seconds`.
+  void add(const MatmulArgs& args, const Epilogue& epilogue, double seconds);
+
+ private:
+  std::vector<ProductRecord> records_;
+};
+
+// Makes `log` record the products this thread runs until the scope ends; the log recording
+// before (if any) records again after it.
+class RecordProducts {
+ public:
+  explicit RecordProducts(ProductLog& log);
+  ~RecordProducts();
+  RecordProducts(const RecordProducts&) = delete;
+  RecordProducts& operator=(const RecordProducts&) = delete;
+
+ private:
+  ProductLog* previous_;
+};
+
+// The log recording on this thread, or null (matmul() asks).
+ProductLog* recording_log();
+
+}  // namespace seatorch::kernels

@@ -1,0 +1,200 @@
+// `seatorch bench train`: its flags, the epoch with its breakdown and its products, the
+// scalar engine beside it, and its JSON. The measuring is bench/train_bench.hpp's.
+#include "bench_modes.hpp"
+
+#include "seatorch/bench/train_bench.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace seatorch::cli {
+namespace {
+
+struct TrainBenchFlags {
+  bench::TrainBenchOptions options;
+  std::string data_dir;
+  std::size_t threads = 0;  // 0: SEATORCH_THREADS, else 1
+  bool json = false;
+};
+
+nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
+  if (!a) return nullptr;
+  return {{"architecture", a->architecture},       {"augment", a->augment},
+          {"augment_seconds", a->augment_seconds}, {"rest_seconds", a->rest_seconds},
+          {"product_flops", a->product_flops},     {"share", a->share()}};
+}
+
+// "90.1 GFLOPS, 77.4 % of the FMA peak"
+std::string rate_text(double flops, double seconds, const std::optional<bench::FmaPeak>& peak) {
+  const double gflops = seconds > 0.0 ? flops / seconds / 1e9 : 0.0;
+  return fmt::format("{:.1f} GFLOPS{}", gflops,
+                     peak ? fmt::format(", {:.1f} % of the FMA peak", 100.0 * gflops / peak->gflops) : std::string());
+}
+
+// "products: 24.4 GFLOP per epoch, 90.1 GFLOPS, 77.4 % of the FMA peak"
+std::string products_line(double flops, double seconds, const std::optional<bench::FmaPeak>& peak) {
+  return fmt::format("products: {:.1f} GFLOP per epoch, {}", flops / 1e9, rate_text(flops, seconds, peak));
+}
+
+// What a product does besides C = op(A) op(B): "+=", "bias", "bias, relu", or nothing.
+std::string epilogue_label(const bench::EpochProduct& p) {
+  std::string label = p.accumulate ? "+=" : "";
+  if (p.bias) label += label.empty() ? "bias" : ", bias";
+  if (p.relu) label += label.empty() ? "relu" : ", relu";
+  return label;
+}
+
+double gflops_of(const bench::EpochProduct& p) { return p.seconds > 0.0 ? p.flops / p.seconds / 1e9 : 0.0; }
+
+nlohmann::json products_json(const std::vector<bench::EpochProduct>& products) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const bench::EpochProduct& p : products) {
+    rows.push_back({{"shape", shape_label(p.problem)},
+                    {"m", p.problem.shape.m},
+                    {"n", p.problem.shape.n},
+                    {"k", p.problem.shape.k},
+                    {"form", bench::form_name(p.problem)},
+                    {"accumulate", p.accumulate},
+                    {"bias", p.bias},
+                    {"relu", p.relu},
+                    {"calls_per_epoch", p.calls},
+                    {"seconds_per_epoch", p.seconds},
+                    {"flops_per_epoch", p.flops},
+                    {"gflops", gflops_of(p)}});
+  }
+  return rows;
+}
+
+// The epoch's products one kind a line, after a line of their total against the rest.
+void print_epoch_products(const bench::TrainBenchReport& r) {
+  const std::optional<bench::FmaPeak>& peak = r.peak;
+  auto share = [&peak](double gflops) {
+    return peak ? fmt::format("  {:5.1f} %", 100.0 * gflops / peak->gflops) : std::string();
+  };
+  double flops = 0.0;
+  for (const bench::EpochProduct& p : r.products) flops += p.flops;
+  std::cout << fmt::format("  each product timed as training ran it (wall, mean per epoch): {:.3f} s, {}; the rest "
+                           "of the epoch {:.3f} s\n",
+                           r.product_seconds, rate_text(flops, r.product_seconds, peak), r.other_seconds);
+  // Kinds under 0.5 % of the products' time (an epoch's last, short batch) share one line.
+  std::size_t small_kinds = 0;
+  double small_seconds = 0.0;
+  for (const bench::EpochProduct& p : r.products) {
+    if (p.seconds < 0.005 * r.product_seconds) {
+      ++small_kinds;
+      small_seconds += p.seconds;
+      continue;
+    }
+    std::cout << fmt::format("    {:<18} {:<10} {:6.0f} calls  {:.4f} s  {:6.1f} GFLOPS{}\n", shape_label(p.problem),
+                             epilogue_label(p), p.calls, p.seconds, gflops_of(p), share(gflops_of(p)));
+  }
+  if (small_kinds > 0) {
+    std::cout << fmt::format("    and {} more kind{} of product, {:.4f} s in all\n", small_kinds,
+                             small_kinds == 1 ? "" : "s", small_seconds);
+  }
+}
+
+int run_train_bench_command(TrainBenchFlags flags) {
+  use_threads(flags.threads);
+  flags.options.data_dir = flags.data_dir;
+  spdlog::info("training {} epoch(s) of MNIST with the tensor engine, then {} samples with the scalar engine",
+               flags.options.epochs, flags.options.scalar_samples);
+  const bench::TrainBenchReport r = bench::run_train_bench(flags.options);
+  const train::PhaseSeconds& p = r.phases_per_epoch;
+  if (flags.json) {
+    print_json({{"cpu", r.cpu},
+                {"dataset", r.dataset},
+                {"architecture", r.architecture},
+                {"kernel", r.kernel},
+                {"batch", r.batch},
+                {"epochs", r.epochs},
+                {"train_size", r.train_size},
+                {"test_size", r.test_size},
+                {"seconds_per_epoch", r.seconds_per_epoch},
+                {"epoch_seconds", r.epoch_seconds},
+                {"threads", r.threads},
+                {"peak_gflops", r.peak ? nlohmann::json(r.peak->gflops) : nlohmann::json()},
+                {"product_flops_per_epoch", r.product_flops},
+                {"breakdown_seconds",
+                 {{"data", p.data},
+                  {"forward", p.forward},
+                  {"backward", p.backward},
+                  {"optimizer", p.optimizer},
+                  {"evaluation", r.evaluation_per_epoch}}},
+                {"products", products_json(r.products)},
+                {"product_seconds_per_epoch", r.product_seconds},
+                {"other_seconds_per_epoch", r.other_seconds},
+                {"tensor_us_per_sample", r.tensor_us_per_sample},
+                {"test_accuracy", r.test_accuracy},
+                {"scalar_samples", r.scalar_samples},
+                {"scalar_us_per_sample", r.scalar_us_per_sample},
+                {"scalar_nodes_per_sample", r.scalar_nodes_per_sample},
+                {"scalar_to_tensor", r.scalar_to_tensor},
+                {"peak_rss_bytes", r.peak_rss_bytes},
+                {"augmentation", augment_json(r.augmentation)}});
+    return 0;
+  }
+  print_cpu(r.cpu);
+  std::cout << fmt::format("# {} on {}, batch {}, SGD momentum 0.9, {} thread{}, matmul kernel {}; FMA peak {}\n",
+                           r.architecture, r.dataset, r.batch, r.threads, r.threads == 1 ? "" : "s", r.kernel,
+                           r.peak ? fmt::format("{:.1f} GFLOPS ({})", r.peak->gflops, r.peak->isa)
+                                  : std::string("not measured (no SIMD ISA)"));
+  const auto [fastest, slowest] = std::minmax_element(r.epoch_seconds.begin(), r.epoch_seconds.end());
+  const std::string spread = r.epoch_seconds.size() < 2 ? std::string()
+                                                        : fmt::format("median of {} epochs, {:.3f}-{:.3f} s; ",
+                                                                      r.epoch_seconds.size(), *fastest, *slowest);
+  std::cout << fmt::format("tensor engine: {:.3f} s/epoch ({}{} samples), {:.2f} us/sample, test accuracy {:.4f}\n",
+                           r.seconds_per_epoch, spread, r.train_size, r.tensor_us_per_sample, r.test_accuracy);
+  std::cout << fmt::format(
+      "  breakdown, mean per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s; then "
+      "evaluation {:.3f} s (the {} test images, not in the epoch time)\n",
+      p.data, p.forward, p.backward, p.optimizer, r.evaluation_per_epoch, r.test_size);
+  std::cout << fmt::format("  {}\n", products_line(r.product_flops, r.seconds_per_epoch, r.peak));
+  print_epoch_products(r);
+  std::cout << fmt::format("scalar engine: {:.1f} us/sample on {} samples ({:.0f} graph nodes/sample)\n",
+                           r.scalar_us_per_sample, r.scalar_samples, r.scalar_nodes_per_sample);
+  std::cout << fmt::format("scalar / tensor: {:.0f}x slower per sample\n", r.scalar_to_tensor);
+  if (r.augmentation) {
+    const bench::AugmentBench& a = *r.augmentation;
+    std::cout << fmt::format("augmentation ({}): {:.3f} s per epoch, {:.1f} % of the {} default epoch's {:.3f} s\n",
+                             a.augment, a.augment_seconds, 100.0 * a.share(), a.architecture, a.rest_seconds);
+    std::cout << fmt::format("  that epoch without augmentation (Adam, batch 128): {}\n",
+                             products_line(a.product_flops, a.rest_seconds, r.peak));
+  }
+  std::cout << fmt::format("peak memory (loading MNIST and training): {:.1f} MiB\n",
+                           static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));
+  return 0;
+}
+
+}  // namespace
+
+Command register_train_bench(CLI::App& bench) {
+  auto f = std::make_shared<TrainBenchFlags>();
+  CLI::App* app = bench.add_subcommand("train", "Seconds per MNIST epoch (with a breakdown), scalar vs tensor engine");
+  Command command{app, {}};
+  command
+      .sets("hidden widths", add_counts(app, "--hidden", f->options.hidden, "Hidden-layer widths, comma-separated", 1))
+      ->capture_default_str();
+  command.sets("batch size", add_count(app, "--batch", f->options.batch, "Samples per step", 1))->capture_default_str();
+  command.sets("epochs", add_count(app, "--epochs", f->options.epochs, "Epochs of the tensor engine", 1))
+      ->capture_default_str();
+  add_count(app, "--scalar-samples", f->options.scalar_samples, "Samples for the scalar engine", 1)
+      ->capture_default_str();
+  command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the MNIST files"));
+  add_count(app, "--seed", f->options.seed, "Seed")->capture_default_str();
+  add_threads(command, app, f->threads);
+  app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
+  app->add_flag("!--no-augmentation", f->options.augmentation,
+                "Skip the augmentation line (one epoch of the default model with the best recipe's transforms)");
+  command.run = [f] { return run_train_bench_command(*f); };
+  return command;
+}
+
+}  // namespace seatorch::cli

@@ -1,0 +1,90 @@
+// ProductLog: while a scope records, every matmul() call on that thread lands in one row per
+// shape, form and epilogue, once per call however many threads split it; matmul_with(),
+// calls outside the scope and calls made by other threads do not.
+#include "seatorch/core/parallel.hpp"
+#include "seatorch/kernels/matmul.hpp"
+#include "seatorch/kernels/product_log.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <thread>
+#include <vector>
+
+namespace k = seatorch::kernels;
+
+namespace {
+
+// Operands for C (m, n) = op(A) op(B), all ones, and the C to write.
+struct Operands {
+  std::vector<float> a, b, c, bias;
+  Operands(std::size_t m, std::size_t n, std::size_t depth)
+      : a(m * depth, 1.0f), b(depth * n, 1.0f), c(m * n, 0.0f), bias(n, 1.0f) {}
+};
+
+k::MatmulArgs args_for(Operands& o, k::MatmulShape s, k::Transpose ta, k::Transpose tb) {
+  return {s,
+          o.a.data(),
+          ta == k::Transpose::kYes ? s.m : s.k,
+          ta,
+          o.b.data(),
+          tb == k::Transpose::kYes ? s.k : s.n,
+          tb,
+          o.c.data(),
+          s.n,
+          false};
+}
+
+}  // namespace
+
+TEST_CASE("a product log records each matmul() call of its scope under its shape, form and epilogue", "[kernels]") {
+  Operands small(4, 8, 16);
+  Operands large(130, 140, 150);  // above the size at which a product is split across threads
+  const k::MatmulArgs nt = args_for(small, {4, 8, 16}, k::Transpose::kNo, k::Transpose::kYes);
+  const k::MatmulArgs tn = args_for(large, {130, 140, 150}, k::Transpose::kYes, k::Transpose::kNo);
+
+  k::matmul(nt);  // before the scope: not recorded
+  k::ProductLog log;
+  {
+    const k::RecordProducts recording(log);
+    CHECK(k::recording_log() == &log);
+    k::matmul(nt);
+    k::matmul(nt);
+    k::matmul(nt, {small.bias.data(), true});
+    {
+      const seatorch::core::ScopedThreads two(2);
+      k::matmul(tn);  // split across two threads: still one call
+    }
+    k::matmul_with(k::kernel_names().front(), nt);  // a kernel run directly: not a product of the model
+    std::thread other([&] { k::matmul(nt); });      // another thread does not record into this log
+    other.join();
+    {
+      k::ProductLog inner;
+      const k::RecordProducts nested(inner);
+      k::matmul(tn);
+      CHECK(inner.records().size() == 1);
+    }
+    CHECK(k::recording_log() == &log);  // the outer log records again after the nested scope
+    k::matmul(tn);
+  }
+  CHECK(k::recording_log() == nullptr);
+  k::matmul(nt);  // after the scope: not recorded
+
+  const std::vector<k::ProductRecord>& rows = log.records();
+  REQUIRE(rows.size() == 3);
+  // In the order the kinds first ran.
+  CHECK((rows[0].shape.m == 4 && rows[0].shape.n == 8 && rows[0].shape.k == 16));
+  CHECK(rows[0].ta == k::Transpose::kNo);
+  CHECK(rows[0].tb == k::Transpose::kYes);
+  CHECK(!rows[0].bias);
+  CHECK(!rows[0].relu);
+  CHECK(rows[0].calls == 2);
+  CHECK(rows[0].flops() == 2 * 2.0 * 4 * 8 * 16);
+  CHECK(rows[1].bias);
+  CHECK(rows[1].relu);
+  CHECK(rows[1].calls == 1);
+  CHECK((rows[2].shape.m == 130 && rows[2].shape.n == 140 && rows[2].shape.k == 150));
+  CHECK(rows[2].ta == k::Transpose::kYes);
+  CHECK(rows[2].calls == 2);
+  CHECK(rows[2].flops() == 2 * 2.0 * 130 * 140 * 150);
+  for (const k::ProductRecord& r : rows) CHECK(r.seconds > 0.0);
+}
