@@ -22,15 +22,9 @@ struct Operands {
 };
 
 k::MatmulArgs args_for(Operands& o, k::MatmulShape s, k::Transpose ta, k::Transpose tb) {
-  return {s,
-          o.a.data(),
-          ta == k::Transpose::kYes ? s.m : s.k,
-          ta,
-          o.b.data(),
-          tb == k::Transpose::kYes ? s.k : s.n,
-          tb,
-          o.c.data(),
-          s.n,
+  return {s,    o.a.data(), ta == k::Transpose::kYes ? s.m : s.k,
+          ta,   o.b.data(), tb == k::Transpose::kYes ? s.k : s.n,
+          tb,   o.c.data(), s.n,
           false};
 }
 

@@ -78,7 +78,7 @@ struct TrainBenchReport {
   double evaluation_per_epoch = 0.0;     // the test set's evaluation after each epoch, not in the epoch time
   std::vector<EpochProduct> products;    // the epochs' products, the most time first
   double product_seconds = 0.0;          // their time per epoch
-  double other_seconds = 0.0;            // the mean epoch's time outside them
+  double outside_products = 0.0;         // forward and backward per epoch less the products in them
   double tensor_us_per_sample = 0.0;
   double test_accuracy = 0.0;  // after the run, as a sanity check
   std::size_t scalar_samples = 0;
