@@ -3,17 +3,19 @@
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include "batching.hpp"
+#include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/model/engine_weights.hpp"
 #include "seatorch/model/evaluate.hpp"
 #include "seatorch/tensor/loss.hpp"
-#include "seatorch/tensor/reduce.hpp"
+#include "seatorch/tensor/movement.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <span>
 
 namespace seatorch::train {
 namespace {
@@ -75,11 +77,17 @@ OptimizerOptions optimizer_options(const TensorTrainConfig& config) {
   return o;
 }
 
+// The rows whose largest logit is at their label, by the rule every engine predicts with
+// (core::argmax); a plain loop over the batch's few logits, not a tensor op and its buffers.
 std::size_t count_correct(const tensor::Tensor& logits, const tensor::Tensor& labels) {
-  const std::vector<std::int32_t> predicted = tensor::argmax(logits, 1).values<std::int32_t>();
+  const tensor::Tensor scores = tensor::contiguous(logits);  // (rows, classes)
+  const std::size_t classes = scores.shape()[1];
+  const std::span<const float> all(scores.data<float>(), scores.numel());
   const std::int32_t* y = labels.data<std::int32_t>();
   std::size_t correct = 0;
-  for (std::size_t i = 0; i < predicted.size(); ++i) correct += predicted[i] == y[i] ? 1 : 0;
+  for (std::size_t i = 0; i < scores.shape()[0]; ++i) {
+    correct += static_cast<std::int32_t>(core::argmax(all.subspan(i * classes, classes))) == y[i] ? 1 : 0;
+  }
   return correct;
 }
 

@@ -265,6 +265,29 @@ TEST_CASE("the result logs every product of the training steps once and none of 
   CHECK(products.size() == 16);
 }
 
+TEST_CASE("an epoch's running training accuracy is the evaluator's when the weights do not move", "[train]") {
+  const data::DataSplit data = blobs(300, 8, 5, 21);
+  train::TensorTrainConfig config;
+  config.hidden = {16};
+  config.epochs = 1;
+  config.batch = 32;  // the last batch is short
+  config.lr = 1e-2;
+  // Half-trained weights, so that the predictions spread over every class.
+  config.initial_parameters = train::train_tensor(data, config).model.state_dict();
+  // A rate of 1e-30 moves no weight of magnitude above 1e-20 (and no logit) by a float: every
+  // step predicts with those weights, so the running tally of its predictions must be what
+  // the float evaluator says of the final weights on the same samples.
+  config.optimizer = train::OptimizerKind::kSgd;
+  config.momentum = 0.0;
+  config.lr = 1e-30;
+  const train::TensorTrainOutput out = train::train_tensor(data, config);
+  REQUIRE(out.result.history.size() == 1);
+  const double running = out.result.history[0].train_accuracy;
+  CHECK(running > 0.5);
+  CHECK(running < 1.0);
+  CHECK(running == out.result.train_accuracy);
+}
+
 TEST_CASE("augmented training is seeded, changes only the training images, and never the test set", "[train]") {
   const data::DataSplit data = test::load_mnist_small();
   train::TensorTrainConfig config;
