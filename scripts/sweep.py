@@ -10,7 +10,9 @@ the loop of scripts/compare-pytorch.py). GFLOPS counts the epoch's matrix-produc
 first layer's input gradient is not needed, and seatorch skips it: the count gives both
 engines the same work). % of peak is against the core's FMA peak as `seatorch bench matmul`
 measures it. Each point is the median of --reps runs, taken in turns (seatorch, PyTorch,
-seatorch, ...) so that both see the same machine load.
+seatorch, ...) so that both see the same machine load. For seatorch the table also gives its
+products timed one by one as training ran them (`bench train`'s product log): their own share
+of the peak, and the seconds of the epoch spent outside them.
 
 Writes a Markdown table to stdout and, with --svg FILE, a chart: GFLOPS against width (log
 scale), one line per batch and engine.
@@ -41,10 +43,12 @@ def product_flops(width):
 
 
 def seatorch_seconds(binary, data_dir, width, batch):
+    """The epoch's seconds, and those of its products alone."""
     out = subprocess.run([binary, "--quiet", "bench", "train", "--data-dir", data_dir, "--hidden", str(width),
                           "--batch", str(batch), "--scalar-samples", "1", "--no-augmentation", "--json"],
                          check=True, capture_output=True, text=True).stdout
-    return json.loads(out)["seconds_per_epoch"]
+    report = json.loads(out)
+    return report["seconds_per_epoch"], report["product_seconds_per_epoch"]
 
 
 def fma_peak(binary):
@@ -123,15 +127,23 @@ def main():
     for width in widths:
         for batch in batches:
             times = {"seatorch": [], "PyTorch": []}
+            product_times = []  # seatorch's products alone
             for _ in range(args.reps):
-                times["seatorch"].append(seatorch_seconds(args.seatorch, args.data_dir, width, batch))
+                epoch, products = seatorch_seconds(args.seatorch, args.data_dir, width, batch)
+                times["seatorch"].append(epoch)
+                product_times.append(products)
                 recipe = dict(compare.RECIPES["sgd"], hidden=[width], batch=batch)
                 times["PyTorch"].append(compare.pytorch_epoch_seconds(args.data_dir, 0, recipe, 1)[0])
             for engine, samples in times.items():
                 seconds = statistics.median(samples)
                 gflops = product_flops(width) / seconds / 1e9
-                points.append({"engine": engine, "width": width, "batch": batch, "seconds": seconds,
-                               "gflops": gflops, "pct_peak": 100 * gflops / peak})
+                point = {"engine": engine, "width": width, "batch": batch, "seconds": seconds, "gflops": gflops,
+                         "pct_peak": 100 * gflops / peak}
+                if engine == "seatorch":
+                    products = statistics.median(product_times)
+                    point["products_pct_peak"] = 100 * product_flops(width) / products / 1e9 / peak
+                    point["outside_products"] = statistics.median(e - q for e, q in zip(samples, product_times))
+                points.append(point)
             print(f"  W {width} batch {batch}: seatorch {statistics.median(times['seatorch']):.3f} s, "
                   f"PyTorch {statistics.median(times['PyTorch']):.3f} s", file=sys.stderr, flush=True)
 
@@ -140,14 +152,16 @@ def main():
           f"; BLAS for PyTorch: {os.environ.get('OPENBLAS_CORETYPE', 'as OpenBLAS chose it')}"
           + (f" ({blas_note})" if blas_note else "") + (f"; {blas_refusal}" if blas_refusal else ""))
     print()
-    print("| W | batch | seatorch s | seatorch GFLOPS | % peak | PyTorch s | PyTorch GFLOPS | % peak | seatorch / PyTorch |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| W | batch | seatorch s | seatorch GFLOPS | % peak | its products alone | outside them | PyTorch s "
+          "| PyTorch GFLOPS | % peak | seatorch / PyTorch |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for width in widths:
         for batch in batches:
             s, t = (next(q for q in points if q["engine"] == e and q["width"] == width and q["batch"] == batch)
                     for e in ("seatorch", "PyTorch"))
             ratio = "-" if blas_refusal else f"{s['seconds'] / t['seconds']:.2f}"
             print(f"| {width} | {batch} | {s['seconds']:.3f} | {s['gflops']:.1f} | {s['pct_peak']:.0f} % | "
+                  f"{s['products_pct_peak']:.0f} % | {s['outside_products']:.3f} s | "
                   f"{t['seconds']:.3f} | {t['gflops']:.1f} | {t['pct_peak']:.0f} % | {ratio} |")
     if args.svg:
         svg_chart(points, widths, batches, args.svg, machine)
