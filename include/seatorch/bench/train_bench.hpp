@@ -41,6 +41,7 @@ struct AugmentBench {
   double augment_seconds = 0.0;  // transforming the epoch's images
   double rest_seconds = 0.0;     // the rest of the epoch's training: what it costs without them
   double product_flops = 0.0;    // of the epoch's matrix products (mlp_product_flops)
+  double product_seconds = 0.0;  // those products timed one by one as training ran them
   [[nodiscard]] double share() const { return rest_seconds > 0.0 ? augment_seconds / rest_seconds : 0.0; }
 };
 
