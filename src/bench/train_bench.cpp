@@ -30,24 +30,19 @@ AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
   config.augment = train::find_recipe("best").config().augment;
   const train::TensorTrainOutput out = train::train_tensor(data, config);
   const double augment = out.result.phases.augment;
-  double product_seconds = 0.0;
-  for (const kernels::ProductRecord& r : out.result.products) product_seconds += r.seconds;
   return {out.model.architecture(),
           augment::augment_list(config.augment),
           augment,
           out.result.seconds - augment,
           mlp_product_flops(out.model.sizes(), out.result.samples),
-          product_seconds};
+          kernels::total_seconds(out.result.products)};
 }
 
 // The log's kinds of product as means per epoch, the most time first.
 std::vector<EpochProduct> epoch_products(const std::vector<kernels::ProductRecord>& records, double epochs) {
   std::vector<EpochProduct> products;
   for (const kernels::ProductRecord& r : records) {
-    products.push_back({.problem = {r.shape, r.ta, r.tb},
-                        .accumulate = r.accumulate,
-                        .bias = r.bias,
-                        .relu = r.relu,
+    products.push_back({.kind = r.kind,
                         .calls = static_cast<double>(r.calls) / epochs,
                         .seconds = r.seconds / epochs,
                         .flops = r.flops() / epochs});
@@ -113,7 +108,7 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
                              .optimizer = p.optimizer / epochs};
   for (const train::TrainEpoch& e : tensor.result.history) report.evaluation_per_epoch += e.eval_seconds / epochs;
   report.products = epoch_products(tensor.result.products, epochs);
-  for (const EpochProduct& product : report.products) report.product_seconds += product.seconds;
+  report.product_seconds = kernels::total_seconds(tensor.result.products) / epochs;
   // Every product runs in the forward or the backward phase (the optimizer has none).
   report.outside_products = report.phases_per_epoch.forward + report.phases_per_epoch.backward - report.product_seconds;
   report.tensor_us_per_sample = 1e6 * report.seconds_per_epoch / static_cast<double>(report.train_size);

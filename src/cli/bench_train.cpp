@@ -48,26 +48,30 @@ std::string products_line(double flops, double seconds, const std::optional<benc
 }
 
 // What a product does besides C = op(A) op(B): "+=", "bias", "bias, relu", or nothing.
-std::string epilogue_label(const bench::EpochProduct& p) {
-  std::string label = p.accumulate ? "+=" : "";
-  if (p.bias) label += label.empty() ? "bias" : ", bias";
-  if (p.relu) label += label.empty() ? "relu" : ", relu";
+std::string epilogue_label(const kernels::ProductKind& kind) {
+  std::string label = kind.accumulate ? "+=" : "";
+  if (kind.bias) label += label.empty() ? "bias" : ", bias";
+  if (kind.relu) label += label.empty() ? "relu" : ", relu";
   return label;
 }
+
+// The product as `bench matmul --shapes` names it.
+std::string kind_label(const kernels::ProductKind& kind) { return shape_label({kind.shape, kind.ta, kind.tb}); }
 
 double gflops_of(const bench::EpochProduct& p) { return p.seconds > 0.0 ? p.flops / p.seconds / 1e9 : 0.0; }
 
 nlohmann::json products_json(const std::vector<bench::EpochProduct>& products) {
   nlohmann::json rows = nlohmann::json::array();
   for (const bench::EpochProduct& p : products) {
-    rows.push_back({{"shape", shape_label(p.problem)},
-                    {"m", p.problem.shape.m},
-                    {"n", p.problem.shape.n},
-                    {"k", p.problem.shape.k},
-                    {"form", bench::form_name(p.problem)},
-                    {"accumulate", p.accumulate},
-                    {"bias", p.bias},
-                    {"relu", p.relu},
+    const kernels::ProductKind& kind = p.kind;
+    rows.push_back({{"shape", kind_label(kind)},
+                    {"m", kind.shape.m},
+                    {"n", kind.shape.n},
+                    {"k", kind.shape.k},
+                    {"form", bench::form_name({kind.shape, kind.ta, kind.tb})},
+                    {"accumulate", kind.accumulate},
+                    {"bias", kind.bias},
+                    {"relu", kind.relu},
                     {"calls_per_epoch", p.calls},
                     {"seconds_per_epoch", p.seconds},
                     {"flops_per_epoch", p.flops},
@@ -82,11 +86,9 @@ void print_epoch_products(const bench::TrainBenchReport& r) {
   auto share = [&peak](double gflops) {
     return peak ? fmt::format("  {:5.1f} %", 100.0 * gflops / peak->gflops) : std::string();
   };
-  double flops = 0.0;
-  for (const bench::EpochProduct& p : r.products) flops += p.flops;
   std::cout << fmt::format("  each product timed as training ran it (wall, mean per epoch): {:.3f} s, {}; forward "
                            "and backward outside them {:.3f} s\n",
-                           r.product_seconds, rate_text(flops, r.product_seconds, peak), r.outside_products);
+                           r.product_seconds, rate_text(r.product_flops, r.product_seconds, peak), r.outside_products);
   // Kinds run less than half as often as the most frequent one (those of an epoch's last,
   // short batch) share one line.
   double most_calls = 0.0;
@@ -99,8 +101,8 @@ void print_epoch_products(const bench::TrainBenchReport& r) {
       small_seconds += p.seconds;
       continue;
     }
-    std::cout << fmt::format("    {:<18} {:<10} {:6.0f} calls  {:.4f} s  {:6.1f} GFLOPS{}\n", shape_label(p.problem),
-                             epilogue_label(p), p.calls, p.seconds, gflops_of(p), share(gflops_of(p)));
+    std::cout << fmt::format("    {:<18} {:<10} {:6.0f} calls  {:.4f} s  {:6.1f} GFLOPS{}\n", kind_label(p.kind),
+                             epilogue_label(p.kind), p.calls, p.seconds, gflops_of(p), share(gflops_of(p)));
   }
   if (small_kinds > 0) {
     std::cout << fmt::format("    and {} kind{} of product run less often (a short last batch), {:.4f} s in all\n",

@@ -11,26 +11,25 @@ thread_local ProductLog* t_recording = nullptr;
 
 }  // namespace
 
-double ProductRecord::flops() const {
-  return 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k) *
-         static_cast<double>(calls);
+double ProductKind::flops() const {
+  return 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
+}
+
+double total_seconds(std::span<const ProductRecord> records) {
+  double seconds = 0.0;
+  for (const ProductRecord& r : records) seconds += r.seconds;
+  return seconds;
 }
 
 void ProductLog::add(const MatmulArgs& args, const Epilogue& epilogue, double seconds) {
-  const bool bias = epilogue.bias != nullptr;
-  auto same = [&](const ProductRecord& r) {
-    return r.shape.m == args.shape.m && r.shape.n == args.shape.n && r.shape.k == args.shape.k && r.ta == args.ta &&
-           r.tb == args.tb && r.accumulate == args.accumulate && r.bias == bias && r.relu == epilogue.relu;
-  };
-  auto row = std::find_if(records_.begin(), records_.end(), same);
-  if (row == records_.end()) {
-    row = records_.insert(records_.end(), ProductRecord{.shape = args.shape,
-                                                        .ta = args.ta,
-                                                        .tb = args.tb,
-                                                        .accumulate = args.accumulate,
-                                                        .bias = bias,
-                                                        .relu = epilogue.relu});
-  }
+  const ProductKind kind{.shape = args.shape,
+                         .ta = args.ta,
+                         .tb = args.tb,
+                         .accumulate = args.accumulate,
+                         .bias = epilogue.bias != nullptr,
+                         .relu = epilogue.relu};
+  auto row = std::find_if(records_.begin(), records_.end(), [&](const ProductRecord& r) { return r.kind == kind; });
+  if (row == records_.end()) row = records_.insert(records_.end(), ProductRecord{.kind = kind});
   ++row->calls;
   row->seconds += seconds;
 }

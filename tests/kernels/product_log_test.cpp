@@ -66,19 +66,20 @@ TEST_CASE("a product log records each matmul() call of its scope under its shape
   const std::vector<k::ProductRecord>& rows = log.records();
   REQUIRE(rows.size() == 3);
   // In the order the kinds first ran.
-  CHECK((rows[0].shape.m == 4 && rows[0].shape.n == 8 && rows[0].shape.k == 16));
-  CHECK(rows[0].ta == k::Transpose::kNo);
-  CHECK(rows[0].tb == k::Transpose::kYes);
-  CHECK(!rows[0].bias);
-  CHECK(!rows[0].relu);
+  CHECK((rows[0].kind.shape.m == 4 && rows[0].kind.shape.n == 8 && rows[0].kind.shape.k == 16));
+  CHECK(rows[0].kind.ta == k::Transpose::kNo);
+  CHECK(rows[0].kind.tb == k::Transpose::kYes);
+  CHECK(!rows[0].kind.bias);
+  CHECK(!rows[0].kind.relu);
   CHECK(rows[0].calls == 2);
   CHECK(rows[0].flops() == 2 * 2.0 * 4 * 8 * 16);
-  CHECK(rows[1].bias);
-  CHECK(rows[1].relu);
+  CHECK(rows[1].kind.bias);
+  CHECK(rows[1].kind.relu);
   CHECK(rows[1].calls == 1);
-  CHECK((rows[2].shape.m == 130 && rows[2].shape.n == 140 && rows[2].shape.k == 150));
-  CHECK(rows[2].ta == k::Transpose::kYes);
+  CHECK((rows[2].kind.shape.m == 130 && rows[2].kind.shape.n == 140 && rows[2].kind.shape.k == 150));
+  CHECK(rows[2].kind.ta == k::Transpose::kYes);
   CHECK(rows[2].calls == 2);
   CHECK(rows[2].flops() == 2 * 2.0 * 130 * 140 * 150);
   for (const k::ProductRecord& r : rows) CHECK(r.seconds > 0.0);
+  CHECK(k::total_seconds(rows) == rows[0].seconds + rows[1].seconds + rows[2].seconds);
 }

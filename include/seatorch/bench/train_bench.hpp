@@ -13,6 +13,7 @@
 
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/data/registry.hpp"
+#include "seatorch/kernels/product_log.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include <cstddef>
@@ -52,10 +53,7 @@ double mlp_product_flops(const std::vector<std::size_t>& sizes, std::size_t samp
 
 // One kind of product in the tensor engine's epochs, per epoch (the mean over the epochs).
 struct EpochProduct {
-  MatmulProblem problem;
-  bool accumulate = false;  // C += op(A) op(B)
-  bool bias = false;        // fused epilogue: C starts from a bias row
-  bool relu = false;        // fused epilogue: then clamped at zero
+  kernels::ProductKind kind;
   double calls = 0.0;
   double seconds = 0.0;  // wall time of the calls, their splits across threads included
   double flops = 0.0;

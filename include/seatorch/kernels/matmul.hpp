@@ -33,6 +33,7 @@ struct MatmulShape {
   std::size_t m = 0;
   std::size_t n = 0;
   std::size_t k = 0;
+  bool operator==(const MatmulShape&) const = default;
 };
 
 // The operands of one product. Pointers are not owned.

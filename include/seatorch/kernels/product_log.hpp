@@ -13,24 +13,36 @@
 #include "seatorch/kernels/matmul.hpp"
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace seatorch::kernels {
 
-// One kind of product: a shape, a form and an epilogue, with how often and how long it ran.
-struct ProductRecord {
+// One kind of product: a shape, a form and an epilogue.
+struct ProductKind {
   MatmulShape shape;
   Transpose ta = Transpose::kNo;
   Transpose tb = Transpose::kNo;
   bool accumulate = false;  // C += op(A) op(B)
   bool bias = false;        // fused: C starts from a bias row
   bool relu = false;        // fused: then clamped at zero
+  bool operator==(const ProductKind&) const = default;
+
+  // 2 m n k: the FLOPs of one call.
+  [[nodiscard]] double flops() const;
+};
+
+// A kind of product with how often and how long it ran.
+struct ProductRecord {
+  ProductKind kind;
   std::size_t calls = 0;
   double seconds = 0.0;  // wall time, summed over the calls
 
-  // 2 m n k per call, over all the calls.
-  [[nodiscard]] double flops() const;
+  [[nodiscard]] double flops() const { return kind.flops() * static_cast<double>(calls); }
 };
+
+// The wall time of all the records' calls.
+double total_seconds(std::span<const ProductRecord> records);
 
 class ProductLog {
  public:
