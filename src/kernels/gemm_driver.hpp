@@ -246,7 +246,14 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
             }
             t.c = kTransposedC ? args.c + (jc + jr) * args.ldc + ic + ir : args.c + (ic + ir) * args.ldc + jc + jr;
             if (prefetch_c && kc >= blocking.prefetch_c_depth) prefetch_tile(t);
-            micro_kernel<V, MR, NV, kTransposedC>(t);
+            if (NV > 1 && t.n_eff <= V::kLanes) {
+              // A last panel one register wide or narrower (784 = 24 x 32 + 16 columns)
+              // runs a tile one register wide: the full one would spend half its
+              // multiply-adds on padding. Each element's sum is the same either way.
+              micro_kernel<V, MR, 1, kTransposedC>(t);
+            } else {
+              micro_kernel<V, MR, NV, kTransposedC>(t);
+            }
           }
         }
       }
