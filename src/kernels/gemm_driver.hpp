@@ -187,6 +187,16 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   }
 }
 
+// The micro-kernel only as many registers wide as the tile's columns need (1..NV): a last
+// panel narrower than NR (784 = 24 x 32 + 16 columns for the AVX-512 tile) would otherwise
+// spend its empty registers' multiply-adds on padding (DECISIONS 61). Each element's sum is
+// the same either way.
+template <class V, std::size_t MR, bool kTransposedC, std::size_t... Nv>
+void fitted_micro_kernel(const MicroTile& t, std::index_sequence<Nv...>) {
+  const std::size_t registers = (t.n_eff + V::kLanes - 1) / V::kLanes;
+  (void)((registers == Nv + 1 && (micro_kernel<V, MR, Nv + 1, kTransposedC>(t), true)) || ...);
+}
+
 // The blocked loops over op(A) op(B). With kTransposedC they compute the transpose of C:
 // args describe Cᵀ's product and the micro-kernel stores each tile transposed into args.c
 // (tile element (i, j) at c[j * ldc + i]).
@@ -246,14 +256,7 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
             }
             t.c = kTransposedC ? args.c + (jc + jr) * args.ldc + ic + ir : args.c + (ic + ir) * args.ldc + jc + jr;
             if (prefetch_c && kc >= blocking.prefetch_c_depth) prefetch_tile(t);
-            if (NV > 1 && t.n_eff <= V::kLanes) {
-              // A last panel one register wide or narrower (784 = 24 x 32 + 16 columns)
-              // runs a tile one register wide: the full one would spend half its
-              // multiply-adds on padding. Each element's sum is the same either way.
-              micro_kernel<V, MR, 1, kTransposedC>(t);
-            } else {
-              micro_kernel<V, MR, NV, kTransposedC>(t);
-            }
+            fitted_micro_kernel<V, MR, kTransposedC>(t, std::make_index_sequence<NV>{});
           }
         }
       }

@@ -19,9 +19,11 @@ struct NeonVec {
 
   static Reg zero() { return vdupq_n_f32(0.0f); }
   static Reg load(const float* p) { return vld1q_f32(p); }
+  // n < kLanes always; the bound says so for GCC 12, whose -Warray-bounds cannot see it
+  // through the driver's choice of tile width.
   static Reg load_n(const float* p, std::size_t n) {
     float lanes[kLanes] = {};
-    for (std::size_t l = 0; l < n; ++l) lanes[l] = p[l];
+    for (std::size_t l = 0; l < n && l < kLanes; ++l) lanes[l] = p[l];
     return vld1q_f32(lanes);
   }
   static Reg broadcast(const float* p) { return vld1q_dup_f32(p); }
@@ -31,7 +33,7 @@ struct NeonVec {
   static void store_n(float* p, Reg r, std::size_t n) {
     float lanes[kLanes];
     vst1q_f32(lanes, r);
-    for (std::size_t l = 0; l < n; ++l) p[l] = lanes[l];
+    for (std::size_t l = 0; l < n && l < kLanes; ++l) p[l] = lanes[l];
   }
   // 4 x 4: transpose 2 x 2 blocks of pairs (trn), then recombine the 64-bit halves.
   static void transpose(Reg* r) {
