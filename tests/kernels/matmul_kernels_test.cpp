@@ -2,6 +2,7 @@
 // random shapes up to 300, shapes that cross every cache block, all four transpose forms,
 // accumulate on and off, padded (non-contiguous) rows, and k = 0.
 // Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
+#include "../same_bits.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/kernels/matmul.hpp"
@@ -10,6 +11,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <span>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -167,6 +170,55 @@ TEST_CASE("matmul kernels match ref when a small A stored (k, m) has rows 1 KiB 
   // a partial last panel (253 and 250 rows), in one and in two KC blocks of depth.
   check_all_kernels(make_problem({253, 37, 70, true, false, false, 3}, rng));
   check_all_kernels(make_problem({250, 45, 300, true, true, true, 6}, rng));
+}
+
+// C's first rows or columns, computed as a product of their own, must have the same bits as in
+// the whole product: every kernel sums an element's products in one order whatever computes
+// it (a tile only as wide as a last panel needs, C at most 14 rows tall, Cᵀ for an A·Bᵀ wider
+// than tall, operands packed or read in place), which the split across threads relies on.
+// The whole product is the oracle; the parts take each of those paths on some kernel.
+TEST_CASE("matmul kernels give C's first rows or columns the same bits as the whole product", "[kernels]") {
+  seatorch::core::Rng rng(108);
+  constexpr std::size_t kM = 45, kN = 67, kDepth = 300;  // deep enough for the Cᵀ path (256)
+  const std::vector<std::size_t> parts{1, 4, 5, 8, 13, 16, 17, 25, 33};
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      const Problem whole = make_problem({kM, kN, kDepth, ta, tb, false, 1}, rng);
+      std::vector<std::pair<std::size_t, std::size_t>> shapes;  // (rows, columns) of each part
+      for (const std::size_t d : parts) {
+        shapes.emplace_back(d, kN);
+        shapes.emplace_back(kM, d);
+      }
+      for (const k::KernelInfo& kernel : k::available_kernels()) {
+        std::vector<float> all(whole.c0.size());
+        kernel.matmul(whole.args(whole.a.data(), whole.b.data(), all.data()));
+        for (const auto& [rows, cols] : shapes) {
+          // The first rows of op(A) and columns of op(B) start where the whole ones do, with
+          // the same strides, stored either way.
+          k::MatmulArgs args = whole.args(whole.a.data(), whole.b.data(), nullptr);
+          args.shape = {rows, cols, kDepth};
+          std::vector<float> part(rows * whole.ldc);
+          args.c = part.data();
+          kernel.matmul(args);
+          INFO("kernel " << kernel.name << ": C's first " << rows << " rows and " << cols << " columns of " << kM << "x"
+                         << kN << "x" << kDepth << ", ta " << ta << " tb " << tb);
+          std::optional<std::size_t> first;  // the first element that differs, as i * ldc + j
+          for (std::size_t i = 0; i < rows && !first; ++i) {
+            const std::size_t row = i * whole.ldc;
+            const auto j = seatorch::test::first_bit_difference(std::span<const float>(part).subspan(row, cols),
+                                                                std::span<const float>(all).subspan(row, cols));
+            if (j) first = row + *j;
+          }
+          if (first) {
+            FAIL_CHECK("C[" << *first / whole.ldc << "," << *first % whole.ldc << "] = " << part[*first] << " against "
+                            << all[*first] << " in the whole product");
+          } else {
+            SUCCEED();
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("matmul kernels with k = 0 zero C or leave it when accumulating", "[kernels]") {
