@@ -1,6 +1,7 @@
 // Every available matmul kernel against matmul_ref: every edge size 1..67 along each axis,
 // random shapes up to 300, shapes that cross every cache block, all four transpose forms,
-// accumulate on and off, padded (non-contiguous) rows, and k = 0.
+// accumulate on and off, padded (non-contiguous) rows, and k = 0; and, bit for bit, C's first
+// rows or columns computed alone against the whole product.
 // Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
 #include "../same_bits.hpp"
 #include "seatorch/core/rng.hpp"
