@@ -56,45 +56,44 @@ constexpr std::size_t round_up(std::size_t x, std::size_t step) {
 }
 
 // Copies the (rows, kc) block at src (row stride ld) transposed into dst (kc, R): dst[p * R
-// + i] = src[i * ld + p], rows past `rows` zero. Whole panels go through registers in
-// kLanes x kLanes blocks (V::transpose), the last, shorter depth block with masked loads;
-// partial panels element by element. A panel narrower than a register (the AVX-512 tile's 8
-// rows, AVX2's 6) is the top of a block whose other rows are zero: each of its stores spills
-// past R floats into the next depth's, which the next store overwrites, and only the last is
-// masked to stay inside dst. Element by element it cost 2-3 % of a 1024^3 product on Zen 4.
+// + i] = src[i * ld + p], rows past `rows` zero. Panels go through registers in kLanes x
+// kLanes blocks (V::transpose), the last, shorter depth block with masked loads, rows past
+// `rows` as zero registers. A panel narrower than a register (the AVX-512 tile's 8 rows,
+// AVX2's 6) is the top of a block whose other rows are zero: each of its stores spills past R
+// floats into the next depth's, which the next store overwrites, and only the last is masked
+// to stay inside dst. Element by element it cost 2-3 % of a 1024^3 product on Zen 4, and a
+// batch of 16 packed into a 32-wide panel 9 % of a whole epoch's samples.
 template <class V, std::size_t R>
 void pack_transposed(const float* src, std::size_t ld, std::size_t rows, std::size_t kc, float* dst) {
   constexpr std::size_t kW = V::kLanes;
   constexpr bool kNarrow = R < kW;
   if constexpr (R % kW == 0 || kNarrow) {
-    if (rows == R) {
-      constexpr std::size_t kBlockRows = kNarrow ? R : kW;  // rows of src in one block
-      for (std::size_t p = 0; p < kc; p += kW) {
-        const std::size_t depth = min_of<V>(kW, kc - p);
+    constexpr std::size_t kBlockRows = kNarrow ? R : kW;  // rows of the panel in one block
+    for (std::size_t p = 0; p < kc; p += kW) {
+      const std::size_t depth = min_of<V>(kW, kc - p);
 #pragma GCC unroll 4
-        for (std::size_t i0 = 0; i0 < R; i0 += kW) {
-          typename V::Reg block[kW];
+      for (std::size_t i0 = 0; i0 < R; i0 += kW) {
+        typename V::Reg block[kW];
 #pragma GCC unroll 16
-          for (std::size_t l = 0; l < kW; ++l) {
-            const float* row = src + (i0 + l) * ld + p;
-            block[l] = l >= kBlockRows ? V::zero() : depth == kW ? V::load(row) : V::load_n(row, depth);
-          }
-          V::transpose(block);
-          for (std::size_t l = 0; l < depth; ++l) {
-            float* out = dst + (p + l) * R + i0;
-            if (!kNarrow || p + l + 1 < kc) {
-              V::store(out, block[l]);
-            } else {
-              V::store_n(out, block[l], R);
-            }
+        for (std::size_t l = 0; l < kW; ++l) {
+          const float* row = src + (i0 + l) * ld + p;
+          block[l] = l >= kBlockRows || i0 + l >= rows ? V::zero() : depth == kW ? V::load(row) : V::load_n(row, depth);
+        }
+        V::transpose(block);
+        for (std::size_t l = 0; l < depth; ++l) {
+          float* out = dst + (p + l) * R + i0;
+          if (!kNarrow || p + l + 1 < kc) {
+            V::store(out, block[l]);
+          } else {
+            V::store_n(out, block[l], R);
           }
         }
       }
-      return;
     }
-  }
-  for (std::size_t p = 0; p < kc; ++p) {
-    for (std::size_t i = 0; i < R; ++i) dst[p * R + i] = i < rows ? src[i * ld + p] : 0.0f;
+  } else {
+    for (std::size_t p = 0; p < kc; ++p) {
+      for (std::size_t i = 0; i < R; ++i) dst[p * R + i] = i < rows ? src[i * ld + p] : 0.0f;
+    }
   }
 }
 
@@ -136,18 +135,36 @@ void pack_a(const MatmulArgs& args, std::size_t i0, std::size_t p0, std::size_t 
   }
 }
 
-// Packs depth [p0, p0 + kc) and columns [j0, j0 + nc) of op(B) into NR-column micro-panels:
-// panel s holds dst[s * NR * kc + p * NR + j] = op(B)(p0 + p, j0 + s * NR + j), columns past
-// nc zero. Stored (k, n), B's rows are the panels' rows already; stored (n, k), it is
-// transposed.
+// The width of a packed B micro-panel of `cols` columns: NR, but one register for a last
+// panel that narrow, which is all its tile reads (fitted_micro_kernel) and half the copying.
+template <class V, std::size_t NR>
+constexpr std::size_t packed_panel_width(std::size_t cols) {
+  return cols <= V::kLanes ? V::kLanes : NR;
+}
+
+// Packs depth [p0, p0 + kc) and columns [j, j + cols) of op(B) into one R-column micro-panel,
+// dst (kc, R), columns past cols zero. Stored (k, n), B's rows are the panel's rows already;
+// stored (n, k), it is transposed.
+template <class V, std::size_t R>
+void pack_b_panel(const MatmulArgs& args, std::size_t p0, std::size_t j, std::size_t kc, std::size_t cols, float* dst) {
+  if (args.tb == Transpose::kNo) {
+    pack_rows<V, R>(args.b + p0 * args.ldb + j, args.ldb, cols, kc, dst);
+  } else {
+    pack_transposed<V, R>(args.b + j * args.ldb + p0, args.ldb, cols, kc, dst);
+  }
+}
+
+// Packs depth [p0, p0 + kc) and columns [j0, j0 + nc) of op(B) into micro-panels: panel s
+// starts at dst + s * NR * kc and holds op(B)(p0 + p, j0 + s * NR + j) at p * width + j, its
+// width packed_panel_width.
 template <class V, std::size_t NR>
 void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t kc, std::size_t nc, float* dst) {
   for (std::size_t s0 = 0; s0 < nc; s0 += NR, dst += NR * kc) {
     const std::size_t cols = min_of<V>(NR, nc - s0);
-    if (args.tb == Transpose::kNo) {
-      pack_rows<V, NR>(args.b + p0 * args.ldb + j0 + s0, args.ldb, cols, kc, dst);
+    if (packed_panel_width<V, NR>(cols) < NR) {
+      pack_b_panel<V, V::kLanes>(args, p0, j0 + s0, kc, cols, dst);
     } else {
-      pack_transposed<V, NR>(args.b + (j0 + s0) * args.ldb + p0, args.ldb, cols, kc, dst);
+      pack_b_panel<V, NR>(args, p0, j0 + s0, kc, cols, dst);
     }
   }
 }
@@ -237,7 +254,7 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
             t.b_rs = args.ldb;
           } else {
             t.b = b_buf + (jr - full_cols) * kc;
-            t.b_rs = NR;
+            t.b_rs = packed_panel_width<V, NR>(t.n_eff);
           }
           for (std::size_t ir = 0; ir < mc; ir += MR) {
             t.m_eff = min_of<V>(MR, mc - ir);
