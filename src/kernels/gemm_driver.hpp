@@ -299,19 +299,21 @@ inline MatmulArgs transposed_problem(const MatmulArgs& args) {
 // transposed operand every call, and when C is wider than tall that is the larger one (the
 // forward X·Wᵀ packs all of W for a batch of 64 rows). Cᵀ's product packs A instead and
 // reads B in place; each element's products are summed in the same order either way, so
-// the bits are the same. Only where B then stays unpacked (not a large problem), where the
+// the bits are the same. Only where Cᵀ's product does read B in place (choose_packing: for
+// W of any height while the batch is at most 4 NR; a rule of at most 2 MC rows of W left a
+// batch of 16 on 512 or 1024 outputs packing all of W, DECISIONS 61), where the
 // micro-kernel can store transposed tiles (MR <= lanes), and for deep products: a transposed
 // store costs a fixed amount per tile and depth pass, which a shallow product does not earn
 // back (on Zen 4, 64x128x10:nt ran at 55 GFLOPS against 63-85 untransposed, 64x128x784:nt at
 // a median 106 against 100 over five interleaved runs).
 inline constexpr std::size_t kMinTransposedDepth = 256;
 
-template <class V, std::size_t MR>
+template <class V, std::size_t MR, std::size_t NR>
 bool prefer_transposed(const MatmulArgs& args, const Blocking& blocking) {
   if constexpr (MR <= V::kLanes) {
     const auto [m, n, k] = args.shape;
-    return args.ta == Transpose::kNo && args.tb == Transpose::kYes && m < n && n <= 2 * blocking.mc &&
-           k >= kMinTransposedDepth;
+    return args.ta == Transpose::kNo && args.tb == Transpose::kYes && m < n && k >= kMinTransposedDepth &&
+           !choose_packing<V, MR, NR>(transposed_problem(args), blocking).a;
   }
   return false;
 }
@@ -320,7 +322,7 @@ template <class V, std::size_t MR, std::size_t NV>
 void gemm(const MatmulArgs& args, const Blocking& blocking) {
   if (matmul_degenerate(args)) return;
   if constexpr (MR <= V::kLanes) {
-    if (prefer_transposed<V, MR>(args, blocking))
+    if (prefer_transposed<V, MR, NV * V::kLanes>(args, blocking))
       return gemm_blocked<V, MR, NV, true>(transposed_problem(args), blocking);
   }
   gemm_blocked<V, MR, NV, false>(args, blocking);

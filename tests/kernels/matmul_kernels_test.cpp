@@ -155,6 +155,9 @@ TEST_CASE("matmul kernels match ref across every cache block boundary", "[kernel
   // Wider than tall, A·Bᵀ: the driver computes Cᵀ with transposed tile stores (partial ones
   // at both edges), accumulating across three depth blocks.
   check_all_kernels(make_problem({45, 203, 1030, false, true, true, 1}, rng));
+  // The same with C wider than two MC blocks (a batch of 20 on 300 outputs): Cᵀ's product
+  // then runs its A in several blocks, read in place.
+  check_all_kernels(make_problem({20, 300, 300, false, true, false, 2}, rng));
 }
 
 TEST_CASE("matmul kernels match ref on problems large enough to pack both operands", "[kernels]") {
