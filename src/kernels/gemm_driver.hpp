@@ -229,14 +229,17 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
   const std::size_t a_rows = round_up<V>(min_of<V>(blocking.mc, m), MR);
   const std::size_t b_cols = round_up<V>(min_of<V>(blocking.nc, n), NR);
   float* a_buf = packing.a ? pack_buffer(PackSlot::kA, a_rows * kc_max) : nullptr;  // (a_rows / MR, kc, MR)
-  // In place, B still packs its last, partial micro-panel: the micro-kernel reads NR columns.
+  // In place, B still packs a last panel that ends inside a register: the micro-kernel reads
+  // whole registers of each row (fitted_micro_kernel).
   float* b_buf = pack_buffer(PackSlot::kB, (packing.b ? b_cols : NR) * kc_max);  // (b_cols / NR, kc, NR)
 
   for (std::size_t jc = 0; jc < n; jc += blocking.nc) {
     const std::size_t nc = min_of<V>(blocking.nc, n - jc);
     for (std::size_t pc = 0; pc < k; pc += blocking.kc) {
       const std::size_t kc = min_of<V>(blocking.kc, k - pc);
-      const std::size_t full_cols = packing.b ? 0 : nc / NR * NR;  // read in place
+      // Read in place: every panel but a last one that ends inside a register.
+      const std::size_t ragged = nc % NR % V::kLanes == 0 ? 0 : nc % NR;
+      const std::size_t full_cols = packing.b ? 0 : nc - ragged;
       pack_b<V, NR>(args, pc, jc + full_cols, kc, nc - full_cols, b_buf);
 
       MicroTile t;

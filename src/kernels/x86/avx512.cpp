@@ -8,8 +8,8 @@
 // divide the MLP's 64, 128 and 784. C at most 14 rows tall (the 10-class layer's weight
 // gradient dYᵀ·H) runs with tiles exactly that tall, and C at most 14 wide (its forward H·Wᵀ,
 // or the gradient in the form Hᵀ·dY) as Cᵀ through the same tiles, stored transposed: a
-// 10-row tile wastes no lanes. For C 15 or 16 wide an 8 x 16 tile wastes half as many lanes
-// as 8 x 32.
+// 10-row tile wastes no lanes. A C at most 16 wide, or the last 16 columns of a wider one, runs
+// the tile one register wide (the driver's fitted_micro_kernel).
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
@@ -64,7 +64,6 @@ struct Avx512Vec {
 
 constexpr std::size_t kMr = 8;
 constexpr std::size_t kNv = 2;
-constexpr std::size_t kNarrowNv = 1;  // for n <= 16
 // Up to 14 rows (of C, or of Cᵀ) x 32: 28 accumulators, two for B's row and one broadcast.
 constexpr std::size_t kNarrowMaxN = 14;
 // A block (128, 512): 256 KiB of the 1 MiB L2; B panel (512, 2048): 4 MiB of L3. A long kc
@@ -85,8 +84,6 @@ void matmul_avx512(const MatmulArgs& args) {
     gemm_short<Avx512Vec, kNv, false>(args, kBlocking, kShortHeights);
   } else if (args.shape.n <= kNarrowMaxN) {
     gemm_short<Avx512Vec, kNv, true>(transposed_problem(args), kBlocking, kShortHeights);
-  } else if (args.shape.n <= kNarrowNv * Avx512Vec::kLanes) {
-    gemm<Avx512Vec, kMr, kNarrowNv>(args, kBlocking);
   } else {
     gemm<Avx512Vec, kMr, kNv>(args, kBlocking);
   }
