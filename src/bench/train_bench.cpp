@@ -42,10 +42,7 @@ AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
 std::vector<EpochProduct> epoch_products(const std::vector<kernels::ProductRecord>& records, double epochs) {
   std::vector<EpochProduct> products;
   for (const kernels::ProductRecord& r : records) {
-    products.push_back({.kind = r.kind,
-                        .calls = static_cast<double>(r.calls) / epochs,
-                        .seconds = r.seconds / epochs,
-                        .flops = r.flops() / epochs});
+    products.push_back({.kind = r.kind, .calls = static_cast<double>(r.calls) / epochs, .seconds = r.seconds / epochs});
   }
   std::stable_sort(products.begin(), products.end(),
                    [](const EpochProduct& a, const EpochProduct& b) { return a.seconds > b.seconds; });

@@ -58,7 +58,7 @@ std::string epilogue_label(const kernels::ProductKind& kind) {
 // The product as `bench matmul --shapes` names it.
 std::string kind_label(const kernels::ProductKind& kind) { return shape_label({kind.shape, kind.ta, kind.tb}); }
 
-double gflops_of(const bench::EpochProduct& p) { return p.seconds > 0.0 ? p.flops / p.seconds / 1e9 : 0.0; }
+double gflops_of(const bench::EpochProduct& p) { return p.seconds > 0.0 ? p.flops() / p.seconds / 1e9 : 0.0; }
 
 nlohmann::json products_json(const std::vector<bench::EpochProduct>& products) {
   nlohmann::json rows = nlohmann::json::array();
@@ -74,7 +74,7 @@ nlohmann::json products_json(const std::vector<bench::EpochProduct>& products) {
                     {"relu", kind.relu},
                     {"calls_per_epoch", p.calls},
                     {"seconds_per_epoch", p.seconds},
-                    {"flops_per_epoch", p.flops},
+                    {"flops_per_epoch", p.flops()},
                     {"gflops", gflops_of(p)}});
   }
   return rows;

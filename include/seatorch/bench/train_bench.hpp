@@ -56,7 +56,8 @@ struct EpochProduct {
   kernels::ProductKind kind;
   double calls = 0.0;
   double seconds = 0.0;  // wall time of the calls, their splits across threads included
-  double flops = 0.0;
+
+  [[nodiscard]] double flops() const { return kind.flops() * calls; }
 };
 
 struct TrainBenchReport {
