@@ -39,8 +39,15 @@ struct MicroTile {
 // With kTransposedC the tile is Cᵀ: tile element (i, j) goes to c[j * ldc + i], written
 // through V::transpose, one kLanes x kLanes block per vector column (MR <= kLanes); only
 // its first m_eff rows are stored.
+//
+// A function of its own, never inlined into the driver: inlined, GCC 12 allocated the AVX2
+// tile's registers across the driver's whole loop nest, kept two of the six A row addresses
+// on the stack and stepped them there every depth step, a chain through memory that held
+// the tile to 84-88 % of the peak (`bench matmul --kernel avx2` on Zen 4, 256^3 to 1024^3).
+// On its own it keeps every address in a register. A call per tile costs a few cycles
+// against the tile's kc x MR x NV multiply-adds (DECISIONS 62).
 template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
-inline void micro_kernel(const MicroTile& t) {
+[[gnu::noinline]] void micro_kernel(const MicroTile& t) {
   using Reg = typename V::Reg;
   constexpr std::size_t kW = V::kLanes;
 
