@@ -204,6 +204,18 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   }
 }
 
+// The depth of each pass over K: kc, unless that would leave a last pass shallower than a
+// quarter of kc; then K is spread evenly over one pass fewer, each a little deeper than kc.
+// Every pass loads and stores each C tile once, which a last pass of 16 (the MLP's 784 =
+// 3 x 256 + 16 for a kc of 256) spends on a sixteenth of a pass's work. The split changes
+// where each element's sum is cut into partial sums, so it is fixed by (k, kc) alone.
+constexpr std::size_t pass_depth(std::size_t k, std::size_t kc) {
+  const std::size_t full = k / kc;
+  if (full == 0) return k;
+  if (k % kc == 0 || k % kc >= kc / 4) return kc;
+  return (k + full - 1) / full;
+}
+
 // The micro-kernel only as many registers wide as the tile's columns need (1..NV): a last
 // panel narrower than NR (784 = 24 x 32 + 16 columns for the AVX-512 tile) would otherwise
 // spend its empty registers' multiply-adds on padding (DECISIONS 61). Each element's sum is
@@ -224,7 +236,7 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
   const Packing packing = choose_packing<V, MR, NR>(args, blocking);
   const bool prefetch_c = !kTransposedC && blocking.prefetch_c_depth > 0 && m * n >= blocking.prefetch_c_floats;
 
-  const std::size_t kc_max = min_of<V>(blocking.kc, k);
+  const std::size_t kc_max = pass_depth(k, blocking.kc);
   // A block's rows and a B panel's columns, rounded up to whole micro-panels.
   const std::size_t a_rows = round_up<V>(min_of<V>(blocking.mc, m), MR);
   const std::size_t b_cols = round_up<V>(min_of<V>(blocking.nc, n), NR);
@@ -235,8 +247,8 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
 
   for (std::size_t jc = 0; jc < n; jc += blocking.nc) {
     const std::size_t nc = min_of<V>(blocking.nc, n - jc);
-    for (std::size_t pc = 0; pc < k; pc += blocking.kc) {
-      const std::size_t kc = min_of<V>(blocking.kc, k - pc);
+    for (std::size_t pc = 0; pc < k; pc += kc_max) {
+      const std::size_t kc = min_of<V>(kc_max, k - pc);
       // Read in place: every panel but a last one that ends inside a register.
       const std::size_t ragged = nc % NR % V::kLanes == 0 ? 0 : nc % NR;
       const std::size_t full_cols = packing.b ? 0 : nc - ragged;
