@@ -28,7 +28,23 @@ struct Avx2Vec {
   static Reg fma(Reg a, Reg b, Reg c) { return _mm256_fmadd_ps(a, b, c); }
   static Reg add(Reg a, Reg b) { return _mm256_add_ps(a, b); }
   static void store(float* p, Reg r) { _mm256_storeu_ps(p, r); }
-  static void store_n(float* p, Reg r, std::size_t n) { _mm256_maskstore_ps(p, mask(n), r); }
+  // n < 8 lanes as at most three plain stores of 4, 2 and 1 floats. AMD cores run the masked
+  // store (vmaskmovps) as a slow microcoded sequence; the transposed tile stores every row of
+  // Cᵀ with it (6 of 8 lanes), and on Zen 4 that cost the forward X·Wᵀ 8 % (DECISIONS 62).
+  static void store_n(float* p, Reg r, std::size_t n) {
+    __m128 part = _mm256_castps256_ps128(r);
+    if (n & 4) {
+      _mm_storeu_ps(p, part);
+      part = _mm256_extractf128_ps(r, 1);
+      p += 4;
+    }
+    if (n & 2) {
+      _mm_storel_pi(reinterpret_cast<__m64*>(p), part);
+      part = _mm_movehl_ps(part, part);
+      p += 2;
+    }
+    if (n & 1) _mm_store_ss(p, part);
+  }
   // 8 x 8: interleave pairs of rows, then pairs of pairs, then swap 128-bit halves.
   static void transpose(Reg* r) {
     Reg t[8], u[8];
