@@ -182,15 +182,23 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 // so a micro-panel deeper than 32 rows is evicted before the next tile reads the rest of its
 // lines. On Zen 3 the default model's weight gradient 256x784x128:tn ran at a median 0.80 x
 // OpenBLAS in place and 0.90 x packed (six pairs in turns), and its backward phase in 0.79
-// s rather than 0.70 (medians of eight epochs each; DECISIONS 48).
-inline constexpr std::size_t kAliasedRowFloats = 256;  // 1 KiB
-inline constexpr std::size_t kAliasedRowsInL1 = 32;    // 4 sets x 8 ways, the smaller L1s
+// s rather than 0.70 (medians of eight epochs each; DECISIONS 48). Rows 512 B apart share 8
+// sets, and packing them pays only when many B micro-panels reuse the copy: the 784-128-10
+// model's dYᵀ (64 rows of 128 floats) for C 784 wide, 49 AVX2 panels, ran 97 -> 103 GFLOPS
+// packed on Zen 4 (AVX-512, 25 panels: 107 -> 109), while the default model's second layer,
+// C 256 wide (16 AVX2 panels, 8 AVX-512 ones), lost 1.5-2 % (DECISIONS 62).
+inline constexpr std::size_t kAliasedRowFloats = 256;      // 1 KiB
+inline constexpr std::size_t kAliasedRowsInL1 = 32;        // 4 sets x 8 ways, the smaller L1s
+inline constexpr std::size_t kHalfAliasedRowFloats = 128;  // 512 B
+inline constexpr std::size_t kHalfAliasedPanels = 16;      // B micro-panels that must reuse the copy
 
 template <class V, std::size_t MR, std::size_t NR>
 Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const auto [m, n, k] = args.shape;
   const bool large = m > 2 * blocking.mc;
-  const bool a_aliased = args.ta == Transpose::kYes && args.lda % kAliasedRowFloats == 0 && k > kAliasedRowsInL1;
+  const bool a_strided = args.ta == Transpose::kYes && k > kAliasedRowsInL1;
+  const bool a_aliased = a_strided && (args.lda % kAliasedRowFloats == 0 ||
+                                       (args.lda % kHalfAliasedRowFloats == 0 && n > kHalfAliasedPanels * NR));
   return {.a = (large && n > 4 * NR) || a_aliased, .b = large || args.tb == Transpose::kYes};
 }
 

@@ -174,6 +174,8 @@ TEST_CASE("matmul kernels match ref when a small A stored (k, m) has rows 1 KiB 
   // a partial last panel (253 and 250 rows), in one and in two KC blocks of depth.
   check_all_kernels(make_problem({253, 37, 70, true, false, false, 3}, rng));
   check_all_kernels(make_problem({250, 45, 300, true, true, true, 6}, rng));
+  // lda = 128 floats (512 B) with C wider than 16 micro-panels of every kernel: packed too.
+  check_all_kernels(make_problem({125, 530, 40, true, false, true, 3}, rng));
 }
 
 // C's first rows or columns, computed as a product of their own, must have the same bits as in
