@@ -96,8 +96,12 @@ Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
 // after it only whole-vector stores to a local array. With the partial group after the loop,
 // a masked store of the accumulators, or a lambda, GCC copied every accumulator to another
 // register on each iteration (2 moves per vpdpbusd) and ran at 2/3 of the kernel's speed.
+// And it is never inlined: inlined into layer_avx2, the AVX2 tile reloaded its four
+// activation row pointers from the stack on every step; on its own it keeps them in
+// registers (`bench int8`, AVX2 path, median 311k -> 334k images/s over seven pairs on Zen 4,
+// DECISIONS 62). The VNNI tile was already compiled on its own.
 template <class Isa, int MR, int NR, class Out>
-void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
+[[gnu::noinline]] void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   constexpr std::size_t R = Isa::kRows;
   const std::size_t k4 = (g.k + 3) / 4;
   const std::size_t full = g.k / 4;
