@@ -31,7 +31,7 @@ namespace seatorch::kernels {
 // Cache-blocking parameters in elements; mc is a multiple of MR and nc of NR.
 struct Blocking {
   std::size_t mc = 0;  // rows of the A block kept in L2
-  std::size_t kc = 0;  // depth of one pass (the micro-panels' length)
+  std::size_t kc = 0;  // depth of one pass (the micro-panels' length); pass_depth may go up to 1.25 kc
   std::size_t nc = 0;  // columns of the B panel kept in L3
   // In a product whose C has at least prefetch_c_floats elements, ask for each C tile's cache
   // lines before a pass at least prefetch_c_depth deep (0: never); see prefetch_tile.
@@ -223,6 +223,12 @@ constexpr std::size_t pass_depth(std::size_t k, std::size_t kc) {
   if (k % kc == 0 || k % kc >= kc / 4) return kc;
   return (k + full - 1) / full;
 }
+// The splits every checkpoint's bits depend on: the MLPs' depths under kc 256 (AVX2, NEON,
+// portable) and 512 (AVX-512).
+static_assert(pass_depth(784, 256) == 262);  // 262 + 262 + 260
+static_assert(pass_depth(784, 512) == 512);  // 512 + 272, as before pass_depth
+static_assert(pass_depth(256, 256) == 256 && pass_depth(128, 512) == 128 && pass_depth(1024, 256) == 256);
+static_assert(pass_depth(300, 256) == 300);  // one pass, 1.17 kc
 
 // The micro-kernel only as many registers wide as the tile's columns need (1..NV): a last
 // panel narrower than NR (784 = 24 x 32 + 16 columns for the AVX-512 tile) would otherwise

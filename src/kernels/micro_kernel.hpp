@@ -43,7 +43,7 @@ struct MicroTile {
 // A function of its own, never inlined into the driver: inlined, GCC 12 allocated the AVX2
 // tile's registers across the driver's whole loop nest, kept two of the six A row addresses
 // on the stack and stepped them there every depth step, a chain through memory that held
-// the tile to 84-88 % of the peak (`bench matmul --kernel avx2` on Zen 4, 256^3 to 1024^3).
+// the tile to 81-88 % of the peak (`bench matmul --kernel avx2` on Zen 4, 256^3 to 1024^3).
 // On its own it keeps every address in a register. A call per tile costs a few cycles
 // against the tile's kc x MR x NV multiply-adds (DECISIONS 62).
 template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
