@@ -58,16 +58,40 @@ constexpr std::size_t round_up(std::size_t x, std::size_t step) {
 // Copies the (rows, kc) block at src (row stride ld) transposed into dst (kc, R): dst[p * R
 // + i] = src[i * ld + p], rows past `rows` zero. Panels go through registers in kLanes x
 // kLanes blocks (V::transpose), the last, shorter depth block with masked loads, rows past
-// `rows` as zero registers. A panel narrower than a register (the AVX-512 tile's 8 rows,
-// AVX2's 6) is the top of a block whose other rows are zero: each of its stores spills past R
-// floats into the next depth's, which the next store overwrites, and only the last is masked
-// to stay inside dst. Element by element it cost 2-3 % of a 1024^3 product on Zen 4, and a
-// batch of 16 packed into a 32-wide panel 9 % of a whole epoch's samples.
+// `rows` as zero registers. A panel half a register wide (the AVX-512 tile's 8 rows) goes
+// through V::transpose_half where V has it: each register comes out as two whole depths,
+// for half the shuffles and stores of a block padded with zero rows (512^3 0.8 % faster on
+// Zen 4, DECISIONS 63). Another panel narrower than a register (AVX2's 6 rows) is the top of
+// a block whose other rows are zero: each of its stores spills past R floats into the next
+// depth's, which the next store overwrites, and only the last is masked to stay inside dst.
+// Element by element it cost 2-3 % of a 1024^3 product on Zen 4, and a batch of 16 packed
+// into a 32-wide panel 9 % of a whole epoch's samples.
 template <class V, std::size_t R>
 void pack_transposed(const float* src, std::size_t ld, std::size_t rows, std::size_t kc, float* dst) {
   constexpr std::size_t kW = V::kLanes;
   constexpr bool kNarrow = R < kW;
-  if constexpr (R % kW == 0 || kNarrow) {
+  if constexpr (2 * R == kW && requires(typename V::Reg* r) { V::transpose_half(r); }) {
+    // A panel half a register wide (the AVX-512 tile's 8 rows): R rows x kW depths per block,
+    // each register afterwards two whole depths of the panel, adjacent in dst.
+    for (std::size_t p = 0; p < kc; p += kW) {
+      const std::size_t depth = min_of<V>(kW, kc - p);
+      typename V::Reg block[R];
+#pragma GCC unroll 16
+      for (std::size_t l = 0; l < R; ++l) {
+        const float* row = src + l * ld + p;
+        block[l] = l >= rows ? V::zero() : depth == kW ? V::load(row) : V::load_n(row, depth);
+      }
+      V::transpose_half(block);
+      for (std::size_t q = 0; 2 * q < depth; ++q) {
+        float* out = dst + (p + 2 * q) * R;
+        if (2 * q + 1 < depth) {
+          V::store(out, block[q]);
+        } else {
+          V::store_n(out, block[q], R);
+        }
+      }
+    }
+  } else if constexpr (R % kW == 0 || kNarrow) {
     constexpr std::size_t kBlockRows = kNarrow ? R : kW;  // rows of the panel in one block
     for (std::size_t p = 0; p < kc; p += kW) {
       const std::size_t depth = min_of<V>(kW, kc - p);
@@ -157,8 +181,23 @@ void pack_b_panel(const MatmulArgs& args, std::size_t p0, std::size_t j, std::si
 // Packs depth [p0, p0 + kc) and columns [j0, j0 + nc) of op(B) into micro-panels: panel s
 // starts at dst + s * NR * kc and holds op(B)(p0 + p, j0 + s * NR + j) at p * width + j, its
 // width packed_panel_width.
+// B stored (k, n) is copied a whole row of the block at a time, across every full panel:
+// panel by panel, the copy read NR floats of one row and jumped to the next (2-4 KiB on),
+// and ran at a fraction of the memory's speed (on Zen 4, 3 % of a 1024^3 product's time for
+// 4 MiB). Row by row it reads B as it lies: 512^3 and 1024^3 1.4-2 % faster (DECISIONS 63).
 template <class V, std::size_t NR>
 void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t kc, std::size_t nc, float* dst) {
+  if (args.tb == Transpose::kNo) {
+    const std::size_t full = nc / NR * NR;  // columns in full panels
+    const float* src = args.b + p0 * args.ldb + j0;
+    for (std::size_t p = 0; p < kc; ++p, src += args.ldb) {
+      float* out = dst + p * NR;
+      for (std::size_t s0 = 0; s0 < full; s0 += NR, out += NR * kc) std::memcpy(out, src + s0, NR * sizeof(float));
+    }
+    j0 += full;
+    nc -= full;
+    dst += full * kc;
+  }
   for (std::size_t s0 = 0; s0 < nc; s0 += NR, dst += NR * kc) {
     const std::size_t cols = min_of<V>(NR, nc - s0);
     if (packed_panel_width<V, NR>(cols) < NR) {

@@ -9,6 +9,8 @@
 //   V::Reg, V::kLanes, zero(), load(p), load_n(p, n), broadcast(p), fma(a, b, c) = a*b + c,
 //   add(a, b), store(p, r), store_n(p, r, n)        (the _n forms touch only n < kLanes lanes)
 //   transpose(r): transposes the kLanes x kLanes block held in r[0..kLanes) (packing uses it)
+//   transpose_half(r), optional: the (kLanes / 2) x kLanes block in r[0..kLanes / 2), each
+//     register afterwards two columns (gemm_driver.hpp's pack_transposed)
 //
 // Every template here takes V first. Each ISA defines its V in an anonymous namespace, so
 // every instantiation has internal linkage and is compiled only with its own file's ISA

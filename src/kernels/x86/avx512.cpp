@@ -60,6 +60,31 @@ struct Avx512Vec {
       r[i + 8] = _mm512_maskz_shuffle_f32x4(kAll, t[i], t[i + 8], 0xdd);
     }
   }
+  // 8 x 16 (the 8-row tile's panels): r[i] holds row i's 16 columns; afterwards r[q] holds
+  // columns 2q and 2q + 1, each as 8 floats (rows 0..7). Half the shuffles of transpose()
+  // on a block whose other 8 rows would be zero, and half the registers to store.
+  static void transpose_half(Reg* r) {
+    constexpr __mmask16 kAll = 0xffff;
+    Reg t[8], u[8], v[8];
+    for (int i = 0; i < 8; i += 2) {  // per 128-bit lane: rows i, i + 1 interleaved
+      t[i] = _mm512_maskz_unpacklo_ps(kAll, r[i], r[i + 1]);
+      t[i + 1] = _mm512_maskz_unpackhi_ps(kAll, r[i], r[i + 1]);
+    }
+    for (int h = 0; h < 8; h += 4) {  // u[h + c]: rows h..h+3 of columns c, 4 + c, 8 + c, 12 + c
+      u[h] = _mm512_maskz_shuffle_ps(kAll, t[h], t[h + 2], 0x44);
+      u[h + 1] = _mm512_maskz_shuffle_ps(kAll, t[h], t[h + 2], 0xee);
+      u[h + 2] = _mm512_maskz_shuffle_ps(kAll, t[h + 1], t[h + 3], 0x44);
+      u[h + 3] = _mm512_maskz_shuffle_ps(kAll, t[h + 1], t[h + 3], 0xee);
+    }
+    for (int c = 0; c < 4; ++c) {  // v[c], c in 0..7: columns c and c + 8 (rows 0..3, 4..7 of each)
+      v[c] = _mm512_maskz_shuffle_f32x4(kAll, u[c], u[c + 4], 0x88);
+      v[c + 4] = _mm512_maskz_shuffle_f32x4(kAll, u[c], u[c + 4], 0xdd);
+    }
+    for (int c = 0; c < 8; c += 2) {
+      r[c / 2] = _mm512_maskz_shuffle_f32x4(kAll, v[c], v[c + 1], 0x88);      // columns c, c + 1
+      r[c / 2 + 4] = _mm512_maskz_shuffle_f32x4(kAll, v[c], v[c + 1], 0xdd);  // columns c + 8, c + 9
+    }
+  }
 };
 
 constexpr std::size_t kMr = 8;
