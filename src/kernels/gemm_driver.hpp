@@ -37,6 +37,9 @@ struct Blocking {
   // lines before a pass at least prefetch_c_depth deep (0: never); see prefetch_tile.
   std::size_t prefetch_c_depth = 0;
   std::size_t prefetch_c_floats = 0;
+  // A large product's A stored (m, k) is packed when its rows are at least this many floats
+  // apart (0: however far apart); closer rows are read in place. See choose_packing.
+  std::size_t pack_a_from_ld = 0;
 };
 
 // Which operands the driver copies into micro-panels rather than reading in place.
@@ -213,8 +216,12 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 // re-read from memory once per A block, so past two blocks (m > 2 * MC) one contiguous copy
 // is cheaper than strided re-reads; and when C is also wide, A's block is reused by so many
 // micro-panels that a copy free of cache conflicts pays too (measured on Zen 4: +3% to +20%
-// at 1024..2048 for the 6-row AVX2 tile, neutral for AVX-512). Small problems, the MLP's,
-// read both in place: there a copy costs up to 10% and buys nothing. Except A stored
+// at 1024..2048 for the 6-row AVX2 tile). The AVX-512 tile reads A stored (m, k) in place
+// even then while its rows are under 4 KiB apart (Blocking::pack_a_from_ld): 384^3-768^3
+// 1.4-1.8 % faster than through the copy and the default model's evaluation forward
+// 1024x256x784:nt 3 %, while the AVX2 tile lost 2.4 % at 1000^3 in place and gained at most
+// 1 % below, so it packs (DECISIONS 63). Small problems, the MLP's, read both in place:
+// there a copy costs up to 10% and buys nothing. Except A stored
 // (k, m), the weight gradient's dYᵀ, when its rows are a multiple of 1 KiB apart: read in
 // place, each step of the depth loop moves to the next row, and an L1 of 64 sets (every
 // kind here: 32 KiB 8-way on Zen, 48 KiB 12-way on the Xeon) keeps such rows in 4 of them,
@@ -235,10 +242,11 @@ template <class V, std::size_t MR, std::size_t NR>
 Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const auto [m, n, k] = args.shape;
   const bool large = m > 2 * blocking.mc;
+  const bool a_far_apart = args.ta == Transpose::kYes || args.lda >= blocking.pack_a_from_ld;
   const bool a_strided = args.ta == Transpose::kYes && k > kAliasedRowsInL1;
   const bool a_aliased = a_strided && (args.lda % kAliasedRowFloats == 0 ||
                                        (args.lda % kHalfAliasedRowFloats == 0 && n > kHalfAliasedPanels * NR));
-  return {.a = (large && n > 4 * NR) || a_aliased, .b = large || args.tb == Transpose::kYes};
+  return {.a = (large && n > 4 * NR && a_far_apart) || a_aliased, .b = large || args.tb == Transpose::kYes};
 }
 
 // Asks for the cache lines of a C tile, (m_eff, n_eff) at c with row stride ldc, with intent
@@ -380,8 +388,13 @@ template <class V, std::size_t MR, std::size_t NR>
 bool prefer_transposed(const MatmulArgs& args, const Blocking& blocking) {
   if constexpr (MR <= V::kLanes) {
     const auto [m, n, k] = args.shape;
+    // Judged as if a large W were packed however close its rows: read in place through Cᵀ's
+    // transposed stores (Blocking::pack_a_from_ld), it measured slower than the product of C
+    // itself (200x600x300:nt 2.8 %, 300x1024x784:nt 1.3 %; DECISIONS 63).
+    Blocking large_w_packed = blocking;
+    large_w_packed.pack_a_from_ld = 0;
     return args.ta == Transpose::kNo && args.tb == Transpose::kYes && m < n && k >= kMinTransposedDepth &&
-           !choose_packing<V, MR, NR>(transposed_problem(args), blocking).a;
+           !choose_packing<V, MR, NR>(transposed_problem(args), large_w_packed).a;
   }
   return false;
 }

@@ -96,9 +96,14 @@ constexpr std::size_t kNarrowMaxN = 14;
 // C tile before a pass of 256 or more when C fills the L2 (1 MiB): on Zen 4 `bench matmul` in
 // turns gave 1.09-1.12 x OpenBLAS at 1024^3 with it against 1.03-1.07 x without. A shallow
 // pass does not repay it (the depth-64 weight gradient ran 3-10 % slower), and a C the L2
-// holds has nothing to gain, so no product of the MLPs' prefetches.
-constexpr Blocking kBlocking{
-    .mc = 128, .kc = 512, .nc = 2048, .prefetch_c_depth = 256, .prefetch_c_floats = std::size_t{1} << 18};
+// holds has nothing to gain, so no product of the MLPs' prefetches. A large A stored (m, k)
+// is read in place unless its rows are 4 KiB or more apart (gemm_driver.hpp's choose_packing).
+constexpr Blocking kBlocking{.mc = 128,
+                             .kc = 512,
+                             .nc = 2048,
+                             .prefetch_c_depth = 256,
+                             .prefetch_c_floats = std::size_t{1} << 18,
+                             .pack_a_from_ld = 1024};
 
 }  // namespace
 
