@@ -9,7 +9,8 @@ the loop of scripts/compare-pytorch.py). GFLOPS counts the epoch's matrix-produc
 6 x (784 W + 10 W) x 60,000 (forward 2, weight and input gradients 4 per multiply-add; the
 first layer's input gradient is not needed, and seatorch skips it: the count gives both
 engines the same work). % of peak is against the core's FMA peak as `seatorch bench matmul`
-measures it. Each point is the median of --reps runs, taken in turns (seatorch, PyTorch,
+measures it, probed before and after the sweep (the higher reading: a probe the host slows
+for a moment reads low, never high). Each point is the median of --reps runs, taken in turns (seatorch, PyTorch,
 seatorch, ...) so that both see the same machine load. For seatorch the table also gives its
 products timed one by one as training ran them (`bench train`'s product log): their own share
 of the peak, and the seconds of the epoch spent outside them.
@@ -67,6 +68,8 @@ def svg_chart(points, widths, batches, path, machine=""):
     xs = [math.log2(x) for x in widths]
 
     def px(width):
+        if xs[-1] == xs[0]:  # one width: its points in the middle
+            return (left + w - right) / 2
         return left + (math.log2(width) - xs[0]) / (xs[-1] - xs[0]) * (w - left - right)
 
     def py(g):
@@ -122,7 +125,7 @@ def main():
     compare.set_blas_threads(1)
     blas_note, blas_refusal, cpu = compare.machine_and_blas(args.seatorch)
     compare.import_torch()
-    peak, isa = fma_peak(args.seatorch)
+    peak_before, isa = fma_peak(args.seatorch)
     points = []
     for width in widths:
         for batch in batches:
@@ -137,16 +140,19 @@ def main():
             for engine, samples in times.items():
                 seconds = statistics.median(samples)
                 gflops = product_flops(width) / seconds / 1e9
-                point = {"engine": engine, "width": width, "batch": batch, "seconds": seconds, "gflops": gflops,
-                         "pct_peak": 100 * gflops / peak}
+                point = {"engine": engine, "width": width, "batch": batch, "seconds": seconds, "gflops": gflops}
                 if engine == "seatorch":
-                    products = statistics.median(product_times)
-                    point["products_pct_peak"] = 100 * product_flops(width) / products / 1e9 / peak
+                    point["products_gflops"] = product_flops(width) / statistics.median(product_times) / 1e9
                     point["outside_products"] = statistics.median(e - q for e, q in zip(samples, product_times))
                 points.append(point)
             print(f"  W {width} batch {batch}: seatorch {statistics.median(times['seatorch']):.3f} s, "
                   f"PyTorch {statistics.median(times['PyTorch']):.3f} s", file=sys.stderr, flush=True)
 
+    peak = max(peak_before, fma_peak(args.seatorch)[0])
+    for point in points:
+        point["pct_peak"] = 100 * point["gflops"] / peak
+        if "products_gflops" in point:
+            point["products_pct_peak"] = 100 * point["products_gflops"] / peak
     machine = (f"{cpu}; " if cpu else "") + f"FMA peak {peak:.1f} GFLOPS ({isa})"
     print(f"784-W-10, SGD momentum 0.9, 1 thread, one MNIST epoch; medians of {args.reps}; on {machine}"
           f"; BLAS for PyTorch: {os.environ.get('OPENBLAS_CORETYPE', 'as OpenBLAS chose it')}"
