@@ -73,7 +73,7 @@ template <class V, std::size_t R>
 void pack_transposed(const float* src, std::size_t ld, std::size_t rows, std::size_t kc, float* dst) {
   constexpr std::size_t kW = V::kLanes;
   constexpr bool kNarrow = R < kW;
-  if constexpr (2 * R == kW && requires(typename V::Reg* r) { V::transpose_half(r); }) {
+  if constexpr (2 * R == kW && requires(typename V::Reg * r) { V::transpose_half(r); }) {
     // A panel half a register wide (the AVX-512 tile's 8 rows): R rows x kW depths per block,
     // each register afterwards two whole depths of the panel, adjacent in dst.
     for (std::size_t p = 0; p < kc; p += kW) {
