@@ -10,8 +10,8 @@ the loop of scripts/compare-pytorch.py). GFLOPS counts the epoch's matrix-produc
 first layer's input gradient is not needed, and seatorch skips it: the count gives both
 engines the same work). % of peak is against the core's FMA peak as `seatorch bench matmul`
 measures it, probed before and after the sweep (the higher reading: a probe the host slows
-for a moment reads low, never high). Each point is the median of --reps runs, taken in turns (seatorch, PyTorch,
-seatorch, ...) so that both see the same machine load. For seatorch the table also gives its
+for a moment reads low, never high). Each point is the median of --reps runs, taken in turns
+(seatorch, PyTorch, seatorch, ...) so that both see the same machine load. For seatorch the table also gives its
 products timed one by one as training ran them (`bench train`'s product log): their own share
 of the peak, and the seconds of the epoch spent outside them.
 

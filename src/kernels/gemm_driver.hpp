@@ -63,7 +63,7 @@ constexpr std::size_t round_up(std::size_t x, std::size_t step) {
 // kLanes blocks (V::transpose), the last, shorter depth block with masked loads, rows past
 // `rows` as zero registers. A panel half a register wide (the AVX-512 tile's 8 rows) goes
 // through V::transpose_half where V has it: each register comes out as two whole depths,
-// for half the shuffles and stores of a block padded with zero rows (512^3 0.8 % faster on
+// for half the shuffles and stores of a block padded with zero rows (512^3 1 % faster on
 // Zen 4, DECISIONS 63). Another panel narrower than a register (AVX2's 6 rows) is the top of
 // a block whose other rows are zero: each of its stores spills past R floats into the next
 // depth's, which the next store overwrites, and only the last is masked to stay inside dst.
@@ -187,7 +187,7 @@ void pack_b_panel(const MatmulArgs& args, std::size_t p0, std::size_t j, std::si
 // B stored (k, n) is copied a whole row of the block at a time, across every full panel:
 // panel by panel, the copy read NR floats of one row and jumped to the next (2-4 KiB on),
 // and ran at a fraction of the memory's speed (on Zen 4, 3 % of a 1024^3 product's time for
-// 4 MiB). Row by row it reads B as it lies: 512^3 and 1024^3 1.4-2 % faster (DECISIONS 63).
+// 4 MiB). Row by row it reads B as it lies: 512^3 and 1024^3 1-1.7 % faster (DECISIONS 63).
 template <class V, std::size_t NR>
 void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t kc, std::size_t nc, float* dst) {
   if (args.tb == Transpose::kNo) {
@@ -221,12 +221,11 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 // 1.4-1.8 % faster than through the copy and the default model's evaluation forward
 // 1024x256x784:nt 3 %, while the AVX2 tile lost 2.4 % at 1000^3 in place and gained at most
 // 1 % below, so it packs (DECISIONS 63). Small problems, the MLP's, read both in place:
-// there a copy costs up to 10% and buys nothing. Except A stored
-// (k, m), the weight gradient's dYᵀ, when its rows are a multiple of 1 KiB apart: read in
-// place, each step of the depth loop moves to the next row, and an L1 of 64 sets (every
-// kind here: 32 KiB 8-way on Zen, 48 KiB 12-way on the Xeon) keeps such rows in 4 of them,
-// so a micro-panel deeper than 32 rows is evicted before the next tile reads the rest of its
-// lines. On Zen 3 the default model's weight gradient 256x784x128:tn ran at a median 0.80 x
+// there a copy costs up to 10% and buys nothing. Except A stored (k, m), the weight
+// gradient's dYᵀ, when its rows are a multiple of 1 KiB apart: read in place, each step of
+// the depth loop moves to the next row, and an L1 of 64 sets (every kind here: 32 KiB 8-way
+// on Zen, 48 KiB 12-way on the Xeon) keeps such rows in 4 of them, so a micro-panel deeper
+// than 32 rows is evicted before the next tile reads the rest of its lines. On Zen 3 the default model's weight gradient 256x784x128:tn ran at a median 0.80 x
 // OpenBLAS in place and 0.90 x packed (six pairs in turns), and its backward phase in 0.79
 // s rather than 0.70 (medians of eight epochs each; DECISIONS 48). Rows 512 B apart share 8
 // sets, and packing them pays only when many B micro-panels reuse the copy: the 784-128-10
