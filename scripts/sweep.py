@@ -11,9 +11,9 @@ first layer's input gradient is not needed, and seatorch skips it: the count giv
 engines the same work). % of peak is against the core's FMA peak as `seatorch bench matmul`
 measures it, probed before and after the sweep (the higher reading: a probe the host slows
 for a moment reads low, never high). Each point is the median of --reps runs, taken in turns
-(seatorch, PyTorch, seatorch, ...) so that both see the same machine load. For seatorch the table also gives its
-products timed one by one as training ran them (`bench train`'s product log): their own share
-of the peak, and the seconds of the epoch spent outside them.
+(seatorch, PyTorch, seatorch, ...) so that both see the same machine load. For seatorch the
+table also gives its products timed one by one as training ran them (`bench train`'s product
+log): their own share of the peak, and the seconds of the epoch spent outside them.
 
 Writes a Markdown table to stdout and, with --svg FILE, a chart: GFLOPS against width (log
 scale), one line per batch and engine.
@@ -125,7 +125,7 @@ def main():
     compare.set_blas_threads(1)
     blas_note, blas_refusal, cpu = compare.machine_and_blas(args.seatorch)
     compare.import_torch()
-    peak_before, isa = fma_peak(args.seatorch)
+    probe_before = fma_peak(args.seatorch)  # (GFLOPS, ISA)
     points = []
     for width in widths:
         for batch in batches:
@@ -148,7 +148,7 @@ def main():
             print(f"  W {width} batch {batch}: seatorch {statistics.median(times['seatorch']):.3f} s, "
                   f"PyTorch {statistics.median(times['PyTorch']):.3f} s", file=sys.stderr, flush=True)
 
-    peak = max(peak_before, fma_peak(args.seatorch)[0])
+    peak, isa = max(probe_before, fma_peak(args.seatorch))  # the higher reading, with its ISA
     for point in points:
         point["pct_peak"] = 100 * point["gflops"] / peak
         if "products_gflops" in point:

@@ -190,7 +190,7 @@ void pack_b_panel(const MatmulArgs& args, std::size_t p0, std::size_t j, std::si
 // 4 MiB). Row by row it reads B as it lies: 512^3 and 1024^3 1-1.7 % faster (DECISIONS 63).
 template <class V, std::size_t NR>
 void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t kc, std::size_t nc, float* dst) {
-  if (args.tb == Transpose::kNo) {
+  if (args.tb == Transpose::kNo && nc >= NR) {
     const std::size_t full = nc / NR * NR;  // columns in full panels
     const float* src = args.b + p0 * args.ldb + j0;
     for (std::size_t p = 0; p < kc; ++p, src += args.ldb) {
@@ -225,9 +225,10 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 // gradient's dYᵀ, when its rows are a multiple of 1 KiB apart: read in place, each step of
 // the depth loop moves to the next row, and an L1 of 64 sets (every kind here: 32 KiB 8-way
 // on Zen, 48 KiB 12-way on the Xeon) keeps such rows in 4 of them, so a micro-panel deeper
-// than 32 rows is evicted before the next tile reads the rest of its lines. On Zen 3 the default model's weight gradient 256x784x128:tn ran at a median 0.80 x
-// OpenBLAS in place and 0.90 x packed (six pairs in turns), and its backward phase in 0.79
-// s rather than 0.70 (medians of eight epochs each; DECISIONS 48). Rows 512 B apart share 8
+// than 32 rows is evicted before the next tile reads the rest of its lines. On Zen 3 the
+// default model's weight gradient 256x784x128:tn ran at a median 0.80 x OpenBLAS in place
+// and 0.90 x packed (six pairs in turns), and its backward phase in 0.79 s rather than 0.70
+// (medians of eight epochs each; DECISIONS 48). Rows 512 B apart share 8
 // sets, and packing them pays only when many B micro-panels reuse the copy: the 784-128-10
 // model's dYᵀ (64 rows of 128 floats) for C 784 wide, 49 AVX2 panels, ran 97 -> 103 GFLOPS
 // packed on Zen 4 (AVX-512, 25 panels: 107 -> 109), while the default model's second layer,
@@ -241,11 +242,12 @@ template <class V, std::size_t MR, std::size_t NR>
 Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const auto [m, n, k] = args.shape;
   const bool large = m > 2 * blocking.mc;
-  const bool a_far_apart = args.ta == Transpose::kYes || args.lda >= blocking.pack_a_from_ld;
+  // Read in place, A would cost more than its copy: stored (k, m), or with rows far apart.
+  const bool a_in_place_costly = args.ta == Transpose::kYes || args.lda >= blocking.pack_a_from_ld;
   const bool a_strided = args.ta == Transpose::kYes && k > kAliasedRowsInL1;
   const bool a_aliased = a_strided && (args.lda % kAliasedRowFloats == 0 ||
                                        (args.lda % kHalfAliasedRowFloats == 0 && n > kHalfAliasedPanels * NR));
-  return {.a = (large && n > 4 * NR && a_far_apart) || a_aliased, .b = large || args.tb == Transpose::kYes};
+  return {.a = (large && n > 4 * NR && a_in_place_costly) || a_aliased, .b = large || args.tb == Transpose::kYes};
 }
 
 // Asks for the cache lines of a C tile, (m_eff, n_eff) at c with row stride ldc, with intent
