@@ -10,7 +10,8 @@ the same Markdown table, so that every figure there can be checked on a reader's
   vs PyTorch    `scripts/compare-pytorch.py`: 784-128-10 SGD, and the default recipe on one
                 and two threads; skipped, and said so, when PyTorch is not installed
   two threads   `seatorch train` (the default 12-epoch run) on 1 and 2 threads in turns: its
-                seconds of training, peak memory, and whether the checkpoints are the same bytes
+                seconds of training, peak memory, whether the checkpoints are the same bytes, and
+                how far apart the two CPUs were around each two-thread run (`seatorch bench cpus`)
   epoch         `seatorch bench train --no-augmentation --epochs 3` (784-128-10, batch 64)
   INT8          `seatorch bench int8` on the one-thread run's model, and again with
                 SEATORCH_KERNEL=avx2 where the CPU has AVX-512 (what a CPU without it runs)
@@ -28,6 +29,7 @@ import datetime
 import hashlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -125,17 +127,30 @@ def pytorch_row(args):
             "; ".join(results) + blas)
 
 
+def round_trip(args):
+    """A cache line's round trip between the first two CPUs, in ns (`seatorch bench cpus`): the
+    host may move them between dies from one minute to the next, and two threads exchange
+    everything several times slower then (DECISIONS 64)."""
+    pairs = run_json([args.seatorch, "--quiet", "bench", "cpus", "--json"])["pairs"]
+    return pairs[0]["round_trip_ns"] if pairs else float("nan")
+
+
 def threads_row(args, workdir):
     """The default 12-epoch run on 1 and 2 threads, in turns. Returns the row and the one-thread
     run's checkpoint (for the INT8 row)."""
     seconds = {1: [], 2: []}
     peaks = {1: [], 2: []}
     digests = set()
+    distances = []  # per pair: the two CPUs' round trip (ns) before and after its two-thread run
     for round_ in range(args.rounds):
         for threads in (1, 2):
             out = os.path.join(workdir, f"t{threads}-{round_}", "model.safetensors")
+            if threads == 2:
+                before = round_trip(args)
             text, peak = run([args.seatorch, "--quiet", "train", "--data-dir", args.data_dir, "--threads",
                               str(threads), "--out", out, "--json"], pin=args.cpu if threads == 1 else None)
+            if threads == 2:
+                distances.append((before, round_trip(args)))
             seconds[threads].append(json.loads(text)["train_seconds"])
             peaks[threads].append(mib(peak))
             with open(out, "rb") as f:
@@ -143,8 +158,11 @@ def threads_row(args, workdir):
     ratios = [one / two for one, two in zip(seconds[1], seconds[2])]
     same = (f"the same checkpoint from all {count(2 * args.rounds, 'run')} (SHA-256 {next(iter(digests))[:8]}...)"
             if len(digests) == 1 else f"{len(digests)} different checkpoints: the thread count changed the bits")
+    placed = ", ".join(f"{r:.2f}x ({a:.0f}/{b:.0f} ns)" for r, (a, b) in zip(ratios, distances))
     result = (f"the 12-epoch default run {span(seconds[1], '{:.2f}')} s against {span(seconds[2], '{:.2f}')} s of "
-              f"training ({span(ratios, '{:.2f}')}x, {count(args.rounds, 'pair')} in turns); {same}; peak memory "
+              f"training ({span(ratios, '{:.2f}')}x, median {statistics.median(ratios):.2f}x, "
+              f"{count(args.rounds, 'pair')} in turns; each pair with the two CPUs' round trip before/after its "
+              f"two-thread run, `seatorch bench cpus`: {placed}); {same}; peak memory "
               f"{span(peaks[1], '{:.1f}')} MiB on one thread, {span(peaks[2], '{:.1f}')} MiB on two")
     return ("two threads (wall)", "`seatorch train --threads 1` against `--threads 2`", result), \
         os.path.join(workdir, "t1-0", "model.safetensors")

@@ -1,8 +1,9 @@
 // `seatorch bench <mode>`: the command whose modes (bench_modes.hpp) parse their flags, call
 // the library's benchmarks and report: `matmul` (kernel throughput against the FMA peak and
 // the system BLAS), `train` (seconds per epoch with a breakdown, and the scalar engine beside
-// the tensor engine) and `int8` (float vs integer inference, images per second, in
-// interleaved rounds). Here: the command itself and what the modes share.
+// the tensor engine), `int8` (float vs integer inference, images per second, in interleaved
+// rounds) and `cpus` (how far apart the CPUs are, which two-thread figures depend on). Here:
+// the command itself and what the modes share.
 #include "bench_modes.hpp"
 
 #include <fmt/format.h>
@@ -28,11 +29,27 @@ std::string shape_label(const bench::MatmulProblem& p) {
 
 void print_cpu(const std::string& cpu) { std::cout << "# measured on " << cpu << '\n'; }
 
+void print_cpu_distance(const std::optional<bench::CpuPair>& before, const std::optional<bench::CpuPair>& after,
+                        const std::string& during) {
+  if (!before || !after) return;
+  std::cout << fmt::format("# CPUs {} and {}: a cache line's round trip {:.0f} ns before {}, {:.0f} ns after\n",
+                           before->a, before->b, before->round_trip_ns, during, after->round_trip_ns);
+}
+
+nlohmann::json cpu_distance_json(const std::optional<bench::CpuPair>& before,
+                                 const std::optional<bench::CpuPair>& after) {
+  if (!before || !after) return nullptr;
+  return {{"cpus", {before->a, before->b}}, {"before", before->round_trip_ns}, {"after", after->round_trip_ns}};
+}
+
 Command register_bench(CLI::App& root) {
   CLI::App* app = root.add_subcommand("bench", "Benchmark the kernels against their references");
   app->require_subcommand(1);
   // No run of its own: main.cpp runs the parsed mode (parsed_command).
-  return Command{app, {}, {register_matmul_bench(*app), register_train_bench(*app), register_int8_bench(*app)}};
+  return Command{
+      app,
+      {},
+      {register_matmul_bench(*app), register_train_bench(*app), register_int8_bench(*app), register_cpus_bench(*app)}};
 }
 
 }  // namespace seatorch::cli

@@ -211,28 +211,31 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
   }
 }
 
-// Which operands to copy. B must be packed when stored transposed: the micro-kernel reads
-// rows of op(B). Otherwise packing pays only for large problems: each B micro-panel is
-// re-read from memory once per A block, so past two blocks (m > 2 * MC) one contiguous copy
-// is cheaper than strided re-reads; and when C is also wide, A's block is reused by so many
-// micro-panels that a copy free of cache conflicts pays too (measured on Zen 4: +3% to +20%
-// at 1024..2048 for the 6-row AVX2 tile). The AVX-512 tile reads A stored (m, k) in place
-// even then while its rows are under 4 KiB apart (Blocking::pack_a_from_ld): 384^3-768^3
-// 1.4-1.8 % faster than through the copy and the default model's evaluation forward
-// 1024x256x784:nt 3 %, while the AVX2 tile lost 2.4 % at 1000^3 in place and gained at most
-// 1 % below, so it packs (DECISIONS 63). Small problems, the MLP's, read both in place:
-// there a copy costs up to 10% and buys nothing. Except A stored (k, m), the weight
-// gradient's dYᵀ, when its rows are a multiple of 1 KiB apart: read in place, each step of
-// the depth loop moves to the next row, and an L1 of 64 sets (every kind here: 32 KiB 8-way
-// on Zen, 48 KiB 12-way on the Xeon) keeps such rows in 4 of them, so a micro-panel deeper
-// than 32 rows is evicted before the next tile reads the rest of its lines. On Zen 3 the
-// default model's weight gradient 256x784x128:tn ran at a median 0.80 x OpenBLAS in place
-// and 0.90 x packed (six pairs in turns), and its backward phase in 0.79 s rather than 0.70
-// (medians of eight epochs each; DECISIONS 48). Rows 512 B apart share 8
-// sets, and packing them pays only when many B micro-panels reuse the copy: the 784-128-10
-// model's dYᵀ (64 rows of 128 floats) for C 784 wide, 49 AVX2 panels, ran 97 -> 103 GFLOPS
-// packed on Zen 4 (AVX-512, 25 panels: 107 -> 109), while the default model's second layer,
-// C 256 wide (16 AVX2 panels, 8 AVX-512 ones), lost 1.5-2 % (DECISIONS 62).
+// Which operands to copy into micro-panels. The rules, and why each one:
+// - B stored transposed is always packed: the micro-kernel reads rows of op(B).
+// - Otherwise packing pays only for large problems (m > 2 MC). Each B micro-panel is re-read
+//   from memory once per A block, so past two blocks one contiguous copy is cheaper than
+//   strided re-reads; and when C is also wide (n > 4 NR), A's block is reused by so many
+//   micro-panels that a copy free of cache conflicts pays too (Zen 4: +3 % to +20 % at
+//   1024..2048 for the 6-row AVX2 tile).
+// - Even then the AVX-512 tile reads A stored (m, k) in place while its rows are under 4 KiB
+//   apart (Blocking::pack_a_from_ld): 384^3-768^3 1.4-1.8 % faster than through the copy and
+//   the default model's evaluation forward 1024x256x784:nt 3 %. The AVX2 tile lost 2.4 % at
+//   1000^3 in place and gained at most 1 % below, so it packs (DECISIONS 63).
+// - Small problems, the MLP's, read both in place: there a copy costs up to 10 % and buys
+//   nothing.
+// - Except A stored (k, m), the weight gradient's dYᵀ, when its rows are a multiple of 1 KiB
+//   apart. Read in place, each step of the depth loop moves to the next row, and an L1 of 64
+//   sets (every kind here: 32 KiB 8-way on Zen, 48 KiB 12-way on the Xeon) keeps such rows
+//   in 4 of them, so a micro-panel deeper than 32 rows is evicted before the next tile reads
+//   the rest of its lines. On Zen 3 the default model's weight gradient 256x784x128:tn ran at
+//   a median 0.80 x OpenBLAS in place and 0.90 x packed (six pairs in turns), and its
+//   backward phase in 0.79 s rather than 0.70 (medians of eight epochs each; DECISIONS 48).
+// - Rows 512 B apart share 8 sets, and packing them pays only when many B micro-panels reuse
+//   the copy (n > 16 NR): the 784-128-10 model's dYᵀ (64 rows of 128 floats) for C 784 wide, 49 AVX2
+//   panels, ran 97 -> 103 GFLOPS packed on Zen 4 (AVX-512, 25 panels: 107 -> 109), while the
+//   default model's second layer, C 256 wide (16 AVX2 panels, 8 AVX-512 ones), lost 1.5-2 %
+//   (DECISIONS 62).
 inline constexpr std::size_t kAliasedRowFloats = 256;      // 1 KiB
 inline constexpr std::size_t kAliasedRowsInL1 = 32;        // 4 sets x 8 ways, the smaller L1s
 inline constexpr std::size_t kHalfAliasedRowFloats = 128;  // 512 B

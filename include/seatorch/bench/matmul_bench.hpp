@@ -9,6 +9,7 @@
 // Deliberately not here: printing (the CLI formats the table and the JSON).
 #pragma once
 
+#include "seatorch/bench/cpu_distance.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
@@ -88,7 +89,11 @@ struct MatmulBenchReport {
   TimingClock clock = TimingClock::kThreadCpu;
   std::size_t threads = 1;      // core::threads() during the run
   std::optional<FmaPeak> peak;  // of the cores `threads` use: one core's probe times their number
-  std::string blas;             // blas_name(), empty when not run
+  // With two threads or more: how far apart the first two CPUs were before and after the
+  // timed products (cpu_distance.hpp).
+  std::optional<CpuPair> cpus_before;
+  std::optional<CpuPair> cpus_after;
+  std::string blas;  // blas_name(), empty when not run
   // Why no row carries a ratio to the BLAS although it ran: its core is below this CPU's ISA
   // (BlasCore::unfair_reason()); empty when the ratios are fair.
   std::string blas_unfair;

@@ -11,6 +11,7 @@
 // Deliberately not here: PyTorch (see scripts/compare-pytorch.py) and printing.
 #pragma once
 
+#include "seatorch/bench/cpu_distance.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/data/registry.hpp"
 #include "seatorch/kernels/product_log.hpp"
@@ -69,8 +70,12 @@ struct TrainBenchReport {
   std::size_t epochs = 0;
   std::size_t train_size = 0;
   std::size_t test_size = 0;
-  std::size_t threads = 1;               // core::threads() during the run
-  std::optional<FmaPeak> peak;           // of the cores the threads use
+  std::size_t threads = 1;      // core::threads() during the run
+  std::optional<FmaPeak> peak;  // of the cores the threads use
+  // With two threads or more: how far apart the first two CPUs were before and after the
+  // epochs (a host may move them between dies within a run; cpu_distance.hpp).
+  std::optional<CpuPair> cpus_before;
+  std::optional<CpuPair> cpus_after;
   double product_flops = 0.0;            // per epoch (mlp_product_flops)
   double seconds_per_epoch = 0.0;        // tensor engine, training only: the median epoch
   std::vector<double> epoch_seconds;     // every epoch's, in order

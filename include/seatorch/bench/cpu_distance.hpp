@@ -1,0 +1,38 @@
+// How far apart two CPUs are, as the time a cache line takes to go from one to the other and
+// back: two threads pinned to the two CPUs pass one atomic counter between them. On a virtual
+// machine the host may place the same two vCPUs on one die (sharing an L3) and, seconds later,
+// on two, where everything two threads exchange costs several times more (docs/DECISIONS.md,
+// entry 64); a two-thread figure means little without this beside it.
+// Deliberately not here: the cache topology the OS reports (a guest's is made up), pinning
+// the worker pool's threads (core/parallel.hpp leaves placement to the OS).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace seatorch::bench {
+
+struct CpuPair {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  double round_trip_ns = 0.0;  // the median of several runs of many round trips
+};
+
+// The CPUs this process may run on, in increasing order (its affinity mask).
+std::vector<std::size_t> allowed_cpus();
+
+// A cache line's round trip between CPUs a and b in nanoseconds; nullopt when a thread cannot
+// be pinned to either (not in this process's affinity mask, or no such CPU). Takes about a
+// millisecond on a quiet machine. Throws when a == b (the two threads would take turns on one
+// CPU, which measures the scheduler).
+std::optional<double> round_trip_ns(std::size_t a, std::size_t b);
+
+// The first allowed CPU against each other allowed CPU, in order; empty with fewer than two.
+std::vector<CpuPair> distances_from_first();
+
+// The first two allowed CPUs (the ones a two-thread run on a two-CPU machine uses); nullopt
+// with fewer than two, or where they cannot be pinned.
+std::optional<CpuPair> first_pair();
+
+}  // namespace seatorch::bench

@@ -1,0 +1,77 @@
+// A cache line's round trip between CPUs: the CPUs it may use against the kernel's own list in
+// /proc/self/status, and the errors for a CPU it cannot use.
+#include "seatorch/bench/cpu_distance.hpp"
+
+#include "seatorch/core/error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace b = seatorch::bench;
+
+namespace {
+
+// The "Cpus_allowed_list:" line of /proc/self/status ("0-3,6"), expanded; empty where absent.
+std::vector<std::size_t> cpus_allowed_list() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  std::vector<std::size_t> cpus;
+  while (std::getline(in, line)) {
+    const std::string key = "Cpus_allowed_list:";
+    if (line.rfind(key, 0) != 0) continue;
+    std::stringstream ranges(line.substr(key.size()));
+    std::string range;
+    while (std::getline(ranges, range, ',')) {
+      const std::size_t dash = range.find('-');
+      const std::size_t first = std::stoul(range.substr(0, dash));
+      const std::size_t last = dash == std::string::npos ? first : std::stoul(range.substr(dash + 1));
+      for (std::size_t cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
+    }
+  }
+  return cpus;
+}
+
+}  // namespace
+
+TEST_CASE("allowed_cpus lists the CPUs the kernel says this process may use", "[bench]") {
+  const std::vector<std::size_t> expected = cpus_allowed_list();
+  if (expected.empty()) {
+    WARN("no Cpus_allowed_list in /proc/self/status: nothing to compare with");
+    return;
+  }
+  CHECK(b::allowed_cpus() == expected);
+}
+
+TEST_CASE("round_trip_ns times two allowed CPUs and refuses the ones it cannot pin", "[bench]") {
+  const std::vector<std::size_t> cpus = b::allowed_cpus();
+  REQUIRE_FALSE(cpus.empty());
+  CHECK_THROWS_AS(b::round_trip_ns(cpus[0], cpus[0]), seatorch::core::InputError);
+  // A CPU past any machine's mask: no thread can be pinned there.
+  CHECK_FALSE(b::round_trip_ns(cpus[0], 100000).has_value());
+  if (cpus.size() < 2) {
+    WARN("one CPU usable: no pair to time");
+    CHECK(b::distances_from_first().empty());
+    CHECK_FALSE(b::first_pair().has_value());
+    return;
+  }
+  const std::optional<double> ns = b::round_trip_ns(cpus[0], cpus[1]);
+  REQUIRE(ns.has_value());
+  INFO("round trip " << *ns << " ns");
+  // Between a few nanoseconds (two threads of one core) and a millisecond (no machine's).
+  CHECK(*ns > 1.0);
+  CHECK(*ns < 1e6);
+  const std::vector<b::CpuPair> pairs = b::distances_from_first();
+  REQUIRE(pairs.size() == cpus.size() - 1);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    INFO("pair " << i << ": CPUs " << pairs[i].a << " and " << pairs[i].b);
+    CHECK(pairs[i].a == cpus[0]);
+    CHECK(pairs[i].b == cpus[i + 1]);
+    CHECK(pairs[i].round_trip_ns > 1.0);
+  }
+}
