@@ -118,10 +118,13 @@ def pytorch_row(args):
         command = [sys.executable, os.path.join(SCRIPTS, "compare-pytorch.py"), "--seatorch", args.seatorch,
                    "--data-dir", args.data_dir, "--recipe", recipe, "--threads", str(threads),
                    "--reps", str(args.rounds), "--json"]
+        before = round_trip(args) if threads > 1 else None
         r = run_json(command, pin=args.cpu if threads == 1 else None)
         ratio = "no ratio: " + r["ratio_refused"] if r["ratio"] is None else f"{r['ratio']:.2f}"
+        placed = ("" if before is None
+                  else f"; the two CPUs' round trip {before:.0f}/{round_trip(args):.0f} ns before/after")
         results.append(f"{title}: seatorch {span(r['seatorch_runs'])} s vs PyTorch {r['pytorch_version']} "
-                       f"{span(r['pytorch_runs'])} s (ratio of the medians {ratio})")
+                       f"{span(r['pytorch_runs'])} s (ratio of the medians {ratio}{placed})")
     blas = f"; OpenBLAS core {r['blas_core']}" + (f" ({r['blas_note']})" if r["blas_note"] else "")
     return ("one training epoch vs PyTorch (wall)", "`scripts/compare-pytorch.py --recipe sgd`, `--recipe default`, and with `--threads 2`",
             "; ".join(results) + blas)
