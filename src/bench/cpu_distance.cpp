@@ -59,7 +59,8 @@ std::optional<double> round_trip_ns(std::size_t a, std::size_t b) {
   std::atomic<int> pinned{0};
   std::atomic<int> failed{0};
   // Each thread pins itself and then waits for the other, so that neither passes the ball
-  // before both are in place, and both give up if either could not be pinned.
+  // before both are in place, and both give up if either could not be pinned (or, should the
+  // second thread fail to start, the first is not left waiting for it).
   auto take_place = [&](std::size_t cpu) {
     if (!pin_this_thread(cpu)) failed.fetch_add(1);
     pinned.fetch_add(1);
@@ -67,7 +68,7 @@ std::optional<double> round_trip_ns(std::size_t a, std::size_t b) {
     }
     return failed.load() == 0;
   };
-  std::array<double, kRuns> runs{};
+  std::array<double, kRuns> runs{};  // ns per round trip, one per timed run
   {
     // The answering thread: returns each odd value as the next even one.
     const std::jthread answer([&] {
@@ -77,21 +78,27 @@ std::optional<double> round_trip_ns(std::size_t a, std::size_t b) {
         ball.value.store(2 * i, std::memory_order_release);
       }
     });
-    // The timing thread, a new one too: the caller's own affinity stays as it was.
-    const std::jthread serve([&] {
-      if (!take_place(a)) return;
-      std::uint64_t sent = 0;
-      for (double& run : runs) {
-        const auto start = std::chrono::steady_clock::now();
-        for (std::uint64_t i = 0; i < kRoundTrips; ++i) {
-          ++sent;
-          ball.value.store(2 * sent - 1, std::memory_order_release);
-          wait_for(ball.value, 2 * sent);
+    try {
+      // The timing thread, a new one too: the caller's own affinity stays as it was.
+      const std::jthread serve([&] {
+        if (!take_place(a)) return;
+        std::uint64_t sent = 0;
+        for (double& run : runs) {
+          const auto start = std::chrono::steady_clock::now();
+          for (std::uint64_t i = 0; i < kRoundTrips; ++i) {
+            ++sent;
+            ball.value.store(2 * sent - 1, std::memory_order_release);
+            wait_for(ball.value, 2 * sent);
+          }
+          const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
+          run = took.count() / static_cast<double>(kRoundTrips);
         }
-        const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
-        run = took.count() / static_cast<double>(kRoundTrips);
-      }
-    });
+      });
+    } catch (...) {
+      failed.fetch_add(1);
+      pinned.fetch_add(1);  // releases the answering thread, which then sees the failure
+      throw;
+    }
   }
   if (failed.load() != 0) return std::nullopt;
   std::sort(runs.begin(), runs.end());
