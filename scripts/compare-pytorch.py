@@ -177,6 +177,15 @@ def seatorch_epoch_seconds(binary, data_dir, seed, recipe, threads):
     return result["train_seconds"], result["test_accuracy"]
 
 
+def cpu_round_trip(binary):
+    """A cache line's round trip in ns between the first two CPUs (`seatorch bench cpus`), or
+    None on one CPU: on a virtual machine the host may move the two between dies, and then two
+    threads exchange everything several times slower (DECISIONS 64)."""
+    out = subprocess.run([binary, "--quiet", "bench", "cpus", "--json"], check=True, capture_output=True, text=True)
+    pairs = json.loads(out.stdout)["pairs"]
+    return pairs[0]["round_trip_ns"] if pairs else None
+
+
 def median(values):
     ordered = sorted(values)
     return ordered[len(ordered) // 2]
@@ -207,12 +216,15 @@ def main():
     if args.profile:
         pytorch_epoch_seconds(args.data_dir, args.seed, recipe, args.threads, profile=True)
     torch_runs, st_runs = [], []
+    placement = [cpu_round_trip(args.seatorch)] if args.threads > 1 else None
     for _ in range(args.reps):
         torch_runs.append(pytorch_epoch_seconds(args.data_dir, args.seed, recipe, args.threads))
         # OpenBLAS's idle threads in this process poll for a while after PyTorch's epoch: let
         # them go to sleep before seatorch's epoch needs the cores.
         time.sleep(1.0)
         st_runs.append(seatorch_epoch_seconds(args.seatorch, args.data_dir, args.seed, recipe, args.threads))
+    if placement is not None:
+        placement.append(cpu_round_trip(args.seatorch))
     torch_s, st_s = median([r[0] for r in torch_runs]), median([r[0] for r in st_runs])
     torch_version = torch.__version__.split("+")[0]
     blas_core = os.environ.get("OPENBLAS_CORETYPE", "as OpenBLAS chose it")
@@ -221,7 +233,9 @@ def main():
                           "cpu": cpu, "pytorch_version": torch_version, "blas_core": blas_core, "blas_note": blas_note,
                           "pytorch_seconds": torch_s, "seatorch_seconds": st_s,
                           "pytorch_runs": [r[0] for r in torch_runs], "seatorch_runs": [r[0] for r in st_runs],
-                          "ratio": None if blas_refusal else st_s / torch_s, "ratio_refused": blas_refusal or None}))
+                          "ratio": None if blas_refusal else st_s / torch_s, "ratio_refused": blas_refusal or None,
+                          "cpu_round_trip_ns": None if placement is None else {"before": placement[0],
+                                                                              "after": placement[1]}}))
         return
     print(f"{recipe['title']}, {args.threads} thread{'s' if args.threads > 1 else ''}, 1 epoch of MNIST, "
           f"median of {args.reps}" + (f", on {cpu}" if cpu else ""))
@@ -229,6 +243,9 @@ def main():
     for name, s, runs in ((f"PyTorch {torch_version}", torch_s, torch_runs), ("seatorch", st_s, st_runs)):
         print(f"{name:10} {s:8.3f} {' '.join(f'{r[0]:.3f}' for r in runs):>24} {runs[0][1]:9.4f}")
     print(f"BLAS: OpenBLAS core {blas_core}" + (f" ({blas_note})" if blas_note else ""))
+    if placement is not None and None not in placement:
+        print(f"CPUs: a cache line's round trip {placement[0]:.0f} ns before, {placement[1]:.0f} ns after "
+              "(`seatorch bench cpus`)")
     if blas_refusal:
         print(f"seatorch / PyTorch time ratio: not shown: {blas_refusal}")
     else:

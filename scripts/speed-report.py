@@ -118,11 +118,11 @@ def pytorch_row(args):
         command = [sys.executable, os.path.join(SCRIPTS, "compare-pytorch.py"), "--seatorch", args.seatorch,
                    "--data-dir", args.data_dir, "--recipe", recipe, "--threads", str(threads),
                    "--reps", str(args.rounds), "--json"]
-        before = round_trip(args) if threads > 1 else None
         r = run_json(command, pin=args.cpu if threads == 1 else None)
         ratio = "no ratio: " + r["ratio_refused"] if r["ratio"] is None else f"{r['ratio']:.2f}"
-        placed = ("" if before is None
-                  else f"; the two CPUs' round trip {before:.0f}/{round_trip(args):.0f} ns before/after")
+        trip = r.get("cpu_round_trip_ns")
+        placed = ("" if not trip or None in trip.values()
+                  else f"; the two CPUs' round trip {trip['before']:.0f}/{trip['after']:.0f} ns before/after")
         results.append(f"{title}: seatorch {span(r['seatorch_runs'])} s vs PyTorch {r['pytorch_version']} "
                        f"{span(r['pytorch_runs'])} s (ratio of the medians {ratio}{placed})")
     blas = f"; OpenBLAS core {r['blas_core']}" + (f" ({r['blas_note']})" if r["blas_note"] else "")
@@ -131,11 +131,9 @@ def pytorch_row(args):
 
 
 def round_trip(args):
-    """A cache line's round trip between the first two CPUs, in ns (`seatorch bench cpus`): the
-    host may move them between dies from one minute to the next, and two threads exchange
-    everything several times slower then (DECISIONS 64)."""
-    pairs = run_json([args.seatorch, "--quiet", "bench", "cpus", "--json"])["pairs"]
-    return pairs[0]["round_trip_ns"] if pairs else float("nan")
+    """compare-pytorch.py's cpu_round_trip() for this report's binary; NaN on one CPU."""
+    ns = compare.cpu_round_trip(args.seatorch)
+    return float("nan") if ns is None else ns
 
 
 def threads_row(args, workdir):
