@@ -17,11 +17,6 @@
 namespace seatorch::bench {
 namespace {
 
-// Round trips per timed run: 0.1 ms on one die, 0.7 ms across two on the machines seen so far.
-constexpr std::uint64_t kRoundTrips = 2000;
-// Timed runs; the median is reported, so that one run the host interrupted does not count.
-constexpr std::size_t kRuns = 7;
-
 bool pin_this_thread(std::size_t cpu) {
   if (cpu >= CPU_SETSIZE) return false;
   cpu_set_t set;
@@ -68,12 +63,12 @@ std::optional<double> round_trip_ns(std::size_t a, std::size_t b) {
     }
     return failed.load() == 0;
   };
-  std::array<double, kRuns> runs{};  // ns per round trip, one per timed run
+  std::array<double, kRoundTripRuns> runs{};  // ns per round trip, one per timed run
   {
     // The answering thread: returns each odd value as the next even one.
     const std::jthread answer([&] {
       if (!take_place(b)) return;
-      for (std::uint64_t i = 1; i <= kRuns * kRoundTrips; ++i) {
+      for (std::uint64_t i = 1; i <= kRoundTripRuns * kRoundTripsPerRun; ++i) {
         wait_for(ball.value, 2 * i - 1);
         ball.value.store(2 * i, std::memory_order_release);
       }
@@ -85,13 +80,13 @@ std::optional<double> round_trip_ns(std::size_t a, std::size_t b) {
         std::uint64_t sent = 0;
         for (double& run : runs) {
           const auto start = std::chrono::steady_clock::now();
-          for (std::uint64_t i = 0; i < kRoundTrips; ++i) {
+          for (std::uint64_t i = 0; i < kRoundTripsPerRun; ++i) {
             ++sent;
             ball.value.store(2 * sent - 1, std::memory_order_release);
             wait_for(ball.value, 2 * sent);
           }
           const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
-          run = took.count() / static_cast<double>(kRoundTrips);
+          run = took.count() / static_cast<double>(kRoundTripsPerRun);
         }
       });
     } catch (...) {
@@ -102,7 +97,7 @@ std::optional<double> round_trip_ns(std::size_t a, std::size_t b) {
   }
   if (failed.load() != 0) return std::nullopt;
   std::sort(runs.begin(), runs.end());
-  return runs[kRuns / 2];
+  return runs[kRoundTripRuns / 2];
 }
 
 std::vector<CpuPair> distances_from_first() {
@@ -120,6 +115,17 @@ std::optional<CpuPair> first_pair() {
   const std::optional<double> ns = round_trip_ns(cpus[0], cpus[1]);
   if (!ns) return std::nullopt;
   return CpuPair{cpus[0], cpus[1], *ns};
+}
+
+PlacementWatch::PlacementWatch(std::size_t threads) {
+  if (threads > 1) before_ = first_pair();
+}
+
+std::optional<CpuPlacement> PlacementWatch::finish() const {
+  if (!before_) return std::nullopt;
+  const std::optional<double> after = round_trip_ns(before_->a, before_->b);
+  if (!after) return std::nullopt;
+  return CpuPlacement{before_->a, before_->b, before_->round_trip_ns, *after};
 }
 
 }  // namespace seatorch::bench

@@ -165,7 +165,7 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
   check_clock(options.clock);
   report.threads = core::threads();
   report.peak = measure_fma_peak(0.05, options.clock, report.threads);
-  if (report.threads > 1) report.cpus_before = first_pair();
+  const PlacementWatch placement(report.threads);
   if (options.blas) report.blas = blas_name();
   if (!report.blas.empty()) report.blas_unfair = blas_core().unfair_reason();
   const TimingOptions timing{options.reps, options.min_sample_seconds, options.clock};
@@ -207,7 +207,7 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
     }
     if (with_blas) emit(row(0));
   }
-  if (report.threads > 1) report.cpus_after = first_pair();
+  report.cpus = placement.finish();
   return report;
 }
 

@@ -77,9 +77,9 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   config.schedule = {train::ScheduleKind::kConstant};
   config.seed = options.seed;
   config.evaluate_each_epoch = true;  // as `seatorch train` does; timed apart from training
-  const std::optional<CpuPair> cpus_before = core::threads() > 1 ? first_pair() : std::nullopt;
+  const PlacementWatch placement(core::threads());
   const train::TensorTrainOutput tensor = train::train_tensor(data, config);
-  const std::optional<CpuPair> cpus_after = core::threads() > 1 ? first_pair() : std::nullopt;
+  const std::optional<CpuPlacement> cpus = placement.finish();
   // Before the scalar engine and the augmentation epoch: the peak of loading and training.
   const std::size_t training_peak = peak_rss_bytes();
 
@@ -94,8 +94,7 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.cpu = this_cpu();
   report.threads = core::threads();
   report.peak = measure_fma_peak(0.05, TimingClock::kWall, report.threads);
-  report.cpus_before = cpus_before;
-  report.cpus_after = cpus_after;
+  report.cpus = cpus;
   report.product_flops = mlp_product_flops(tensor.model.sizes(), report.train_size);
   const auto epochs = static_cast<double>(options.epochs);
   // The median epoch: on a machine whose speed drifts, one slow epoch does not move it.

@@ -29,17 +29,15 @@ std::string shape_label(const bench::MatmulProblem& p) {
 
 void print_cpu(const std::string& cpu) { std::cout << "# measured on " << cpu << '\n'; }
 
-void print_cpu_distance(const std::optional<bench::CpuPair>& before, const std::optional<bench::CpuPair>& after,
-                        const std::string& during) {
-  if (!before || !after) return;
+void print_cpu_distance(const std::optional<bench::CpuPlacement>& cpus, const std::string& during) {
+  if (!cpus) return;
   std::cout << fmt::format("# CPUs {} and {}: a cache line's round trip {:.0f} ns before {}, {:.0f} ns after\n",
-                           before->a, before->b, before->round_trip_ns, during, after->round_trip_ns);
+                           cpus->a, cpus->b, cpus->before_ns, during, cpus->after_ns);
 }
 
-nlohmann::json cpu_distance_json(const std::optional<bench::CpuPair>& before,
-                                 const std::optional<bench::CpuPair>& after) {
-  if (!before || !after) return nullptr;
-  return {{"cpus", {before->a, before->b}}, {"before", before->round_trip_ns}, {"after", after->round_trip_ns}};
+nlohmann::json cpu_distance_json(const std::optional<bench::CpuPlacement>& cpus) {
+  if (!cpus) return nullptr;
+  return {{"cpus", {cpus->a, cpus->b}}, {"before", cpus->before_ns}, {"after", cpus->after_ns}};
 }
 
 Command register_bench(CLI::App& root) {

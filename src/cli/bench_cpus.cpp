@@ -28,7 +28,8 @@ int run_cpus_bench_command(bool json) {
     std::cout << "# one CPU usable: no pair to measure\n";
     return 0;
   }
-  std::cout << "# a cache line from one CPU to the other and back (median of 7 runs of 2000 round trips)\n";
+  std::cout << fmt::format("# a cache line from one CPU to the other and back (median of {} runs of {} round trips)\n",
+                           bench::kRoundTripRuns, bench::kRoundTripsPerRun);
   std::cout << "cpus        round trip\n";
   for (const bench::CpuPair& p : pairs) {
     std::cout << fmt::format("{:<10} {:>8.0f} ns\n", fmt::format("{}-{}", p.a, p.b), p.round_trip_ns);

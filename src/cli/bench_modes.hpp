@@ -36,9 +36,7 @@ void print_cpu(const std::string& cpu);
 // work (bench/cpu_distance.hpp): a header line "# CPUs 0 and 1: a cache line's round trip 52
 // ns before the epochs, 54 ns after" (`during` names the work), and its JSON, {"cpus": [0, 1],
 // "before": 52.1, "after": 54.0}; nothing, and null, on one thread.
-void print_cpu_distance(const std::optional<bench::CpuPair>& before, const std::optional<bench::CpuPair>& after,
-                        const std::string& during);
-nlohmann::json cpu_distance_json(const std::optional<bench::CpuPair>& before,
-                                 const std::optional<bench::CpuPair>& after);
+void print_cpu_distance(const std::optional<bench::CpuPlacement>& cpus, const std::string& during);
+nlohmann::json cpu_distance_json(const std::optional<bench::CpuPlacement>& cpus);
 
 }  // namespace seatorch::cli

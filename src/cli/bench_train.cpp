@@ -130,7 +130,7 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"epoch_seconds", r.epoch_seconds},
                 {"threads", r.threads},
                 {"peak_gflops", r.peak ? nlohmann::json(r.peak->gflops) : nlohmann::json()},
-                {"cpu_round_trip_ns", cpu_distance_json(r.cpus_before, r.cpus_after)},
+                {"cpu_round_trip_ns", cpu_distance_json(r.cpus)},
                 {"product_flops_per_epoch", r.product_flops},
                 {"breakdown_seconds",
                  {{"data", p.data},
@@ -156,7 +156,7 @@ int run_train_bench_command(TrainBenchFlags flags) {
                            r.architecture, r.dataset, r.batch, r.threads, r.threads == 1 ? "" : "s", r.kernel,
                            r.peak ? fmt::format("{:.1f} GFLOPS ({})", r.peak->gflops, r.peak->isa)
                                   : std::string("not measured (no SIMD ISA)"));
-  print_cpu_distance(r.cpus_before, r.cpus_after, "the epochs");
+  print_cpu_distance(r.cpus, "the epochs");
   const auto [fastest, slowest] = std::minmax_element(r.epoch_seconds.begin(), r.epoch_seconds.end());
   const std::string spread = r.epoch_seconds.size() < 2 ? std::string()
                                                         : fmt::format("median of {} epochs, {:.3f}-{:.3f} s; ",

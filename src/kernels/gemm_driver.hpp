@@ -232,10 +232,10 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 //   a median 0.80 x OpenBLAS in place and 0.90 x packed (six pairs in turns), and its
 //   backward phase in 0.79 s rather than 0.70 (medians of eight epochs each; DECISIONS 48).
 // - Rows 512 B apart share 8 sets, and packing them pays only when many B micro-panels reuse
-//   the copy (n > 16 NR): the 784-128-10 model's dYᵀ (64 rows of 128 floats) for C 784 wide, 49 AVX2
-//   panels, ran 97 -> 103 GFLOPS packed on Zen 4 (AVX-512, 25 panels: 107 -> 109), while the
-//   default model's second layer, C 256 wide (16 AVX2 panels, 8 AVX-512 ones), lost 1.5-2 %
-//   (DECISIONS 62).
+//   the copy (n > 16 NR): the 784-128-10 model's dYᵀ (64 rows of 128 floats) for C 784 wide,
+//   49 AVX2 panels, ran 97 -> 103 GFLOPS packed on Zen 4 (AVX-512, 25 panels: 107 -> 109),
+//   while the default model's second layer, C 256 wide (16 AVX2 panels, 8 AVX-512 ones), lost
+//   1.5-2 % (DECISIONS 62).
 inline constexpr std::size_t kAliasedRowFloats = 256;      // 1 KiB
 inline constexpr std::size_t kAliasedRowsInL1 = 32;        // 4 sets x 8 ways, the smaller L1s
 inline constexpr std::size_t kHalfAliasedRowFloats = 128;  // 512 B

@@ -1,5 +1,6 @@
 // A cache line's round trip between CPUs: the CPUs it may use against the kernel's own list in
-// /proc/self/status, and the errors for a CPU it cannot use.
+// /proc/self/status, the errors for a CPU it cannot use, and the watch the benches keep around
+// their two-thread runs.
 #include "seatorch/bench/cpu_distance.hpp"
 
 #include "seatorch/core/error.hpp"
@@ -74,4 +75,21 @@ TEST_CASE("round_trip_ns times two allowed CPUs and refuses the ones it cannot p
     CHECK(pairs[i].b == cpus[i + 1]);
     CHECK(pairs[i].round_trip_ns > 1.0);
   }
+}
+
+TEST_CASE("PlacementWatch times the first two CPUs before and after, and only for two threads or more", "[bench]") {
+  CHECK_FALSE(b::PlacementWatch(1).finish().has_value());
+  const std::vector<std::size_t> cpus = b::allowed_cpus();
+  const std::optional<b::CpuPlacement> placement = b::PlacementWatch(2).finish();
+  if (cpus.size() < 2) {
+    WARN("one CPU usable: no pair to watch");
+    CHECK_FALSE(placement.has_value());
+    return;
+  }
+  REQUIRE(placement.has_value());
+  CHECK(placement->a == cpus[0]);
+  CHECK(placement->b == cpus[1]);
+  INFO("before " << placement->before_ns << " ns, after " << placement->after_ns << " ns");
+  CHECK(placement->before_ns > 1.0);
+  CHECK(placement->after_ns > 1.0);
 }

@@ -13,6 +13,12 @@
 
 namespace seatorch::bench {
 
+// What round_trip_ns() times: runs of kRoundTripsPerRun round trips (0.1 ms on one die, 0.7 ms
+// across two on the machines seen so far), the median of kRoundTripRuns, so that a run the
+// host interrupted does not count.
+inline constexpr std::size_t kRoundTripsPerRun = 2000;
+inline constexpr std::size_t kRoundTripRuns = 7;
+
 struct CpuPair {
   std::size_t a = 0;
   std::size_t b = 0;
@@ -34,5 +40,25 @@ std::vector<CpuPair> distances_from_first();
 // The first two allowed CPUs (the ones a two-thread run on a two-CPU machine uses); nullopt
 // with fewer than two, or where they cannot be pinned.
 std::optional<CpuPair> first_pair();
+
+// The first two CPUs' round trip before some timed work and after it.
+struct CpuPlacement {
+  std::size_t a = 0;
+  std::size_t b = 0;
+  double before_ns = 0.0;
+  double after_ns = 0.0;
+};
+
+// Watches where a run's threads are: constructed before the timed work, it takes first_pair()
+// when there are two threads or more; finish() after the work takes the same pair's round trip
+// again. nullopt on one thread, with fewer than two CPUs, or where they cannot be pinned.
+class PlacementWatch {
+ public:
+  explicit PlacementWatch(std::size_t threads);
+  [[nodiscard]] std::optional<CpuPlacement> finish() const;
+
+ private:
+  std::optional<CpuPair> before_;
+};
 
 }  // namespace seatorch::bench

@@ -87,13 +87,10 @@ struct MatmulBenchRow {
 struct MatmulBenchReport {
   std::string cpu;  // this_cpu(): what the figures were measured on
   TimingClock clock = TimingClock::kThreadCpu;
-  std::size_t threads = 1;      // core::threads() during the run
-  std::optional<FmaPeak> peak;  // of the cores `threads` use: one core's probe times their number
-  // With two threads or more: how far apart the first two CPUs were before and after the
-  // timed products (cpu_distance.hpp).
-  std::optional<CpuPair> cpus_before;
-  std::optional<CpuPair> cpus_after;
-  std::string blas;  // blas_name(), empty when not run
+  std::size_t threads = 1;           // core::threads() during the run
+  std::optional<FmaPeak> peak;       // of the cores `threads` use: one core's probe times their number
+  std::optional<CpuPlacement> cpus;  // with two threads or more, around the timed products
+  std::string blas;                  // blas_name(), empty when not run
   // Why no row carries a ratio to the BLAS although it ran: its core is below this CPU's ISA
   // (BlasCore::unfair_reason()); empty when the ratios are fair.
   std::string blas_unfair;

@@ -70,12 +70,9 @@ struct TrainBenchReport {
   std::size_t epochs = 0;
   std::size_t train_size = 0;
   std::size_t test_size = 0;
-  std::size_t threads = 1;      // core::threads() during the run
-  std::optional<FmaPeak> peak;  // of the cores the threads use
-  // With two threads or more: how far apart the first two CPUs were before and after the
-  // epochs (a host may move them between dies within a run; cpu_distance.hpp).
-  std::optional<CpuPair> cpus_before;
-  std::optional<CpuPair> cpus_after;
+  std::size_t threads = 1;               // core::threads() during the run
+  std::optional<FmaPeak> peak;           // of the cores the threads use
+  std::optional<CpuPlacement> cpus;      // with two threads or more, around the epochs
   double product_flops = 0.0;            // per epoch (mlp_product_flops)
   double seconds_per_epoch = 0.0;        // tensor engine, training only: the median epoch
   std::vector<double> epoch_seconds;     // every epoch's, in order
