@@ -1,5 +1,6 @@
 # The matmul kernels beyond the reference and the dispatch point: the portable driver, the
-# kernel registry and the ISA kernels of the target architecture. Shared by the main build
+# kernel registry, the sparse rows and product's reference, and the ISA kernels of the
+# target architecture. Shared by the main build
 # and the AArch64 cross test (tests/cross/), so both compile exactly the same kernel code.
 #
 # Only the ISA files get ISA flags; everything else is built for the baseline target, and
@@ -13,11 +14,13 @@ function(seatorch_add_kernel_sources target root)
     ${dir}/gemm_support.cpp
     ${dir}/blocked.cpp
     ${dir}/kernel_registry.cpp
+    ${dir}/sparse_rows.cpp
+    ${dir}/sparse_matmul_ref.cpp
   )
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-    target_sources(${target} PRIVATE ${dir}/x86/avx2.cpp ${dir}/x86/avx512.cpp)
+    target_sources(${target} PRIVATE ${dir}/x86/avx2.cpp ${dir}/x86/avx512.cpp ${dir}/x86/sparse_rows_avx512.cpp)
     set_source_files_properties(${dir}/x86/avx2.cpp PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma")
-    set_source_files_properties(${dir}/x86/avx512.cpp PROPERTIES COMPILE_OPTIONS "-mavx512f")
+    set_source_files_properties(${dir}/x86/avx512.cpp ${dir}/x86/sparse_rows_avx512.cpp PROPERTIES COMPILE_OPTIONS "-mavx512f")
   elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
     # NEON is part of the AArch64 baseline: no flags needed.
     target_sources(${target} PRIVATE ${dir}/neon/neon.cpp)

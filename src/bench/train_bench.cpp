@@ -34,6 +34,7 @@ AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
           augment::augment_list(config.augment),
           augment,
           out.result.seconds - augment,
+          kernels::total_flops(out.result.products),
           mlp_product_flops(out.model.sizes(), out.result.samples),
           kernels::total_seconds(out.result.products)};
 }
@@ -42,7 +43,10 @@ AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
 std::vector<EpochProduct> epoch_products(const std::vector<kernels::ProductRecord>& records, double epochs) {
   std::vector<EpochProduct> products;
   for (const kernels::ProductRecord& r : records) {
-    products.push_back({.kind = r.kind, .calls = static_cast<double>(r.calls) / epochs, .seconds = r.seconds / epochs});
+    products.push_back({.kind = r.kind,
+                        .calls = static_cast<double>(r.calls) / epochs,
+                        .seconds = r.seconds / epochs,
+                        .flops = r.flops / epochs});
   }
   std::stable_sort(products.begin(), products.end(),
                    [](const EpochProduct& a, const EpochProduct& b) { return a.seconds > b.seconds; });
@@ -95,8 +99,9 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.threads = core::threads();
   report.peak = measure_fma_peak(0.05, TimingClock::kWall, report.threads);
   report.cpus = cpus;
-  report.product_flops = mlp_product_flops(tensor.model.sizes(), report.train_size);
   const auto epochs = static_cast<double>(options.epochs);
+  report.product_flops = kernels::total_flops(tensor.result.products) / epochs;
+  report.dense_product_flops = mlp_product_flops(tensor.model.sizes(), report.train_size);
   // The median epoch: on a machine whose speed drifts, one slow epoch does not move it.
   for (const train::TrainEpoch& e : tensor.result.history) report.epoch_seconds.push_back(e.seconds);
   report.seconds_per_epoch = median(report.epoch_seconds);

@@ -26,13 +26,10 @@ struct TrainBenchFlags {
 
 nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
   if (!a) return nullptr;
-  return {{"architecture", a->architecture},
-          {"augment", a->augment},
-          {"augment_seconds", a->augment_seconds},
-          {"rest_seconds", a->rest_seconds},
-          {"product_flops", a->product_flops},
-          {"product_seconds", a->product_seconds},
-          {"share", a->share()}};
+  return {{"architecture", a->architecture},       {"augment", a->augment},
+          {"augment_seconds", a->augment_seconds}, {"rest_seconds", a->rest_seconds},
+          {"product_flops", a->product_flops},     {"dense_product_flops", a->dense_product_flops},
+          {"product_seconds", a->product_seconds}, {"share", a->share()}};
 }
 
 // "90.1 GFLOPS, 77.4 % of the FMA peak"
@@ -42,14 +39,21 @@ std::string rate_text(double flops, double seconds, const std::optional<bench::F
                      peak ? fmt::format(", {:.1f} % of the FMA peak", 100.0 * gflops / peak->gflops) : std::string());
 }
 
-// "products: 24.4 GFLOP per epoch, 90.1 GFLOPS, 77.4 % of the FMA peak"
-std::string products_line(double flops, double seconds, const std::optional<bench::FmaPeak>& peak) {
-  return fmt::format("products: {:.1f} GFLOP per epoch, {}", flops / 1e9, rate_text(flops, seconds, peak));
+// "products: 24.4 GFLOP per epoch, 90.1 GFLOPS, 77.4 % of the FMA peak", and where sparse
+// products left out the zeros' multiply-adds, "products: 9.9 GFLOP done per epoch (24.4 GFLOP
+// as dense products), ..."
+std::string products_line(double flops, double dense_flops, double seconds, const std::optional<bench::FmaPeak>& peak) {
+  const std::string dense = flops < dense_flops
+                                ? fmt::format(" done per epoch ({:.1f} GFLOP as dense products)", dense_flops / 1e9)
+                                : std::string(" per epoch");
+  return fmt::format("products: {:.1f} GFLOP{}, {}", flops / 1e9, dense, rate_text(flops, seconds, peak));
 }
 
-// What a product does besides C = op(A) op(B): "+=", "bias", "bias, relu", or nothing.
+// What a product does besides C = op(A) op(B): "sparse" (A's zeros left out), "+=", "bias",
+// "bias, relu", or nothing.
 std::string epilogue_label(const kernels::ProductKind& kind) {
-  std::string label = kind.accumulate ? "+=" : "";
+  std::string label = kind.sparse ? "sparse" : "";
+  if (kind.accumulate) label += label.empty() ? "+=" : ", +=";
   if (kind.bias) label += label.empty() ? "bias" : ", bias";
   if (kind.relu) label += label.empty() ? "relu" : ", relu";
   return label;
@@ -58,7 +62,7 @@ std::string epilogue_label(const kernels::ProductKind& kind) {
 // The product as `bench matmul --shapes` names it.
 std::string kind_label(const kernels::ProductKind& kind) { return shape_label({kind.shape, kind.ta, kind.tb}); }
 
-double gflops_of(const bench::EpochProduct& p) { return p.seconds > 0.0 ? p.flops() / p.seconds / 1e9 : 0.0; }
+double gflops_of(const bench::EpochProduct& p) { return p.seconds > 0.0 ? p.flops / p.seconds / 1e9 : 0.0; }
 
 nlohmann::json products_json(const std::vector<bench::EpochProduct>& products) {
   nlohmann::json rows = nlohmann::json::array();
@@ -72,9 +76,10 @@ nlohmann::json products_json(const std::vector<bench::EpochProduct>& products) {
                     {"accumulate", kind.accumulate},
                     {"bias", kind.bias},
                     {"relu", kind.relu},
+                    {"sparse", kind.sparse},
                     {"calls_per_epoch", p.calls},
                     {"seconds_per_epoch", p.seconds},
-                    {"flops_per_epoch", p.flops()},
+                    {"flops_per_epoch", p.flops},
                     {"gflops", gflops_of(p)}});
   }
   return rows;
@@ -101,7 +106,7 @@ void print_epoch_products(const bench::TrainBenchReport& r) {
       small_seconds += p.seconds;
       continue;
     }
-    std::cout << fmt::format("    {:<18} {:<10} {:6.0f} calls  {:.4f} s  {:6.1f} GFLOPS{}\n", kind_label(p.kind),
+    std::cout << fmt::format("    {:<18} {:<18} {:6.0f} calls  {:.4f} s  {:6.1f} GFLOPS{}\n", kind_label(p.kind),
                              epilogue_label(p.kind), p.calls, p.seconds, gflops_of(p), share(gflops_of(p)));
   }
   if (small_kinds > 0) {
@@ -132,6 +137,7 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"peak_gflops", r.peak ? nlohmann::json(r.peak->gflops) : nlohmann::json()},
                 {"cpu_round_trip_ns", cpu_distance_json(r.cpus)},
                 {"product_flops_per_epoch", r.product_flops},
+                {"dense_product_flops_per_epoch", r.dense_product_flops},
                 {"breakdown_seconds",
                  {{"data", p.data},
                   {"forward", p.forward},
@@ -167,7 +173,8 @@ int run_train_bench_command(TrainBenchFlags flags) {
       "  breakdown, mean per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s; then "
       "evaluation {:.3f} s (the {} test images, not in the epoch time)\n",
       p.data, p.forward, p.backward, p.optimizer, r.evaluation_per_epoch, r.test_size);
-  std::cout << fmt::format("  {}\n", products_line(r.product_flops, r.seconds_per_epoch, r.peak));
+  std::cout << fmt::format("  {}\n",
+                           products_line(r.product_flops, r.dense_product_flops, r.seconds_per_epoch, r.peak));
   print_epoch_products(r);
   std::cout << fmt::format("scalar engine: {:.1f} us/sample on {} samples ({:.0f} graph nodes/sample)\n",
                            r.scalar_us_per_sample, r.scalar_samples, r.scalar_nodes_per_sample);
@@ -178,8 +185,8 @@ int run_train_bench_command(TrainBenchFlags flags) {
                              a.augment, a.augment_seconds, 100.0 * a.share(), a.architecture, a.rest_seconds);
     std::cout << fmt::format("  that epoch without augmentation (Adam, batch 128): {}; the products alone {:.3f} s, "
                              "{}\n",
-                             products_line(a.product_flops, a.rest_seconds, r.peak), a.product_seconds,
-                             rate_text(a.product_flops, a.product_seconds, r.peak));
+                             products_line(a.product_flops, a.dense_product_flops, a.rest_seconds, r.peak),
+                             a.product_seconds, rate_text(a.product_flops, a.product_seconds, r.peak));
   }
   std::cout << fmt::format("peak memory (loading MNIST and training): {:.1f} MiB\n",
                            static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));

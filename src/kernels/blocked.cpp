@@ -8,6 +8,7 @@
 // Deliberately not here: intrinsics, ISA flags (this file gets none).
 #include "gemm_driver.hpp"
 #include "isa_kernels.hpp"
+#include "sparse_driver.hpp"
 
 #include <cstring>
 
@@ -55,9 +56,13 @@ struct PortableVec {
 constexpr std::size_t kMr = 4;
 constexpr std::size_t kNv = 2;
 constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2048};
+// The sparse product's rows 4 registers (16 floats) wide: 8 of SSE2's 16 registers.
+constexpr std::size_t kSparseNv = 4;
 
 }  // namespace
 
 void matmul_blocked(const MatmulArgs& args) { gemm<PortableVec, kMr, kNv>(args, kBlocking); }
+
+void sparse_matmul_blocked(const SparseMatmulArgs& args) { sparse_columns<PortableVec, kSparseNv>(args, kBlocking.kc); }
 
 }  // namespace seatorch::kernels

@@ -3,10 +3,12 @@
 // kernel_registry.cpp.
 #include "seatorch/kernels/matmul.hpp"
 
+#include "epilogue_rows.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/kernels/product_log.hpp"
+#include "thread_split.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -23,7 +25,7 @@ namespace {
 // Null until the first matmul() or select_kernel(); then the kernel in use.
 std::atomic<const KernelInfo*> g_selected{nullptr};
 
-const KernelInfo& selected() {
+const KernelInfo& selected_info() {
   const KernelInfo* kernel = g_selected.load(std::memory_order_acquire);
   if (kernel == nullptr) {
     const char* env = std::getenv("SEATORCH_KERNEL");
@@ -35,27 +37,17 @@ const KernelInfo& selected() {
   return *kernel;
 }
 
-// Below this many FLOPs (about 10 us of one core) waking a worker costs more than it saves.
-constexpr double kParallelFlops = 1 << 20;
-// Split boundaries: whole 64-column and 16-row blocks keep every kernel's tiles full.
-constexpr std::size_t kColumnGrain = 64;
-constexpr std::size_t kRowGrain = 16;
-
 // The bias rows before a block's product and the ReLU after it, on the block just computed.
 void run_block(const KernelInfo& kernel, const MatmulArgs& block, const Epilogue& epilogue) {
   const std::size_t m = block.shape.m;
   const std::size_t n = block.shape.n;
   MatmulArgs args = block;
   if (epilogue.bias != nullptr) {
-    for (std::size_t i = 0; i < m; ++i) std::copy_n(epilogue.bias, n, args.c + i * args.ldc);
+    start_from_bias(epilogue.bias, args.c, args.ldc, m, n);
     args.accumulate = true;
   }
   kernel.matmul(args);
-  if (!epilogue.relu) return;
-  for (std::size_t i = 0; i < m; ++i) {
-    float* row = args.c + i * args.ldc;
-    for (std::size_t j = 0; j < n; ++j) row[j] = std::max(row[j], 0.0f);
-  }
+  if (epilogue.relu) clamp_at_zero(args.c, args.ldc, m, n);
 }
 
 // The block of C at rows [i0, i1) and columns [j0, j1), as a product of its own.
@@ -101,11 +93,11 @@ void run_split(const KernelInfo& kernel, const MatmulArgs& args, const Epilogue&
 void run_logged(const MatmulArgs& args, const Epilogue& epilogue) {
   ProductLog* log = recording_log();
   if (log == nullptr) {
-    run_split(selected(), args, epilogue);
+    run_split(selected_info(), args, epilogue);
     return;
   }
   const auto start = std::chrono::steady_clock::now();
-  run_split(selected(), args, epilogue);
+  run_split(selected_info(), args, epilogue);
   log->add(args, epilogue, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
@@ -134,7 +126,9 @@ std::vector<std::string> kernel_names() {
 
 void select_kernel(std::string_view name) { g_selected.store(&require_kernel(name, ""), std::memory_order_release); }
 
-std::string_view selected_kernel() { return selected().name; }
+std::string_view selected_kernel() { return selected_info().name; }
+
+const KernelInfo& selected_kernel_info() { return selected_info(); }
 
 void matmul_with(std::string_view name, const MatmulArgs& args) {
   run_split(require_kernel(name, "matmul_with"), args);

@@ -11,7 +11,7 @@ thread_local ProductLog* t_recording = nullptr;
 
 }  // namespace
 
-double ProductKind::flops() const {
+double ProductKind::dense_flops() const {
   return 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
 }
 
@@ -21,6 +21,12 @@ double total_seconds(std::span<const ProductRecord> records) {
   return seconds;
 }
 
+double total_flops(std::span<const ProductRecord> records) {
+  double flops = 0.0;
+  for (const ProductRecord& r : records) flops += r.flops;
+  return flops;
+}
+
 void ProductLog::add(const MatmulArgs& args, const Epilogue& epilogue, double seconds) {
   const ProductKind kind{.shape = args.shape,
                          .ta = args.ta,
@@ -28,10 +34,28 @@ void ProductLog::add(const MatmulArgs& args, const Epilogue& epilogue, double se
                          .accumulate = args.accumulate,
                          .bias = epilogue.bias != nullptr,
                          .relu = epilogue.relu};
+  add(kind, kind.dense_flops(), seconds);
+}
+
+void ProductLog::add(const SparseMatmulArgs& args, const Epilogue& epilogue, double seconds) {
+  // Recorded as the dense product it stands for: C (m, n) = A (m, k) op(B), or its transpose.
+  const MatmulShape shape{args.a->rows, args.n, args.a->cols};
+  const ProductKind kind{.shape = args.transposed_c ? MatmulShape{shape.n, shape.m, shape.k} : shape,
+                         .ta = args.transposed_c ? Transpose::kYes : Transpose::kNo,
+                         .tb = args.transposed_c ? Transpose::kNo : args.tb,
+                         .accumulate = args.accumulate,
+                         .bias = epilogue.bias != nullptr,
+                         .relu = epilogue.relu,
+                         .sparse = true};
+  add(kind, sparse_matmul_flops(args), seconds);
+}
+
+void ProductLog::add(const ProductKind& kind, double flops, double seconds) {
   auto row = std::find_if(records_.begin(), records_.end(), [&](const ProductRecord& r) { return r.kind == kind; });
   if (row == records_.end()) row = records_.insert(records_.end(), ProductRecord{.kind = kind});
   ++row->calls;
   row->seconds += seconds;
+  row->flops += flops;
 }
 
 RecordProducts::RecordProducts(ProductLog& log) : previous_(t_recording) { t_recording = &log; }

@@ -72,14 +72,41 @@ TEST_CASE("a product log records each matmul() call of its scope under its shape
   CHECK(!rows[0].kind.bias);
   CHECK(!rows[0].kind.relu);
   CHECK(rows[0].calls == 2);
-  CHECK(rows[0].flops() == 2 * 2.0 * 4 * 8 * 16);
+  CHECK(rows[0].flops == 2 * 2.0 * 4 * 8 * 16);
   CHECK(rows[1].kind.bias);
   CHECK(rows[1].kind.relu);
   CHECK(rows[1].calls == 1);
   CHECK((rows[2].kind.shape.m == 130 && rows[2].kind.shape.n == 140 && rows[2].kind.shape.k == 150));
   CHECK(rows[2].kind.ta == k::Transpose::kYes);
   CHECK(rows[2].calls == 2);
-  CHECK(rows[2].flops() == 2 * 2.0 * 130 * 140 * 150);
+  CHECK(rows[2].flops == 2 * 2.0 * 130 * 140 * 150);
   for (const k::ProductRecord& r : rows) CHECK(r.seconds > 0.0);
   CHECK(k::total_seconds(rows) == rows[0].seconds + rows[1].seconds + rows[2].seconds);
+}
+
+TEST_CASE("a product log records a sparse product under its dense shape with the FLOPs it did", "[kernels]") {
+  // A (3, 5) with 4 nonzeros, op(B) (5, 6): 2 * 4 * 6 FLOPs a call, against 2 * 3 * 6 * 5 dense.
+  const std::vector<float> a{1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 4};
+  k::SparseRows rows;
+  k::compress_rows(a.data(), 3, 5, 5, rows);
+  const std::vector<float> b(5 * 6, 1.0f);
+  std::vector<float> c(3 * 6);
+  std::vector<float> ct(6 * 3);
+  k::ProductLog log;
+  {
+    const k::RecordProducts recording(log);
+    k::sparse_matmul({&rows, b.data(), 6, k::Transpose::kNo, 6, c.data(), 6, false, false});
+    k::sparse_matmul({&rows, b.data(), 6, k::Transpose::kNo, 6, ct.data(), 3, true, false});
+  }
+  const std::vector<k::ProductRecord>& records = log.records();
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].kind.sparse);
+  CHECK(records[0].kind.shape == k::MatmulShape{3, 6, 5});
+  CHECK(records[0].flops == 2.0 * 4 * 6);
+  CHECK(records[0].kind.dense_flops() == 2.0 * 3 * 6 * 5);
+  // Stored transposed, it stands for the product of Cᵀ: (6, 3) = Bᵀ Aᵀ, the weight gradient's form.
+  CHECK(records[1].kind.shape == k::MatmulShape{6, 3, 5});
+  CHECK(records[1].kind.ta == k::Transpose::kYes);
+  CHECK(records[1].flops == 2.0 * 4 * 6);
+  CHECK(k::total_flops(records) == 2 * 2.0 * 4 * 6);
 }

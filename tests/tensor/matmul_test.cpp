@@ -8,6 +8,7 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
+#include "seatorch/kernels/product_log.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -122,7 +123,7 @@ LinearRun linear_run(F f, const Shape& x_shape, std::size_t outs, std::size_t th
 void require_same_bits(const std::vector<float>& got, const std::vector<float>& expected, const char* what) {
   REQUIRE(got.size() == expected.size());
   if (const std::optional<std::size_t> i = seatorch::test::first_bit_difference(got, expected)) {
-    FAIL(what << " element " << *i << ": linear_relu " << got[*i] << ", relu(linear) " << expected[*i]);
+    FAIL(what << " element " << *i << ": " << got[*i] << ", expected " << expected[*i]);
   }
 }
 
@@ -155,4 +156,58 @@ TEST_CASE("linear_relu gives relu(linear)'s bits forward and backward on any thr
   const Tensor w = testing::random_tensor({5, 3}, rng, -0.1, 0.1);
   const Tensor b = testing::random_away_from_zero({5}, rng, 0.5);
   check_gradients([](const auto& in) { return linear_relu(in[0], in[1], in[2]); }, {x, w, b});
+}
+
+namespace {
+
+// linear_relu on an input that is 80 % zeros, then backward from the weighted sum of y; the
+// input as data (no gradient: the sparse products) or as a leaf that wants one (the dense).
+struct SparseInputRun {
+  LinearRun run;
+  std::vector<seatorch::kernels::ProductRecord> products;
+};
+
+SparseInputRun sparse_input_run(const Shape& x_shape, std::size_t outs, bool x_wants_grad, std::size_t threads) {
+  const seatorch::core::ScopedThreads count(threads);
+  seatorch::core::Rng rng(33);
+  Tensor x = testing::random_tensor(x_shape, rng);
+  for (std::size_t i = 0; i < x.numel(); ++i) {
+    if (rng.uniform(0.0, 1.0) < 0.8) x.data<float>()[i] = 0.0f;
+  }
+  Tensor w = testing::random_tensor({outs, x_shape[1]}, rng, -0.1, 0.1);
+  Tensor b = testing::random_tensor({outs}, rng);
+  const Tensor weights = testing::random_tensor({x_shape[0], outs}, rng);
+  for (Tensor* t : {&w, &b}) t->set_requires_grad(true);
+  x.set_requires_grad(x_wants_grad);
+  seatorch::kernels::ProductLog log;
+  {
+    const seatorch::kernels::RecordProducts recording(log);
+    sum(mul(linear_relu(x, w, b), weights)).backward();
+  }
+  const Tensor y = linear_relu(x, w, b);
+  return {{y.values(), {}, w.grad().values(), b.grad().values()}, log.records()};
+}
+
+}  // namespace
+
+TEST_CASE("linear_relu on sparse data runs the sparse products and gives the dense ones' bits", "[tensor]") {
+  // The MLP's first layer, one deeper than two AVX-512 passes, and a small one.
+  const struct {
+    Shape x;
+    std::size_t outs;
+  } cases[] = {{{64, 784}, 128}, {{20, 1100}, 40}, {{5, 7}, 3}};
+  for (const auto& c : cases) {
+    const SparseInputRun dense = sparse_input_run(c.x, c.outs, true, 1);
+    for (const auto& p : dense.products) CHECK_FALSE(p.kind.sparse);
+    for (const std::size_t threads : {1, 2, 3}) {
+      INFO("x " << c.x.str() << ", " << c.outs << " outputs, " << threads << " thread(s)");
+      const SparseInputRun sparse = sparse_input_run(c.x, c.outs, false, threads);
+      // The forward and the weight gradient, both sparse; no input gradient is asked for.
+      REQUIRE(sparse.products.size() == 2);
+      for (const auto& p : sparse.products) CHECK(p.kind.sparse);
+      require_same_bits(sparse.run.y, dense.run.y, "y");
+      require_same_bits(sparse.run.dw, dense.run.dw, "dW");
+      require_same_bits(sparse.run.db, dense.run.db, "db");
+    }
+  }
 }

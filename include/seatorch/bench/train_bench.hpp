@@ -39,11 +39,12 @@ struct TrainBenchOptions {
 // One epoch of the data set's default recipe with the `best` recipe's augmentation.
 struct AugmentBench {
   std::string architecture;
-  std::string augment;           // the transforms, as --augment lists them
-  double augment_seconds = 0.0;  // transforming the epoch's images
-  double rest_seconds = 0.0;     // the rest of the epoch's training: what it costs without them
-  double product_flops = 0.0;    // of the epoch's matrix products (mlp_product_flops)
-  double product_seconds = 0.0;  // those products timed one by one as training ran them
+  std::string augment;               // the transforms, as --augment lists them
+  double augment_seconds = 0.0;      // transforming the epoch's images
+  double rest_seconds = 0.0;         // the rest of the epoch's training: what it costs without them
+  double product_flops = 0.0;        // done by the epoch's matrix products (the product log's)
+  double dense_product_flops = 0.0;  // what they would be with no product sparse (mlp_product_flops)
+  double product_seconds = 0.0;      // those products timed one by one as training ran them
   [[nodiscard]] double share() const { return rest_seconds > 0.0 ? augment_seconds / rest_seconds : 0.0; }
 };
 
@@ -57,8 +58,7 @@ struct EpochProduct {
   kernels::ProductKind kind;
   double calls = 0.0;
   double seconds = 0.0;  // wall time of the calls, their splits across threads included
-
-  [[nodiscard]] double flops() const { return kind.flops() * calls; }
+  double flops = 0.0;    // done by the calls (a sparse product's nonzeros' only)
 };
 
 struct TrainBenchReport {
@@ -73,7 +73,8 @@ struct TrainBenchReport {
   std::size_t threads = 1;               // core::threads() during the run
   std::optional<FmaPeak> peak;           // of the cores the threads use
   std::optional<CpuPlacement> cpus;      // with two threads or more, around the epochs
-  double product_flops = 0.0;            // per epoch (mlp_product_flops)
+  double product_flops = 0.0;            // per epoch, done (the product log's: sparse ones count their nonzeros)
+  double dense_product_flops = 0.0;      // per epoch, with no product sparse (mlp_product_flops)
   double seconds_per_epoch = 0.0;        // tensor engine, training only: the median epoch
   std::vector<double> epoch_seconds;     // every epoch's, in order
   train::PhaseSeconds phases_per_epoch;  // its breakdown, the mean over the epochs

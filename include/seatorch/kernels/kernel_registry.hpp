@@ -8,6 +8,7 @@
 #pragma once
 
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/kernels/sparse_matmul.hpp"
 
 #include <cstddef>
 #include <span>
@@ -18,6 +19,8 @@ namespace seatorch::kernels {
 struct KernelInfo {
   std::string_view name;
   void (*matmul)(const MatmulArgs& args);
+  // The product of a sparse A, summed as `matmul` sums the dense one (sparse_matmul.hpp).
+  void (*sparse_matmul)(const SparseMatmulArgs& args);
   // Runs `rounds` rounds of this ISA's widest FMAs on independent register accumulators and
   // returns the floating-point operations done; null for kernels without their own ISA.
   double (*fma_probe)(std::size_t rounds);

@@ -84,6 +84,8 @@ void select_kernel(std::string_view name);
 
 // The name of the kernel matmul() uses (resolving SEATORCH_KERNEL if not done yet).
 std::string_view selected_kernel();
+// The kernel itself (kernel_registry.hpp): sparse_matmul() runs its sparse twin.
+const KernelInfo& selected_kernel_info();
 
 // Runs the kernel called `name` once, whatever is selected (tests and the bench). Same
 // errors as select_kernel().

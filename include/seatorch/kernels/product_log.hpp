@@ -1,16 +1,18 @@
 // Which matrix products a stretch of code ran, and the wall time each kind took. While a
-// ProductLog records on a thread (RecordProducts), every matmul() that thread calls is timed
-// around the whole call, its split across threads included, and added to the log's row for
-// that shape, form and epilogue. `bench train` uses it to split an epoch into its products
-// and the rest, without a build of its own for the purpose.
+// ProductLog records on a thread (RecordProducts), every matmul() and sparse_matmul() that
+// thread calls is timed around the whole call, its split across threads included, and added
+// to the log's row for that shape, form, epilogue and sparsity, with the FLOPs it did (a
+// sparse product's are its nonzeros' only). `bench train` uses it to split an epoch into its
+// products and the rest, without a build of its own for the purpose.
 //
-// Only the dispatch point, matmul(), is timed: a thread's block of a split product, or a
-// kernel run through matmul_with(), is not a product of its own. Deliberately not here:
+// Only the dispatch points are timed: a thread's block of a split product, or a kernel run
+// through matmul_with(), is not a product of its own. Deliberately not here:
 // FLOP-rate and peak arithmetic beyond a row's own FLOPs (the bench's), and any timing of
 // threads other than the one recording.
 #pragma once
 
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/kernels/sparse_matmul.hpp"
 
 #include <cstddef>
 #include <span>
@@ -26,10 +28,11 @@ struct ProductKind {
   bool accumulate = false;  // C += op(A) op(B)
   bool bias = false;        // fused: C starts from a bias row
   bool relu = false;        // fused: then clamped at zero
+  bool sparse = false;      // A given as its nonzeros (sparse_matmul); m n k its dense shape
   bool operator==(const ProductKind&) const = default;
 
-  // 2 m n k: the FLOPs of one call.
-  [[nodiscard]] double flops() const;
+  // 2 m n k: the FLOPs of one call of the dense product.
+  [[nodiscard]] double dense_flops() const;
 };
 
 // A kind of product with how often and how long it ran.
@@ -37,12 +40,12 @@ struct ProductRecord {
   ProductKind kind;
   std::size_t calls = 0;
   double seconds = 0.0;  // wall time, summed over the calls
-
-  [[nodiscard]] double flops() const { return kind.flops() * static_cast<double>(calls); }
+  double flops = 0.0;    // done, summed over the calls: dense_flops(), or a sparse call's own
 };
 
-// The wall time of all the records' calls.
+// The wall time of all the records' calls, and the FLOPs they did.
 double total_seconds(std::span<const ProductRecord> records);
+double total_flops(std::span<const ProductRecord> records);
 
 class ProductLog {
  public:
@@ -50,8 +53,11 @@ class ProductLog {
   [[nodiscard]] const std::vector<ProductRecord>& records() const { return records_; }
   // Adds one call of `args` with `epilogue` that took `seconds`.
   void add(const MatmulArgs& args, const Epilogue& epilogue, double seconds);
+  void add(const SparseMatmulArgs& args, const Epilogue& epilogue, double seconds);
 
  private:
+  void add(const ProductKind& kind, double flops, double seconds);
+
   std::vector<ProductRecord> records_;
 };
 

@@ -7,6 +7,7 @@
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
+#include "../sparse_driver.hpp"
 
 #include <arm_neon.h>
 
@@ -49,10 +50,14 @@ struct NeonVec {
 constexpr std::size_t kMr = 8;
 constexpr std::size_t kNv = 3;
 constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2040};
+// The sparse product's rows 8 registers (32 floats) wide: 16 of the 32 registers.
+constexpr std::size_t kSparseNv = 8;
 
 }  // namespace
 
 void matmul_neon(const MatmulArgs& args) { gemm<NeonVec, kMr, kNv>(args, kBlocking); }
+
+void sparse_matmul_neon(const SparseMatmulArgs& args) { sparse_columns<NeonVec, kSparseNv>(args, kBlocking.kc); }
 
 double fma_probe_neon(std::size_t rounds) { return fma_probe<NeonVec>(rounds); }
 

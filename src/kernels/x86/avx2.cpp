@@ -7,6 +7,7 @@
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
+#include "../sparse_driver.hpp"
 
 #include <immintrin.h>
 
@@ -68,10 +69,15 @@ struct Avx2Vec {
 constexpr std::size_t kMr = 6;
 constexpr std::size_t kNv = 2;
 constexpr Blocking kBlocking{.mc = 144, .kc = 256, .nc = 2048};
+// The sparse product's rows 4 registers (32 floats) wide: the row and its pass's sum take 8
+// of the 16 registers.
+constexpr std::size_t kSparseNv = 4;
 
 }  // namespace
 
 void matmul_avx2(const MatmulArgs& args) { gemm<Avx2Vec, kMr, kNv>(args, kBlocking); }
+
+void sparse_matmul_avx2(const SparseMatmulArgs& args) { sparse_columns<Avx2Vec, kSparseNv>(args, kBlocking.kc); }
 
 double fma_probe_avx2(std::size_t rounds) { return fma_probe<Avx2Vec>(rounds); }
 

@@ -13,6 +13,7 @@
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
+#include "../sparse_driver.hpp"
 
 #include <immintrin.h>
 
@@ -104,6 +105,9 @@ constexpr Blocking kBlocking{.mc = 128,
                              .prefetch_c_depth = 256,
                              .prefetch_c_floats = std::size_t{1} << 18,
                              .pack_a_from_ld = 1024};
+// The sparse product's rows 8 registers (128 floats) wide: the row and its pass's sum take
+// 16 of the 32 registers, and the 784-128 layer's 128 outputs are one block.
+constexpr std::size_t kSparseNv = 8;
 
 }  // namespace
 
@@ -118,6 +122,8 @@ void matmul_avx512(const MatmulArgs& args) {
     gemm<Avx512Vec, kMr, kNv>(args, kBlocking);
   }
 }
+
+void sparse_matmul_avx512(const SparseMatmulArgs& args) { sparse_columns<Avx512Vec, kSparseNv>(args, kBlocking.kc); }
 
 double fma_probe_avx512(std::size_t rounds) { return fma_probe<Avx512Vec>(rounds); }
 

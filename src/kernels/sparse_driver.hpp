@@ -1,0 +1,151 @@
+// The sparse product's loops, written once for every ISA (sparse_matmul.hpp says what they
+// compute): each row of A walks its nonzeros, and each nonzero multiplies one row of op(B)
+// into a row of C held in registers.
+//
+//   for column block jb of op(B), NB = NV * lanes wide:   op(B)'s block packed (k, NB) if need be
+//     for row i of A:                                     C's row block in NV registers
+//       for each pass over the depth (pass_depth, as the dense driver cuts it):
+//         acc = 0; acc += a(i, p) * op(B)(p, block) for the row's nonzeros p in the pass
+//         c = c + acc
+//
+// The passes, the zero start of each pass's sum and its addition to C are the dense
+// driver's own (gemm_driver.hpp and micro_kernel.hpp), so each element is the same float
+// operations less the multiply-adds of zeros. A row of C transposed (the weight gradient)
+// goes through a tile of kLanes rows on the stack and V::transpose.
+//
+// Every template takes the ISA traits V first (micro_kernel.hpp says why). Deliberately not
+// here: threads, epilogues (sparse_matmul.cpp), choosing between sparse and dense.
+#pragma once
+
+#include "gemm_driver.hpp"
+
+#include "seatorch/kernels/sparse_matmul.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace seatorch::kernels {
+
+// Row i of A times op(B)'s column block (R registers, b row p at b + p * brs, every register
+// readable), into out's first `cols` floats, starting from init's (null: from zero).
+template <class V, std::size_t R>
+void sparse_row(const SparseRows& a, std::size_t i, const float* b, std::size_t brs, std::size_t pass,
+                const float* init, float* out, std::size_t cols) {
+  using Reg = typename V::Reg;
+  constexpr std::size_t kW = V::kLanes;
+  Reg c[R];
+#pragma GCC unroll 16
+  for (std::size_t r = 0; r < R; ++r) {
+    const std::size_t j = r * kW;
+    c[r] = init == nullptr ? V::zero() : j + kW <= cols ? V::load(init + j) : V::load_n(init + j, cols - j);
+  }
+  const std::uint32_t* column = a.column.data();
+  const float* value = a.value.data();
+  std::uint32_t e = a.start[i];
+  const std::uint32_t end = a.start[i + 1];
+  for (std::size_t p0 = 0; p0 < a.cols; p0 += pass) {
+    const std::size_t p1 = p0 + pass;
+    Reg acc[R];
+#pragma GCC unroll 16
+    for (std::size_t r = 0; r < R; ++r) acc[r] = V::zero();
+    for (; e < end && column[e] < p1; ++e) {
+      const Reg x = V::broadcast(value + e);
+      const float* row = b + column[e] * brs;
+#pragma GCC unroll 16
+      for (std::size_t r = 0; r < R; ++r) acc[r] = V::fma(x, V::load(row + r * kW), acc[r]);
+    }
+#pragma GCC unroll 16
+    for (std::size_t r = 0; r < R; ++r) c[r] = V::add(c[r], acc[r]);
+  }
+#pragma GCC unroll 16
+  for (std::size_t r = 0; r < R; ++r) {
+    const std::size_t j = r * kW;
+    if (j + kW <= cols) {
+      V::store(out + j, c[r]);
+    } else if (j < cols) {
+      V::store_n(out + j, c[r], cols - j);
+    }
+  }
+}
+
+// Every row of A times op(B)'s columns [jb, jb + cols), R registers wide, into C.
+template <class V, std::size_t R>
+void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs, std::size_t pass, std::size_t jb,
+                  std::size_t cols) {
+  constexpr std::size_t kW = V::kLanes;
+  const SparseRows& a = *args.a;
+  if (!args.transposed_c) {
+    for (std::size_t i = 0; i < a.rows; ++i) {
+      float* c = args.c + i * args.ldc + jb;
+      sparse_row<V, R>(a, i, b, brs, pass, args.accumulate ? c : nullptr, c, cols);
+    }
+    return;
+  }
+  // kW rows of the product at a time, in a tile, then each kW x kW block of it transposed
+  // into C: its columns are rows of C.
+  // (kW, R * kW): rows [i0, i0 + kW) of the block; zeroed once, so that the lanes past `cols`
+  // that the transposes read are never uninitialized.
+  alignas(64) float tile[kW][R * kW] = {};
+  for (std::size_t i0 = 0; i0 < a.rows; i0 += kW) {
+    const std::size_t rows = min_of<V>(kW, a.rows - i0);
+    if (args.accumulate) {
+      for (std::size_t l = 0; l < rows; ++l) {
+        for (std::size_t j = 0; j < cols; ++j) tile[l][j] = args.c[(jb + j) * args.ldc + i0 + l];
+      }
+    }
+    for (std::size_t l = 0; l < rows; ++l) {
+      sparse_row<V, R>(a, i0 + l, b, brs, pass, args.accumulate ? tile[l] : nullptr, tile[l], cols);
+    }
+    for (std::size_t r = 0; r < R && r * kW < cols; ++r) {
+      typename V::Reg block[kW];
+#pragma GCC unroll 16
+      for (std::size_t l = 0; l < kW; ++l) block[l] = l < rows ? V::load(tile[l] + r * kW) : V::zero();
+      V::transpose(block);  // block[q]: column r * kW + q of the tile, a row of C
+      for (std::size_t q = 0; q < kW && r * kW + q < cols; ++q) {
+        float* c = args.c + (jb + r * kW + q) * args.ldc + i0;
+        if (rows == kW) {
+          V::store(c, block[q]);
+        } else {
+          V::store_n(c, block[q], rows);
+        }
+      }
+    }
+  }
+}
+
+// The block R = 1..NV registers wide that `cols` columns need.
+template <class V, std::size_t... Nv>
+void fitted_sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs, std::size_t pass,
+                         std::size_t jb, std::size_t cols, std::index_sequence<Nv...>) {
+  const std::size_t registers = (cols + V::kLanes - 1) / V::kLanes;
+  (void)((registers == Nv + 1 && (sparse_block<V, Nv + 1>(args, b, brs, pass, jb, cols), true)) || ...);
+}
+
+// The product, in column blocks NV registers wide. op(B) is read in place when
+// it is stored (k, n) and the block ends on a whole register; otherwise the block is packed
+// (k, NB), zero-padded, as the dense driver packs a B micro-panel.
+template <class V, std::size_t NV>
+void sparse_columns(const SparseMatmulArgs& args, std::size_t kc) {
+  constexpr std::size_t kNb = NV * V::kLanes;
+  const std::size_t k = args.a->cols;
+  const std::size_t pass = k == 0 ? 1 : pass_depth(k, kc);
+  MatmulArgs b_view;  // op(B) as pack_b_panel reads it
+  b_view.b = args.b;
+  b_view.ldb = args.ldb;
+  b_view.tb = args.tb;
+  for (std::size_t jb = 0; jb < args.n; jb += kNb) {
+    const std::size_t cols = min_of<V>(kNb, args.n - jb);
+    const float* b = args.b + jb;
+    std::size_t brs = args.ldb;
+    if (args.tb == Transpose::kYes || cols % V::kLanes != 0) {
+      float* packed = pack_buffer(PackSlot::kB, k * kNb);  // (k, kNb)
+      pack_b_panel<V, kNb>(b_view, 0, jb, k, cols, packed);
+      b = packed;
+      brs = kNb;
+    }
+    fitted_sparse_block<V>(args, b, brs, pass, jb, cols, std::make_index_sequence<NV>{});
+  }
+}
+
+}  // namespace seatorch::kernels

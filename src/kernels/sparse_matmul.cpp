@@ -1,0 +1,71 @@
+// sparse_matmul(): the dispatch point of the sparse product, its split across threads and
+// its epilogue, as matmul() does them for the dense one (matmul.cpp).
+#include "seatorch/kernels/sparse_matmul.hpp"
+
+#include "epilogue_rows.hpp"
+#include "seatorch/core/parallel.hpp"
+#include "seatorch/kernels/kernel_registry.hpp"
+#include "seatorch/kernels/product_log.hpp"
+#include "thread_split.hpp"
+
+#include <cassert>
+#include <chrono>
+
+namespace seatorch::kernels {
+namespace {
+
+// The product's columns [j0, j1) of op(B), as a product of its own.
+SparseMatmulArgs columns(const SparseMatmulArgs& args, std::size_t j0, std::size_t j1) {
+  SparseMatmulArgs part = args;
+  part.n = j1 - j0;
+  part.b += args.tb == Transpose::kNo ? j0 : j0 * args.ldb;
+  part.c += args.transposed_c ? j0 * args.ldc : j0;
+  return part;
+}
+
+void run_columns(const KernelInfo& kernel, const SparseMatmulArgs& part, const Epilogue& epilogue) {
+  SparseMatmulArgs args = part;
+  const std::size_t m = args.a->rows;
+  if (epilogue.bias != nullptr) {
+    start_from_bias(epilogue.bias, args.c, args.ldc, m, args.n);
+    args.accumulate = true;
+  }
+  kernel.sparse_matmul(args);
+  if (epilogue.relu) clamp_at_zero(args.c, args.ldc, m, args.n);
+}
+
+// Each thread a block of op(B)'s columns, all of A's rows: each element is summed as on one
+// thread. The weight gradient's columns are rows of W, as the dense product splits it.
+void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epilogue& epilogue) {
+  if (sparse_matmul_flops(args) < kParallelFlops || core::threads() == 1 || args.n < 2 * kColumnGrain) {
+    run_columns(kernel, args, epilogue);
+    return;
+  }
+  core::parallel_ranges(args.n, kColumnGrain, kColumnGrain, [&](std::size_t j0, std::size_t j1) {
+    run_columns(kernel, columns(args, j0, j1),
+                {epilogue.bias == nullptr ? nullptr : epilogue.bias + j0, epilogue.relu});
+  });
+}
+
+}  // namespace
+
+double sparse_matmul_flops(const SparseMatmulArgs& args) {
+  return 2.0 * static_cast<double>(args.a->nonzeros()) * static_cast<double>(args.n);
+}
+
+void sparse_matmul(const SparseMatmulArgs& args) { sparse_matmul(args, {}); }
+
+void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue) {
+  assert(epilogue.bias == nullptr && !epilogue.relu || !args.accumulate && !args.transposed_c);
+  const KernelInfo& kernel = selected_kernel_info();
+  ProductLog* log = recording_log();
+  if (log == nullptr) {
+    run_split(kernel, args, epilogue);
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  run_split(kernel, args, epilogue);
+  log->add(args, epilogue, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+}  // namespace seatorch::kernels

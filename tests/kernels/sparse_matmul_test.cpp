@@ -1,0 +1,160 @@
+// The sparse rows and the sparse product. The oracle of the rows is a plain loop over the
+// dense matrix; the oracle of each kernel's sparse product is the same kernel's dense product
+// of the same matrix, bit for bit (sparse_matmul.hpp promises it for finite B): every form
+// (op(B) stored either way, C plain or transposed, accumulating or not), edge sizes along
+// each axis, depths that cross the kernels' passes, and rows with no nonzeros at all.
+// Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
+#include "../same_bits.hpp"
+#include "seatorch/core/rng.hpp"
+#include "seatorch/kernels/kernel_registry.hpp"
+#include "seatorch/kernels/sparse_rows.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <vector>
+
+namespace k = seatorch::kernels;
+
+namespace {
+
+// A (rows, ld) matrix with (rows, cols) in use: a share `density` of the entries uniform in
+// [-1, 1), the rest +0 or -0, and every fifth row all zeros.
+std::vector<float> sparse_matrix(std::size_t rows, std::size_t cols, std::size_t ld, double density,
+                                 seatorch::core::Rng& rng) {
+  std::vector<float> a(rows * ld, 7.0f);  // padding past cols stays 7: never read
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t p = 0; p < cols; ++p) {
+      const bool kept = i % 5 != 4 && rng.uniform(0.0, 1.0) < density;
+      a[i * ld + p] = kept ? static_cast<float>(rng.uniform(-1.0, 1.0)) : (p % 3 == 0 ? -0.0f : 0.0f);
+    }
+  }
+  return a;
+}
+
+// The definition: row i's entries, in increasing column, where a(i, p) != 0.
+void check_rows(const k::SparseRows& s, const float* a, std::size_t rows, std::size_t cols, std::size_t ld) {
+  REQUIRE(s.rows == rows);
+  REQUIRE(s.cols == cols);
+  std::size_t e = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    INFO("row " << i);
+    REQUIRE(s.start[i] == e);
+    for (std::size_t p = 0; p < cols; ++p) {
+      const float x = a[i * ld + p];
+      if (!(x != 0.0f)) continue;
+      INFO("entry " << e << " at column " << p);
+      REQUIRE(s.column[e] == p);
+      CHECK(std::bit_cast<std::uint32_t>(s.value[e]) == std::bit_cast<std::uint32_t>(x));
+      ++e;
+    }
+  }
+  CHECK(s.nonzeros() == e);
+}
+
+// The same (rows, cols) matrix transposed, with row stride rows.
+std::vector<float> transposed(const std::vector<float>& a, std::size_t rows, std::size_t cols, std::size_t ld) {
+  std::vector<float> t(cols * rows);
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t p = 0; p < cols; ++p) t[p * rows + i] = a[i * ld + p];
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("compress_rows and compress_columns keep exactly the nonzeros in order with every build", "[kernels]") {
+  seatorch::core::Rng rng(41);
+  for (const std::size_t cols : {1, 15, 16, 17, 31, 33, 64, 784}) {
+    for (const double density : {0.0, 0.2, 1.0}) {
+      const std::size_t rows = 9;
+      const std::size_t ld = cols + 3;
+      std::vector<float> a = sparse_matrix(rows, cols, ld, density, rng);
+      a[ld + cols / 2] = std::numeric_limits<float>::quiet_NaN();  // compares unequal to 0: kept
+      INFO(cols << " columns, density " << density);
+      for (const k::RowCompressor& build : k::row_compressors()) {
+        INFO("row loop " << build.name);
+        k::SparseRows s;
+        k::compress_rows_with(build.run, a.data(), rows, cols, ld, s);
+        check_rows(s, a.data(), rows, cols, ld);
+      }
+      k::SparseRows by_rows;
+      k::compress_rows(a.data(), rows, cols, ld, by_rows);
+      check_rows(by_rows, a.data(), rows, cols, ld);
+      k::SparseRows by_columns;
+      k::compress_columns(a.data(), rows, cols, ld, by_columns);
+      check_rows(by_columns, transposed(a, rows, cols, ld).data(), cols, rows, rows);
+    }
+  }
+}
+
+TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]") {
+  struct Case {
+    std::size_t m, n, k;
+  };
+  // n and m across register and block edges; k across the passes of kc 256 and 512 (784 and
+  // 1100 are the MLP's depth and one that needs three passes).
+  const std::vector<Case> cases = {{1, 1, 1},     {3, 17, 5},    {16, 33, 40},  {7, 128, 784}, {64, 130, 300},
+                                   {20, 8, 1100}, {33, 67, 257}, {64, 10, 784}, {5, 200, 0}};
+  seatorch::core::Rng rng(42);
+  for (const k::KernelInfo& kernel : k::available_kernels()) {
+    for (const Case& c : cases) {
+      for (const bool tb : {false, true}) {
+        for (const bool transposed_c : {false, true}) {
+          for (const bool accumulate : {false, true}) {
+            INFO("kernel " << kernel.name << ", " << c.m << "x" << c.n << "x" << c.k << (tb ? " B stored (n, k)" : "")
+                           << (transposed_c ? ", C transposed" : "") << (accumulate ? ", accumulating" : ""));
+            const std::size_t lda = c.k + 2;
+            const std::vector<float> a = sparse_matrix(c.m, c.k, lda, 0.2, rng);  // (m, lda)
+            const std::size_t ldb = (tb ? c.k : c.n) + 3;
+            std::vector<float> b((tb ? c.n : c.k) * ldb);
+            for (float& x : b) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+            const std::size_t ldc = (transposed_c ? c.m : c.n) + 1;
+            std::vector<float> c0((transposed_c ? c.n : c.m) * ldc);
+            for (float& x : c0) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+
+            k::SparseRows rows;
+            k::compress_rows(a.data(), c.m, c.k, lda, rows);
+            std::vector<float> got = c0;
+            kernel.sparse_matmul(
+                {&rows, b.data(), ldb, k::Transpose{tb}, c.n, got.data(), ldc, transposed_c, accumulate});
+            // The dense twin: C = A op(B), or Cᵀ = op(B)ᵀ Aᵀ with the roles of A and B swapped.
+            std::vector<float> want = c0;
+            if (!transposed_c) {
+              kernel.matmul({{c.m, c.n, c.k},
+                             a.data(),
+                             lda,
+                             k::Transpose::kNo,
+                             b.data(),
+                             ldb,
+                             k::Transpose{tb},
+                             want.data(),
+                             ldc,
+                             accumulate});
+            } else {
+              kernel.matmul({{c.n, c.m, c.k},
+                             b.data(),
+                             ldb,
+                             k::Transpose{!tb},
+                             a.data(),
+                             lda,
+                             k::Transpose::kYes,
+                             want.data(),
+                             ldc,
+                             accumulate});
+            }
+            const auto diff = seatorch::test::first_bit_difference(got, want);
+            if (diff) {
+              FAIL_CHECK("C[" << *diff / ldc << ", " << *diff % ldc << "] = " << std::setprecision(9) << got[*diff]
+                              << ", the dense product gives " << want[*diff]);
+            } else {
+              SUCCEED();
+            }
+          }
+        }
+      }
+    }
+  }
+}
