@@ -18,9 +18,9 @@ function(seatorch_add_kernel_sources target root)
     ${dir}/sparse_matmul_ref.cpp
   )
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-    target_sources(${target} PRIVATE ${dir}/x86/avx2.cpp ${dir}/x86/avx512.cpp ${dir}/x86/sparse_rows_avx512.cpp)
+    target_sources(${target} PRIVATE ${dir}/x86/avx2.cpp ${dir}/x86/avx512.cpp)
     set_source_files_properties(${dir}/x86/avx2.cpp PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma")
-    set_source_files_properties(${dir}/x86/avx512.cpp ${dir}/x86/sparse_rows_avx512.cpp PROPERTIES COMPILE_OPTIONS "-mavx512f")
+    set_source_files_properties(${dir}/x86/avx512.cpp PROPERTIES COMPILE_OPTIONS "-mavx512f")
   elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
     # NEON is part of the AArch64 baseline: no flags needed.
     target_sources(${target} PRIVATE ${dir}/neon/neon.cpp)

@@ -65,4 +65,12 @@ void matmul_blocked(const MatmulArgs& args) { gemm<PortableVec, kMr, kNv>(args, 
 
 void sparse_matmul_blocked(const SparseMatmulArgs& args) { sparse_columns<PortableVec, kSparseNv>(args, kBlocking.kc); }
 
+void compress_rows_blocked(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
+  compress_rows_loop<PortableVec>(a, ld, i0, i1, out);
+}
+
+void compress_columns_blocked(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
+  compress_columns_loop<PortableVec>(a, ld, p0, p1, out);
+}
+
 }  // namespace seatorch::kernels

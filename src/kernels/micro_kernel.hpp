@@ -11,6 +11,8 @@
 //   transpose(r): transposes the kLanes x kLanes block held in r[0..kLanes) (packing uses it)
 //   transpose_half(r), optional: the (kLanes / 2) x kLanes block in r[0..kLanes / 2), each
 //     register afterwards two columns (gemm_driver.hpp's pack_transposed)
+//   compress(x, first, column, value), optional: x's nonzero lanes and their indices first + l
+//     stored at the front of value and column, returning how many (sparse_driver.hpp)
 //
 // Every template here takes V first. Each ISA defines its V in an anonymous namespace, so
 // every instantiation has internal linkage and is compiled only with its own file's ISA

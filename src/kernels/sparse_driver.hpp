@@ -13,6 +13,10 @@
 // operations less the multiply-adds of zeros. A row of C transposed (the weight gradient)
 // goes through a tile of kLanes rows on the stack and V::transpose.
 //
+// The compressions that make A from a dense matrix are here too: a register of the row (or,
+// through V::transpose, of a column) at a time, its nonzeros moved to the front with
+// V::compress where the ISA has it (AVX-512's vcompressps) and lane by lane otherwise.
+//
 // Every template takes the ISA traits V first (micro_kernel.hpp says why). Deliberately not
 // here: threads, epilogues (sparse_matmul.cpp), choosing between sparse and dense.
 #pragma once
@@ -26,6 +30,70 @@
 #include <utility>
 
 namespace seatorch::kernels {
+
+// The nonzeros of x, whose lane l is element first + l of a row, stored at column[0, n) and
+// value[0, n); returns n. Whole registers may be stored: up to kLanes entries are written.
+template <class V>
+std::size_t compress_register(typename V::Reg x, std::size_t first, std::uint32_t* column, float* value) {
+  if constexpr (requires { V::compress(x, std::uint32_t{0}, column, value); }) {
+    return V::compress(x, static_cast<std::uint32_t>(first), column, value);
+  } else {
+    // Every lane written at the next free slot, the slot moved on only past a nonzero: no
+    // branch on the data, which a digit's strokes would mispredict at every edge.
+    alignas(64) float lanes[V::kLanes];
+    V::store(lanes, x);
+    std::size_t n = 0;
+    for (std::size_t l = 0; l < V::kLanes; ++l) {
+      column[n] = static_cast<std::uint32_t>(first + l);
+      value[n] = lanes[l];
+      n += lanes[l] != 0.0f ? 1 : 0;
+    }
+    return n;
+  }
+}
+
+// compress_rows_ref's rows [i0, i1), a register at a time.
+template <class V>
+void compress_rows_loop(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
+  constexpr std::size_t kW = V::kLanes;
+  for (std::size_t i = i0; i < i1; ++i) {
+    const float* row = a + i * ld;
+    const std::size_t first = out.begin(i);
+    std::size_t e = first;
+    for (std::size_t p = 0; p < out.cols; p += kW) {
+      const std::size_t n = min_of<V>(kW, out.cols - p);
+      const typename V::Reg x = n == kW ? V::load(row + p) : V::load_n(row + p, n);
+      e += compress_register<V>(x, p, out.column.data() + e, out.value.data() + e);
+    }
+    out.count[i] = static_cast<std::uint32_t>(e - first);
+  }
+}
+
+// compress_columns_ref's columns [p0, p1): blocks of kLanes rows by kLanes columns, each
+// transposed in registers so that a register holds kLanes rows of one column.
+template <class V>
+void compress_columns_loop(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
+  constexpr std::size_t kW = V::kLanes;
+  const std::size_t rows = out.cols;  // of the dense matrix
+  for (std::size_t p = p0; p < p1; ++p) out.count[p] = 0;
+  for (std::size_t pb = p0; pb < p1; pb += kW) {
+    const std::size_t cols = min_of<V>(kW, p1 - pb);
+    for (std::size_t i0 = 0; i0 < rows; i0 += kW) {
+      typename V::Reg block[kW];
+#pragma GCC unroll 16
+      for (std::size_t l = 0; l < kW; ++l) {
+        const float* src = a + (i0 + l) * ld + pb;
+        block[l] = i0 + l >= rows ? V::zero() : cols == kW ? V::load(src) : V::load_n(src, cols);
+      }
+      V::transpose(block);  // block[q]: rows [i0, i0 + kW) of column pb + q
+      for (std::size_t q = 0; q < cols; ++q) {
+        const std::size_t e = out.end(pb + q);
+        out.count[pb + q] +=
+            static_cast<std::uint32_t>(compress_register<V>(block[q], i0, out.column.data() + e, out.value.data() + e));
+      }
+    }
+  }
+}
 
 // Row i of A times op(B)'s column block (R registers, b row p at b + p * brs, every register
 // readable), into out's first `cols` floats, starting from init's (null: from zero).
@@ -42,8 +110,8 @@ void sparse_row(const SparseRows& a, std::size_t i, const float* b, std::size_t 
   }
   const std::uint32_t* column = a.column.data();
   const float* value = a.value.data();
-  std::uint32_t e = a.start[i];
-  const std::uint32_t end = a.start[i + 1];
+  std::size_t e = a.begin(i);
+  const std::size_t end = a.end(i);
   for (std::size_t p0 = 0; p0 < a.cols; p0 += pass) {
     const std::size_t p1 = p0 + pass;
     Reg acc[R];

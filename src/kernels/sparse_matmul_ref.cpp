@@ -14,7 +14,7 @@ void sparse_matmul_ref(const SparseMatmulArgs& args) {
   std::vector<float> sum(n);  // (n): row i of A * op(B)
   for (std::size_t i = 0; i < a.rows; ++i) {
     sum.assign(n, 0.0f);
-    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) {
+    for (std::size_t e = a.begin(i); e < a.end(i); ++e) {
       const std::size_t p = a.column[e];
       for (std::size_t j = 0; j < n; ++j) {
         const float b = args.tb == Transpose::kYes ? args.b[j * args.ldb + p] : args.b[p * args.ldb + j];

@@ -6,6 +6,7 @@
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/kernels/sparse_matmul.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -79,6 +80,46 @@ TEST_CASE("matmul on 2 and 3 threads, split evenly or not, is bit-identical to 1
               } else {
                 SUCCEED();
               }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("compress_rows and compress_columns on 2 and 3 threads fill what the references fill", "[kernels]") {
+  seatorch::core::Rng rng(9);
+  // A batch of digits' shape, big enough to split; and one whose columns split off 16.
+  const std::vector<Shape> shapes{{128, 784, 0}, {300, 200, 0}, {64, 37, 0}};
+  for (const Shape& s : shapes) {
+    std::vector<float> a = random_values(s.m * s.n, rng);
+    for (float& x : a) x = x > 0.6f ? x : 0.0f;  // a fifth nonzero
+    k::SparseRows want_rows;
+    k::shape_sparse(s.m, s.n, want_rows);
+    k::compress_rows_ref(a.data(), s.n, 0, s.m, want_rows);
+    k::SparseRows want_columns;
+    k::shape_sparse(s.n, s.m, want_columns);
+    k::compress_columns_ref(a.data(), s.n, 0, s.n, want_columns);
+    for (const std::size_t threads : {1, 2, 3}) {
+      INFO(s.m << "x" << s.n << ", " << threads << " thread(s)");
+      const seatorch::core::ScopedThreads count(threads);
+      k::SparseRows got;
+      for (const bool by_columns : {false, true}) {
+        const k::SparseRows& want = by_columns ? want_columns : want_rows;
+        if (by_columns) {
+          k::compress_columns(a.data(), s.m, s.n, s.n, got);
+        } else {
+          k::compress_rows(a.data(), s.m, s.n, s.n, got);
+        }
+        REQUIRE(got.rows == want.rows);
+        REQUIRE(got.count == want.count);
+        for (std::size_t i = 0; i < want.rows; ++i) {
+          for (std::size_t e = want.begin(i); e < want.end(i); ++e) {
+            if (got.column[e] != want.column[e] || got.value[e] != want.value[e]) {
+              FAIL((by_columns ? "by columns" : "by rows")
+                   << ": row " << i << " entry " << e - want.begin(i) << " is (" << got.column[e] << ", "
+                   << got.value[e] << "), not (" << want.column[e] << ", " << want.value[e] << ")");
             }
           }
         }

@@ -1,5 +1,5 @@
 // The sparse rows and the sparse product. The oracle of the rows is a plain loop over the
-// dense matrix; the oracle of each kernel's sparse product is the same kernel's dense product
+// dense matrix (and the references, sparse_rows.cpp, are checked against it too); the oracle of each kernel's sparse product is the same kernel's dense product
 // of the same matrix, bit for bit (sparse_matmul.hpp promises it for finite B): every form
 // (op(B) stored either way, C plain or transposed, accumulating or not), edge sizes along
 // each axis, depths that cross the kernels' passes, and rows with no nonzeros at all.
@@ -34,24 +34,28 @@ std::vector<float> sparse_matrix(std::size_t rows, std::size_t cols, std::size_t
   return a;
 }
 
-// The definition: row i's entries, in increasing column, where a(i, p) != 0.
+// The definition: row i's entries, in increasing column, where a(i, p) != 0, stored from
+// s.begin(i) on.
 void check_rows(const k::SparseRows& s, const float* a, std::size_t rows, std::size_t cols, std::size_t ld) {
   REQUIRE(s.rows == rows);
   REQUIRE(s.cols == cols);
-  std::size_t e = 0;
+  std::size_t nonzeros = 0;
   for (std::size_t i = 0; i < rows; ++i) {
     INFO("row " << i);
-    REQUIRE(s.start[i] == e);
+    std::size_t e = s.begin(i);
     for (std::size_t p = 0; p < cols; ++p) {
       const float x = a[i * ld + p];
       if (!(x != 0.0f)) continue;
-      INFO("entry " << e << " at column " << p);
+      INFO("entry " << e - s.begin(i) << " at column " << p);
+      REQUIRE(e < s.end(i));
       REQUIRE(s.column[e] == p);
       CHECK(std::bit_cast<std::uint32_t>(s.value[e]) == std::bit_cast<std::uint32_t>(x));
       ++e;
     }
+    CHECK(e == s.end(i));
+    nonzeros += e - s.begin(i);
   }
-  CHECK(s.nonzeros() == e);
+  CHECK(s.nonzeros() == nonzeros);
 }
 
 // The same (rows, cols) matrix transposed, with row stride rows.
@@ -63,29 +67,44 @@ std::vector<float> transposed(const std::vector<float>& a, std::size_t rows, std
   return t;
 }
 
+using Compress = void (*)(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, k::SparseRows& out);
+
+// out's rows filled by `compress` in two ranges, [0, cut) and [cut, rows), last first: each
+// range must fill its own rows whatever the other did.
+void compress_in_two(Compress compress, const float* a, std::size_t ld, std::size_t cut, k::SparseRows& out) {
+  compress(a, ld, cut, out.rows, out);
+  compress(a, ld, 0, cut, out);
+}
+
 }  // namespace
 
-TEST_CASE("compress_rows and compress_columns keep exactly the nonzeros in order with every build", "[kernels]") {
+TEST_CASE("every kernel's compressions keep exactly the nonzeros in order as the references do", "[kernels]") {
   seatorch::core::Rng rng(41);
   for (const std::size_t cols : {1, 15, 16, 17, 31, 33, 64, 784}) {
-    for (const double density : {0.0, 0.2, 1.0}) {
-      const std::size_t rows = 9;
-      const std::size_t ld = cols + 3;
-      std::vector<float> a = sparse_matrix(rows, cols, ld, density, rng);
-      a[ld + cols / 2] = std::numeric_limits<float>::quiet_NaN();  // compares unequal to 0: kept
-      INFO(cols << " columns, density " << density);
-      for (const k::RowCompressor& build : k::row_compressors()) {
-        INFO("row loop " << build.name);
+    for (const std::size_t rows : {1, 9, 64}) {
+      for (const double density : {0.0, 0.2, 1.0}) {
+        const std::size_t ld = cols + 3;
+        std::vector<float> a = sparse_matrix(rows, cols, ld, density, rng);
+        a[(rows / 2) * ld + cols / 2] = std::numeric_limits<float>::quiet_NaN();  // unequal to 0: kept
+        const std::vector<float> at = transposed(a, rows, cols, ld);
+        INFO(rows << "x" << cols << ", density " << density);
         k::SparseRows s;
-        k::compress_rows_with(build.run, a.data(), rows, cols, ld, s);
+        k::shape_sparse(rows, cols, s);
+        k::compress_rows_ref(a.data(), ld, 0, rows, s);
         check_rows(s, a.data(), rows, cols, ld);
+        k::shape_sparse(cols, rows, s);
+        k::compress_columns_ref(a.data(), ld, 0, cols, s);
+        check_rows(s, at.data(), cols, rows, rows);
+        for (const k::KernelInfo& kernel : k::available_kernels()) {
+          INFO("kernel " << kernel.name);
+          k::shape_sparse(rows, cols, s);
+          compress_in_two(kernel.compress_rows, a.data(), ld, rows / 3, s);
+          check_rows(s, a.data(), rows, cols, ld);
+          k::shape_sparse(cols, rows, s);
+          compress_in_two(kernel.compress_columns, a.data(), ld, cols / 3, s);  // cut anywhere, not only at 16
+          check_rows(s, at.data(), cols, rows, rows);
+        }
       }
-      k::SparseRows by_rows;
-      k::compress_rows(a.data(), rows, cols, ld, by_rows);
-      check_rows(by_rows, a.data(), rows, cols, ld);
-      k::SparseRows by_columns;
-      k::compress_columns(a.data(), rows, cols, ld, by_columns);
-      check_rows(by_columns, transposed(a, rows, cols, ld).data(), cols, rows, rows);
     }
   }
 }
@@ -116,7 +135,8 @@ TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]
             for (float& x : c0) x = static_cast<float>(rng.uniform(-1.0, 1.0));
 
             k::SparseRows rows;
-            k::compress_rows(a.data(), c.m, c.k, lda, rows);
+            k::shape_sparse(c.m, c.k, rows);
+            k::compress_rows_ref(a.data(), lda, 0, c.m, rows);
             std::vector<float> got = c0;
             kernel.sparse_matmul(
                 {&rows, b.data(), ldb, k::Transpose{tb}, c.n, got.data(), ldc, transposed_c, accumulate});

@@ -40,9 +40,10 @@ struct SparseMatmulArgs {
 };
 
 // Above this share of nonzeros in A the dense product is as fast or faster. A batch of 64
-// MNIST digits has 19 %, an augmented one of the default recipe 25 %; the hidden layers'
-// ReLU outputs about half. Measured on Zen 4 (DECISIONS 65): the sparse forward and weight
-// gradient of the 784-128 layer break even with the dense ones at about 40 %.
+// MNIST digits has 19 %, one of the default recipe's augmented digits 26 %; the hidden
+// layers' ReLU outputs about half. On Zen 4, with the nonzeros placed at random and their
+// compression counted, the 784-128 and 784-256 layers' sparse forward breaks even with the
+// dense one at 45-50 % and their weight gradient at 30 % (DECISIONS 65).
 inline constexpr double kSparseDensity = 0.3;
 
 // The specification: matmul_ref()'s loops over the nonzeros only.
@@ -54,6 +55,12 @@ void sparse_matmul(const SparseMatmulArgs& args);
 // The same with an epilogue, applied as matmul()'s is; args.accumulate and args.transposed_c
 // must be false.
 void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
+
+// out = the nonzeros of the dense (rows, cols) matrix at a (row stride ld), by rows; or, with
+// compress_columns, of its transpose, (cols, rows). With the selected kernel's loops, split
+// across threads by rows of out. out's buffers are reused.
+void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
+void compress_columns(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
 
 // The FLOPs a call does: 2 for each nonzero of A and column of op(B).
 double sparse_matmul_flops(const SparseMatmulArgs& args);

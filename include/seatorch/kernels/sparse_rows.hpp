@@ -1,52 +1,57 @@
-// A matrix that is mostly zeros, kept as its rows' nonzero entries (compressed sparse rows):
-// the form in which the sparse product (sparse_matmul.hpp) reads a batch of MNIST digits,
-// four fifths of whose pixels are 0. Each row's entries are in increasing column order, the
-// order in which every dense kernel sums a row's products, so a product over them adds the
-// same terms in the same order and only leaves out the zeros' (exactly zero) ones.
+// A matrix that is mostly zeros, kept as its rows' nonzero entries: the form in which the
+// sparse product (sparse_matmul.hpp) reads a batch of MNIST digits, four fifths of whose
+// pixels are 0. Each row's entries are in increasing column order, the order in which every
+// dense kernel sums a row's products, so a product over them adds the same terms in the same
+// order and only leaves out the zeros' (exactly zero) ones.
+//
+// Row i's entries sit at [i * stride, i * stride + count[i]) of the entry buffers: every row
+// has room for all its elements, so rows are filled independently (one thread a range of
+// them) and no pass over the counts has to come first. The stride is the row length rounded
+// up to kSparseLanes, which lets a kernel's compression store whole registers past a row's
+// last entry.
 //
 // Built from a dense row-major matrix, as it is or transposed. An entry is kept when it
 // compares unequal to 0 (so a NaN is kept, and -0 is left out like +0: its products only
-// ever add a zero). Deliberately not here: arithmetic, other sparse formats, and more than
-// 2^32 - 1 entries (a batch of 64 MNIST images has 50,176).
+// ever add a zero). The plain loops here are the specification; the kernels' own
+// (kernel_registry.hpp) and the dispatched ones that split the work across threads
+// (sparse_matmul.hpp) must fill the same entries. Deliberately not here: arithmetic, other
+// sparse formats, and more than 2^32 - 1 elements.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-#include <string_view>
 #include <vector>
 
 namespace seatorch::kernels {
 
+// The widest register's lanes (AVX-512's 16 floats): row strides are a multiple of it.
+inline constexpr std::size_t kSparseLanes = 16;
+
 struct SparseRows {
   std::size_t rows = 0;
   std::size_t cols = 0;
-  std::vector<std::uint32_t> start;   // (rows + 1): row i's entries are [start[i], start[i + 1])
-  std::vector<std::uint32_t> column;  // (at least nonzeros()): each entry's column
-  std::vector<float> value;           // (at least nonzeros()): each entry's value
+  std::size_t stride = 0;             // row i's entries start at i * stride
+  std::vector<std::uint32_t> count;   // (rows): how many entries row i has
+  std::vector<std::uint32_t> column;  // (rows * stride): each entry's column
+  std::vector<float> value;           // (rows * stride): each entry's value
 
-  [[nodiscard]] std::size_t nonzeros() const { return start.empty() ? 0 : start.back(); }
+  [[nodiscard]] std::size_t begin(std::size_t i) const { return i * stride; }
+  [[nodiscard]] std::size_t end(std::size_t i) const { return i * stride + count[i]; }
+  [[nodiscard]] std::size_t nonzeros() const;
   // The share of the rows x cols entries that are kept, 0 for an empty matrix.
   [[nodiscard]] double density() const;
 };
 
-// out = the nonzero entries of the dense (rows, cols) matrix at a, row stride ld >= cols.
-// out's buffers are reused: a matrix of the same size allocates nothing.
-void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
+// Makes out a (rows, cols) matrix with room for every element, its counts zero. The buffers
+// are reused: a matrix of the same size allocates nothing.
+void shape_sparse(std::size_t rows, std::size_t cols, SparseRows& out);
 
-// The row loop's builds this CPU can run, the portable one first and the one compress_rows()
-// uses last; compress_rows_with() runs a given one (tests compare them).
-struct RowCompressor {
-  using Fn = std::size_t (*)(const float* row, std::size_t cols, std::uint32_t* column, float* value);
-  std::string_view name;  // "portable", "avx512"
-  Fn run;
-};
-std::span<const RowCompressor> row_compressors();
-void compress_rows_with(RowCompressor::Fn run, const float* a, std::size_t rows, std::size_t cols, std::size_t ld,
-                        SparseRows& out);
+// Rows [i0, i1) of out (shaped as the dense matrix, (rows, cols)) = the nonzeros of those
+// rows of the dense matrix at a, row stride ld.
+void compress_rows_ref(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out);
 
-// out = the nonzero entries of the transpose of that matrix: (cols, rows), row p holding
-// column p of a with its entries in increasing row order.
-void compress_columns(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
+// Rows [p0, p1) of out (shaped as the transpose, (cols, rows)) = the nonzeros of columns
+// [p0, p1) of the dense (out.cols, out.rows) matrix at a, row stride ld, in increasing row.
+void compress_columns_ref(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out);
 
 }  // namespace seatorch::kernels

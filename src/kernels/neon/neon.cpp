@@ -59,6 +59,14 @@ void matmul_neon(const MatmulArgs& args) { gemm<NeonVec, kMr, kNv>(args, kBlocki
 
 void sparse_matmul_neon(const SparseMatmulArgs& args) { sparse_columns<NeonVec, kSparseNv>(args, kBlocking.kc); }
 
+void compress_rows_neon(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
+  compress_rows_loop<NeonVec>(a, ld, i0, i1, out);
+}
+
+void compress_columns_neon(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
+  compress_columns_loop<NeonVec>(a, ld, p0, p1, out);
+}
+
 double fma_probe_neon(std::size_t rounds) { return fma_probe<NeonVec>(rounds); }
 
 }  // namespace seatorch::kernels

@@ -33,6 +33,17 @@ struct Avx512Vec {
   static Reg add(Reg a, Reg b) { return _mm512_add_ps(a, b); }
   static void store(float* p, Reg r) { _mm512_storeu_ps(p, r); }
   static void store_n(float* p, Reg r, std::size_t n) { _mm512_mask_storeu_ps(p, mask(n), r); }
+  // The nonzero lanes of x moved to the front (vcompressps into a register) and stored whole,
+  // with their indices first + l: the sparse rows' compression (sparse_driver.hpp). Zen 4
+  // microcodes the compress straight into memory, which measured 18x slower.
+  static std::size_t compress(Reg x, std::uint32_t first, std::uint32_t* column, float* value) {
+    const __mmask16 kept = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i index = _mm512_add_epi32(lanes, _mm512_set1_epi32(static_cast<int>(first)));
+    _mm512_storeu_si512(column, _mm512_maskz_compress_epi32(kept, index));
+    _mm512_storeu_ps(value, _mm512_maskz_compress_ps(kept, x));
+    return static_cast<std::size_t>(__builtin_popcount(kept));
+  }
   // 16 x 16: 4 x 4 transposes inside each 128-bit lane (unpack, shuffle), then the 4 x 4
   // transpose of the lanes themselves (two rounds of shuffle_f32x4). Written with the
   // zero-masking forms under a full mask, which compile to the same instructions: the plain
@@ -124,6 +135,14 @@ void matmul_avx512(const MatmulArgs& args) {
 }
 
 void sparse_matmul_avx512(const SparseMatmulArgs& args) { sparse_columns<Avx512Vec, kSparseNv>(args, kBlocking.kc); }
+
+void compress_rows_avx512(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
+  compress_rows_loop<Avx512Vec>(a, ld, i0, i1, out);
+}
+
+void compress_columns_avx512(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
+  compress_columns_loop<Avx512Vec>(a, ld, p0, p1, out);
+}
 
 double fma_probe_avx512(std::size_t rounds) { return fma_probe<Avx512Vec>(rounds); }
 
