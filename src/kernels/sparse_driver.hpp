@@ -75,9 +75,11 @@ template <class V>
 void compress_columns_loop(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
   constexpr std::size_t kW = V::kLanes;
   const std::size_t rows = out.cols;  // of the dense matrix
-  for (std::size_t p = p0; p < p1; ++p) out.count[p] = 0;
   for (std::size_t pb = p0; pb < p1; pb += kW) {
     const std::size_t cols = min_of<V>(kW, p1 - pb);
+    // The block's counts, written to out once at the end: a count shares its cache line with
+    // the neighbouring columns', which may be another thread's.
+    std::uint32_t count[kW] = {};
     for (std::size_t i0 = 0; i0 < rows; i0 += kW) {
       typename V::Reg block[kW];
 #pragma GCC unroll 16
@@ -87,11 +89,12 @@ void compress_columns_loop(const float* a, std::size_t ld, std::size_t p0, std::
       }
       V::transpose(block);  // block[q]: rows [i0, i0 + kW) of column pb + q
       for (std::size_t q = 0; q < cols; ++q) {
-        const std::size_t e = out.end(pb + q);
-        out.count[pb + q] +=
+        const std::size_t e = out.begin(pb + q) + count[q];
+        count[q] +=
             static_cast<std::uint32_t>(compress_register<V>(block[q], i0, out.column.data() + e, out.value.data() + e));
       }
     }
+    for (std::size_t q = 0; q < cols; ++q) out.count[pb + q] = count[q];
   }
 }
 

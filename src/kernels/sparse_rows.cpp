@@ -17,7 +17,10 @@ void shape_sparse(std::size_t rows, std::size_t cols, SparseRows& out) {
   out.rows = rows;
   out.cols = cols;
   out.stride = (cols + kSparseLanes - 1) / kSparseLanes * kSparseLanes;
-  out.count.assign(rows, 0);
+  // Not zeroed: every compression writes each of its rows' counts once, on the thread that
+  // fills the row; zeroing them all here, on one thread, would leave the other threads' lines
+  // to fetch back from this one's cache.
+  out.count.resize(rows);
   const std::size_t capacity = rows * out.stride;
   if (out.column.size() < capacity) {
     out.column.resize(capacity);

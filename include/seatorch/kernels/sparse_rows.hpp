@@ -42,8 +42,9 @@ struct SparseRows {
   [[nodiscard]] double density() const;
 };
 
-// Makes out a (rows, cols) matrix with room for every element, its counts zero. The buffers
-// are reused: a matrix of the same size allocates nothing.
+// Makes out a (rows, cols) matrix with room for every element, for a compression to fill:
+// its counts are left as they were until then. The buffers are reused: a matrix of the same
+// size allocates nothing.
 void shape_sparse(std::size_t rows, std::size_t cols, SparseRows& out);
 
 // Rows [i0, i1) of out (shaped as the dense matrix, (rows, cols)) = the nonzeros of those
