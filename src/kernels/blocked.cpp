@@ -69,8 +69,4 @@ void compress_rows_blocked(const float* a, std::size_t ld, std::size_t i0, std::
   compress_rows_loop<PortableVec>(a, ld, i0, i1, out);
 }
 
-void compress_columns_blocked(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
-  compress_columns_loop<PortableVec>(a, ld, p0, p1, out);
-}
-
 }  // namespace seatorch::kernels

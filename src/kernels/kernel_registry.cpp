@@ -11,19 +11,14 @@ namespace seatorch::kernels {
 
 std::span<const KernelInfo> available_kernels() {
   static const std::vector<KernelInfo> kernels = builds_this_cpu_runs<KernelInfo>({
-    {Isa::kBaseline, {"ref", matmul_ref, sparse_matmul_ref, compress_rows_ref, compress_columns_ref, nullptr}},
-        {Isa::kBaseline,
-         {"blocked", matmul_blocked, sparse_matmul_blocked, compress_rows_blocked, compress_columns_blocked, nullptr}},
+    {Isa::kBaseline, {"ref", matmul_ref, sparse_matmul_ref, compress_rows_ref, nullptr}},
+        {Isa::kBaseline, {"blocked", matmul_blocked, sparse_matmul_blocked, compress_rows_blocked, nullptr}},
 #if defined(__x86_64__)
-        {Isa::kAvx2Fma,
-         {"avx2", matmul_avx2, sparse_matmul_avx2, compress_rows_avx2, compress_columns_avx2, fma_probe_avx2}},
-        {Isa::kAvx512f,
-         {"avx512", matmul_avx512, sparse_matmul_avx512, compress_rows_avx512, compress_columns_avx512,
-          fma_probe_avx512}},
+        {Isa::kAvx2Fma, {"avx2", matmul_avx2, sparse_matmul_avx2, compress_rows_avx2, fma_probe_avx2}},
+        {Isa::kAvx512f, {"avx512", matmul_avx512, sparse_matmul_avx512, compress_rows_avx512, fma_probe_avx512}},
 #elif defined(__aarch64__)
         // NEON is in AArch64's baseline
-        {Isa::kBaseline,
-         {"neon", matmul_neon, sparse_matmul_neon, compress_rows_neon, compress_columns_neon, fma_probe_neon}},
+        {Isa::kBaseline, {"neon", matmul_neon, sparse_matmul_neon, compress_rows_neon, fma_probe_neon}},
 #endif
   });
   return kernels;

@@ -13,9 +13,9 @@
 // operations less the multiply-adds of zeros. A row of C transposed (the weight gradient)
 // goes through a tile of kLanes rows on the stack and V::transpose.
 //
-// The compressions that make A from a dense matrix are here too: a register of the row (or,
-// through V::transpose, of a column) at a time, its nonzeros moved to the front with
-// V::compress where the ISA has it (AVX-512's vcompressps) and lane by lane otherwise.
+// The compression that makes A from a dense matrix is here too: a register of a row at a
+// time, its nonzeros moved to the front with V::compress where the ISA has it (AVX-512's
+// vcompressps) and lane by lane otherwise.
 //
 // Every template takes the ISA traits V first (micro_kernel.hpp says why). Deliberately not
 // here: threads, epilogues (sparse_matmul.cpp), choosing between sparse and dense.
@@ -66,35 +66,6 @@ void compress_rows_loop(const float* a, std::size_t ld, std::size_t i0, std::siz
       e += compress_register<V>(x, p, out.column.data() + e, out.value.data() + e);
     }
     out.count[i] = static_cast<std::uint32_t>(e - first);
-  }
-}
-
-// compress_columns_ref's columns [p0, p1): blocks of kLanes rows by kLanes columns, each
-// transposed in registers so that a register holds kLanes rows of one column.
-template <class V>
-void compress_columns_loop(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
-  constexpr std::size_t kW = V::kLanes;
-  const std::size_t rows = out.cols;  // of the dense matrix
-  for (std::size_t pb = p0; pb < p1; pb += kW) {
-    const std::size_t cols = min_of<V>(kW, p1 - pb);
-    // The block's counts, written to out once at the end: a count shares its cache line with
-    // the neighbouring columns', which may be another thread's.
-    std::uint32_t count[kW] = {};
-    for (std::size_t i0 = 0; i0 < rows; i0 += kW) {
-      typename V::Reg block[kW];
-#pragma GCC unroll 16
-      for (std::size_t l = 0; l < kW; ++l) {
-        const float* src = a + (i0 + l) * ld + pb;
-        block[l] = i0 + l >= rows ? V::zero() : cols == kW ? V::load(src) : V::load_n(src, cols);
-      }
-      V::transpose(block);  // block[q]: rows [i0, i0 + kW) of column pb + q
-      for (std::size_t q = 0; q < cols; ++q) {
-        const std::size_t e = out.begin(pb + q) + count[q];
-        count[q] +=
-            static_cast<std::uint32_t>(compress_register<V>(block[q], i0, out.column.data() + e, out.value.data() + e));
-      }
-    }
-    for (std::size_t q = 0; q < cols; ++q) out.count[pb + q] = count[q];
   }
 }
 

@@ -65,12 +65,10 @@ void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size
                         [&](std::size_t i0, std::size_t i1) { kernel.compress_rows(a, ld, i0, i1, out); });
 }
 
-void compress_columns(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out) {
-  shape_sparse(cols, rows, out);
-  const KernelInfo& kernel = selected_kernel_info();
-  // Whole blocks of kSparseLanes columns: each thread transposes its own.
-  core::parallel_ranges(cols, kSparseLanes, min_compressed_rows(rows),
-                        [&](std::size_t p0, std::size_t p1) { kernel.compress_columns(a, ld, p0, p1, out); });
+void transpose_sparse(const SparseRows& a, SparseRows& out) {
+  shape_sparse(a.cols, a.rows, out);
+  core::parallel_ranges(a.cols, kSparseLanes, min_compressed_rows(a.rows),
+                        [&](std::size_t p0, std::size_t p1) { transpose_sparse(a, p0, p1, out); });
 }
 
 double sparse_matmul_flops(const SparseMatmulArgs& args) {

@@ -1,7 +1,8 @@
-// SparseRows' sizes and the specification of the compressions: plain loops over the dense
-// elements, in order. Favours clarity over speed (the kernels' loops are in sparse_driver.hpp).
+// SparseRows' sizes, the specification of the compression (a plain loop over the dense
+// elements, in order; the kernels' loops are in sparse_driver.hpp), and the transpose.
 #include "seatorch/kernels/sparse_rows.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace seatorch::kernels {
@@ -43,19 +44,30 @@ void compress_rows_ref(const float* a, std::size_t ld, std::size_t i0, std::size
   }
 }
 
-void compress_columns_ref(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
-  for (std::size_t p = p0; p < p1; ++p) {
-    std::size_t e = out.begin(p);
-    for (std::size_t i = 0; i < out.cols; ++i) {
-      const float x = a[i * ld + p];
-      if (x != 0.0f) {
-        out.column[e] = static_cast<std::uint32_t>(i);
-        out.value[e] = x;
-        ++e;
-      }
+void transpose_sparse(const SparseRows& a, std::size_t p0, std::size_t p1, SparseRows& out) {
+  // The range's counts here, each written to out once at the end, on this thread: a count
+  // shares its cache line with neighbouring rows', which may be another thread's.
+  thread_local std::vector<std::uint32_t> counts;
+  counts.assign(p1 - p0, 0);
+  // The buffers never overlap; __restrict says so, or every store would reload the counts.
+  std::uint32_t* __restrict count = counts.data();
+  std::uint32_t* __restrict column = out.column.data();
+  float* __restrict value = out.value.data();
+  const std::size_t stride = out.stride;
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    // The row's entries are in increasing column: those in [p0, p1) are one run of them.
+    const std::uint32_t* first = a.column.data() + a.begin(i);
+    const std::uint32_t* last = a.column.data() + a.end(i);
+    const std::uint32_t* e = p0 == 0 ? first : std::lower_bound(first, last, static_cast<std::uint32_t>(p0));
+    const float* v = a.value.data() + (e - a.column.data());
+    for (; e < last && *e < p1; ++e, ++v) {
+      const std::size_t p = *e;
+      const std::size_t slot = p * stride + count[p - p0]++;
+      column[slot] = static_cast<std::uint32_t>(i);
+      value[slot] = *v;
     }
-    out.count[p] = static_cast<std::uint32_t>(e - out.begin(p));
   }
+  std::copy(counts.begin(), counts.end(), out.count.begin() + static_cast<std::ptrdiff_t>(p0));
 }
 
 }  // namespace seatorch::kernels

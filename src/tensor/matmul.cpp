@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace seatorch::tensor {
 namespace {
@@ -59,23 +61,27 @@ void product(Operand a, Operand b, std::size_t m, std::size_t n, std::size_t k, 
   kernels::matmul({{m, n, k}, a.data, a.ld, a.t, b.data, b.ld, b.t, c, ldc, accumulate});
 }
 
-// Data's nonzeros, for the sparse product: x's rows (or, `by_columns`, its columns) when x is
-// data, which no gradient flows into, stored by rows, and sparse enough that sparse_matmul
-// beats the dense product (kernels::kSparseDensity; a batch of MNIST digits is 81 % zeros);
-// else null. A hidden layer's input, about half zeros after its ReLU, is never sparse enough:
-// compressing it every step would be a pass for nothing, so only data is looked at. The
-// result lives in a buffer of the calling thread's until its next call.
-const kernels::SparseRows* sparse_data(const Tensor& x, bool by_columns) {
+// A SparseRows of the calling thread's for a forward to fill and its node to keep until the
+// backward. One that no node holds any more is reused, so a training step allocates none.
+std::shared_ptr<kernels::SparseRows> sparse_rows_buffer() {
+  thread_local std::vector<std::shared_ptr<kernels::SparseRows>> buffers;
+  for (const std::shared_ptr<kernels::SparseRows>& b : buffers) {
+    if (b.use_count() == 1) return b;
+  }
+  return buffers.emplace_back(std::make_shared<kernels::SparseRows>());
+}
+
+// Data's nonzeros, for the sparse product: x's rows when x is data, which no gradient flows
+// into, stored by rows, and sparse enough that sparse_matmul beats the dense product
+// (kernels::kSparseDensity; a batch of MNIST digits is 81 % zeros); else null. A hidden
+// layer's input, about half zeros after its ReLU, is never sparse enough: compressing it
+// every step would be a pass for nothing, so only data is looked at.
+std::shared_ptr<kernels::SparseRows> sparse_data(const Tensor& x) {
   const std::optional<Operand> xo = as_operand(x);
   if (x.requires_grad() || !xo || xo->t == Transpose::kYes) return nullptr;
-  thread_local kernels::SparseRows rows[2];  // by rows (the forward), by columns (the backward)
-  kernels::SparseRows& out = rows[by_columns ? 1 : 0];
-  if (by_columns) {
-    kernels::compress_columns(xo->data, x.shape()[0], x.shape()[1], xo->ld, out);
-  } else {
-    kernels::compress_rows(xo->data, x.shape()[0], x.shape()[1], xo->ld, out);
-  }
-  return out.density() <= kernels::kSparseDensity ? &out : nullptr;
+  std::shared_ptr<kernels::SparseRows> rows = sparse_rows_buffer();
+  kernels::compress_rows(xo->data, x.shape()[0], x.shape()[1], xo->ld, *rows);
+  return rows->density() <= kernels::kSparseDensity ? rows : nullptr;
 }
 
 void expect_matrix(const Tensor& t, const char* op, const char* what) {
@@ -114,9 +120,11 @@ void linear_products(const Node& node, const float* pg, std::size_t batch, std::
   }
   if (needs_grad(w)) {
     const GradSlot slot = grad_slot(w);
-    if (const kernels::SparseRows* xt = sparse_data(x, true)) {
+    if (node.state) {  // the forward's nonzeros of x, by rows
       // dW = Gᵀ X = (Xᵀ G)ᵀ: Xᵀ's rows are X's columns, and C is stored transposed.
-      kernels::sparse_matmul({xt, pg, outs, Transpose::kNo, outs, slot.data, ins, true, slot.accumulate});
+      thread_local kernels::SparseRows xt;
+      kernels::transpose_sparse(*static_cast<const kernels::SparseRows*>(node.state.get()), xt);
+      kernels::sparse_matmul({&xt, pg, outs, Transpose::kNo, outs, slot.data, ins, true, slot.accumulate});
     } else {
       product(grad.transposed(), *as_operand(x), outs, ins, batch, slot.data, ins, slot.accumulate);
     }
@@ -229,13 +237,15 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
   const Operand xo = *as_operand(x);
   const Operand wt = as_operand(w)->transposed();
   const kernels::Epilogue epilogue{b.defined() ? b.data<float>() : nullptr, relu};
-  if (const kernels::SparseRows* rows = sparse_data(x, false)) {
-    kernels::sparse_matmul({rows, wt.data, wt.ld, wt.t, outs, out.data<float>(), outs, false, false}, epilogue);
+  std::shared_ptr<kernels::SparseRows> rows = sparse_data(x);
+  if (rows) {
+    kernels::sparse_matmul({rows.get(), wt.data, wt.ld, wt.t, outs, out.data<float>(), outs, false, false}, epilogue);
   } else {
     kernels::matmul({{batch, outs, ins}, xo.data, xo.ld, xo.t, wt.data, wt.ld, wt.t, out.data<float>(), outs, false},
                     epilogue);
   }
-  record(out, op, relu ? linear_relu_backward : linear_backward, x, w, b);
+  Node* node = record(out, op, relu ? linear_relu_backward : linear_backward, x, w, b);
+  if (node != nullptr) node->state = std::move(rows);
   return out;
 }
 

@@ -20,10 +20,9 @@ struct KernelInfo {
   std::string_view name;
   void (*matmul)(const MatmulArgs& args);
   // The product of a sparse A, summed as `matmul` sums the dense one (sparse_matmul.hpp),
-  // and the compressions that make A, as sparse_rows.hpp's references fill it.
+  // and the compression that makes A, as sparse_rows.hpp's reference fills it.
   void (*sparse_matmul)(const SparseMatmulArgs& args);
   void (*compress_rows)(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out);
-  void (*compress_columns)(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out);
   // Runs `rounds` rounds of this ISA's widest FMAs on independent register accumulators and
   // returns the floating-point operations done; null for kernels without their own ISA.
   double (*fma_probe)(std::size_t rounds);

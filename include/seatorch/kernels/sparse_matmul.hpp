@@ -7,7 +7,7 @@
 //
 // A is SparseRows (m, k); op(B) is (k, n), B row-major with row stride ldb, stored (n, k)
 // when tb is kYes; C is (m, n) with row stride ldc, or stored transposed, (n, m), when
-// transposed_c (the weight gradient: Gᵀ·X = (Xᵀ·G)ᵀ, with Xᵀ compress_columns(X)).
+// transposed_c (the weight gradient: Gᵀ·X = (Xᵀ·G)ᵀ, with Xᵀ transpose_sparse(X's rows)).
 //
 // Each kernel sums an element's nonzero products as its dense twin sums all of them (in
 // increasing p, in the same passes over the depth, added to C the same way), so where the
@@ -56,11 +56,14 @@ void sparse_matmul(const SparseMatmulArgs& args);
 // must be false.
 void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
 
-// out = the nonzeros of the dense (rows, cols) matrix at a (row stride ld), by rows; or, with
-// compress_columns, of its transpose, (cols, rows). With the selected kernel's loops, split
-// across threads by rows of out. out's buffers are reused.
+// out = the nonzeros of the dense (rows, cols) matrix at a (row stride ld), with the selected
+// kernel's loop, split across threads by rows. out's buffers are reused.
 void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
-void compress_columns(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
+// out = the transpose of a, (a.cols, a.rows) (sparse_rows.hpp's transpose_sparse), split
+// across threads by rows of out. Each thread reads every row of a, which the forward's
+// threads have just read whole; going back to the dense matrix instead, each would read the
+// half another core wrote, a column block at a time.
+void transpose_sparse(const SparseRows& a, SparseRows& out);
 
 // The FLOPs a call does: 2 for each nonzero of A and column of op(B).
 double sparse_matmul_flops(const SparseMatmulArgs& args);

@@ -10,10 +10,10 @@
 // up to kSparseLanes, which lets a kernel's compression store whole registers past a row's
 // last entry.
 //
-// Built from a dense row-major matrix, as it is or transposed. An entry is kept when it
+// Built from a dense row-major matrix; its transpose from it. An entry is kept when it
 // compares unequal to 0 (so a NaN is kept, and -0 is left out like +0: its products only
-// ever add a zero). The plain loops here are the specification; the kernels' own
-// (kernel_registry.hpp) and the dispatched ones that split the work across threads
+// ever add a zero). The plain loop here is the specification; the kernels' own
+// (kernel_registry.hpp) and the dispatched one that splits the work across threads
 // (sparse_matmul.hpp) must fill the same entries. Deliberately not here: arithmetic, other
 // sparse formats, and more than 2^32 - 1 elements.
 #pragma once
@@ -51,8 +51,9 @@ void shape_sparse(std::size_t rows, std::size_t cols, SparseRows& out);
 // rows of the dense matrix at a, row stride ld.
 void compress_rows_ref(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out);
 
-// Rows [p0, p1) of out (shaped as the transpose, (cols, rows)) = the nonzeros of columns
-// [p0, p1) of the dense (out.cols, out.rows) matrix at a, row stride ld, in increasing row.
-void compress_columns_ref(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out);
+// Rows [p0, p1) of out (shaped as the transpose of a, (a.cols, a.rows)) = the entries of a
+// in columns [p0, p1), each row of out in increasing row of a: the columns of a matrix
+// already compressed by rows, without going back to its dense elements.
+void transpose_sparse(const SparseRows& a, std::size_t p0, std::size_t p1, SparseRows& out);
 
 }  // namespace seatorch::kernels

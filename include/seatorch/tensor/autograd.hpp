@@ -18,6 +18,7 @@
 #include "seatorch/tensor/tensor.hpp"
 
 #include <array>
+#include <memory>
 
 namespace seatorch::tensor {
 
@@ -31,7 +32,10 @@ struct Node {
   BackwardFn backward = nullptr;
   std::array<Tensor, 3> inputs;  // unused slots stay undefined
   Tensor saved;                  // one extra tensor the rule needs (softmax, argmax indices)
-  Dims attrs;                    // small op parameters: axes, a permutation, a slice start
+  // What a rule keeps that is not a tensor, shared with whoever made it (linear's: the
+  // nonzeros of its data input, kernels::SparseRows, which the weight gradient reads again).
+  std::shared_ptr<const void> state;
+  Dims attrs;  // small op parameters: axes, a permutation, a slice start
 };
 
 // Grad mode is on by default; NoGradGuard turns it off for its scope (evaluation, the
@@ -52,7 +56,7 @@ class NoGradGuard {
 // ---- for op implementations ---------------------------------------------------------
 
 // Attaches a node to `out` when grad mode is on and an input requires grad; returns it so
-// the op can fill `saved` and `attrs`, or nullptr when nothing was recorded.
+// the op can fill `saved`, `state` and `attrs`, or nullptr when nothing was recorded.
 Node* record(const Tensor& out, const char* name, BackwardFn backward, const Tensor& a, const Tensor& b = {},
              const Tensor& c = {});
 

@@ -63,10 +63,6 @@ void compress_rows_neon(const float* a, std::size_t ld, std::size_t i0, std::siz
   compress_rows_loop<NeonVec>(a, ld, i0, i1, out);
 }
 
-void compress_columns_neon(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
-  compress_columns_loop<NeonVec>(a, ld, p0, p1, out);
-}
-
 double fma_probe_neon(std::size_t rounds) { return fma_probe<NeonVec>(rounds); }
 
 }  // namespace seatorch::kernels

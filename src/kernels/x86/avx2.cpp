@@ -83,10 +83,6 @@ void compress_rows_avx2(const float* a, std::size_t ld, std::size_t i0, std::siz
   compress_rows_loop<Avx2Vec>(a, ld, i0, i1, out);
 }
 
-void compress_columns_avx2(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
-  compress_columns_loop<Avx2Vec>(a, ld, p0, p1, out);
-}
-
 double fma_probe_avx2(std::size_t rounds) { return fma_probe<Avx2Vec>(rounds); }
 
 }  // namespace seatorch::kernels

@@ -140,10 +140,6 @@ void compress_rows_avx512(const float* a, std::size_t ld, std::size_t i0, std::s
   compress_rows_loop<Avx512Vec>(a, ld, i0, i1, out);
 }
 
-void compress_columns_avx512(const float* a, std::size_t ld, std::size_t p0, std::size_t p1, SparseRows& out) {
-  compress_columns_loop<Avx512Vec>(a, ld, p0, p1, out);
-}
-
 double fma_probe_avx512(std::size_t rounds) { return fma_probe<Avx512Vec>(rounds); }
 
 }  // namespace seatorch::kernels
