@@ -1,5 +1,6 @@
 // sparse_matmul(): the dispatch point of the sparse product, its split across threads and
-// its epilogue, as matmul() does them for the dense one (matmul.cpp).
+// its epilogue, as matmul() does them for the dense one (matmul.cpp); and the compression
+// and transpose that make its A, split across threads too.
 #include "seatorch/kernels/sparse_matmul.hpp"
 
 #include "epilogue_rows.hpp"
@@ -78,7 +79,7 @@ double sparse_matmul_flops(const SparseMatmulArgs& args) {
 void sparse_matmul(const SparseMatmulArgs& args) { sparse_matmul(args, {}); }
 
 void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue) {
-  assert(epilogue.bias == nullptr && !epilogue.relu || !args.accumulate && !args.transposed_c);
+  assert((epilogue.bias == nullptr && !epilogue.relu) || (!args.accumulate && !args.transposed_c));
   const KernelInfo& kernel = selected_kernel_info();
   ProductLog* log = recording_log();
   if (log == nullptr) {
