@@ -66,6 +66,11 @@ void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size
                         [&](std::size_t i0, std::size_t i1) { kernel.compress_rows(a, ld, i0, i1, out); });
 }
 
+bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out) {
+  compress_rows(a, rows, cols, ld, out);
+  return out.density() <= kSparseDensity;
+}
+
 void transpose_sparse(const SparseRows& a, SparseRows& out) {
   shape_sparse(a.cols, a.rows, out);
   core::parallel_ranges(a.cols, kSparseLanes, min_compressed_rows(a.rows),

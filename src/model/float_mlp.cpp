@@ -4,6 +4,7 @@
 #include "seatorch/core/architecture.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/kernels/sparse_matmul.hpp"
 #include "seatorch/nn/state_dict.hpp"
 
 #include <cassert>
@@ -52,19 +53,27 @@ void validate_float_mlp(const FloatMlp& model, std::string_view source) {
 
 namespace {
 
-// y (n, layer.out) = x (n, layer.in) Wᵀ + b, then ReLU where the layer has one.
-void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float* y) {
-  // W stored (out, in) is Wᵀ transposed.
-  kernels::matmul({{n, layer.out, layer.in},
-                   x,
-                   layer.in,
-                   kernels::Transpose::kNo,
-                   layer.weight.data(),
-                   layer.in,
-                   kernels::Transpose::kYes,
-                   y,
-                   layer.out,
-                   false});
+// y (n, layer.out) = x (n, layer.in) Wᵀ + b, then ReLU where the layer has one. When x is
+// the data (the first layer) and mostly zeros, as a batch of digits is, the product takes
+// its nonzeros alone (kernels/sparse_matmul.hpp): the same bits, in less time.
+void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float* y, bool data_input) {
+  thread_local kernels::SparseRows rows;  // x's nonzeros
+  if (data_input && kernels::compress_if_sparse(x, n, layer.in, layer.in, rows)) {
+    kernels::sparse_matmul(
+        {&rows, layer.weight.data(), layer.in, kernels::Transpose::kYes, layer.out, y, layer.out, false, false});
+  } else {
+    // W stored (out, in) is Wᵀ transposed.
+    kernels::matmul({{n, layer.out, layer.in},
+                     x,
+                     layer.in,
+                     kernels::Transpose::kNo,
+                     layer.weight.data(),
+                     layer.in,
+                     kernels::Transpose::kYes,
+                     y,
+                     layer.out,
+                     false});
+  }
   for (std::size_t s = 0; s < n; ++s) {
     float* row = y + s * layer.out;
     for (std::size_t j = 0; j < layer.out; ++j) {
@@ -83,7 +92,7 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
   std::vector<float> input(x.begin(), x.end());
   for (const DenseLayer& layer : model.layers) {
     std::vector<float> y(n * layer.out);  // (n, out)
-    dense_forward(layer, input.data(), n, y.data());
+    dense_forward(layer, input.data(), n, y.data(), &layer == &model.layers.front());
     if (layer_outputs) layer_outputs->push_back(y);
     input = std::move(y);
   }
@@ -97,7 +106,7 @@ std::span<const float> float_forward_into(const FloatMlp& model, std::span<const
   std::vector<float>* out = &buffers.a;
   for (const DenseLayer& layer : model.layers) {
     if (out->size() < n * layer.out) out->resize(n * layer.out);
-    dense_forward(layer, input, n, out->data());
+    dense_forward(layer, input, n, out->data(), input == x.data());
     input = out->data();
     out = out == &buffers.a ? &buffers.b : &buffers.a;
   }

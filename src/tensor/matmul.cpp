@@ -80,8 +80,7 @@ std::shared_ptr<kernels::SparseRows> sparse_data(const Tensor& x) {
   const std::optional<Operand> xo = as_operand(x);
   if (x.requires_grad() || !xo || xo->t == Transpose::kYes) return nullptr;
   std::shared_ptr<kernels::SparseRows> rows = sparse_rows_buffer();
-  kernels::compress_rows(xo->data, x.shape()[0], x.shape()[1], xo->ld, *rows);
-  return rows->density() <= kernels::kSparseDensity ? rows : nullptr;
+  return kernels::compress_if_sparse(xo->data, x.shape()[0], x.shape()[1], xo->ld, *rows) ? rows : nullptr;
 }
 
 void expect_matrix(const Tensor& t, const char* op, const char* what) {

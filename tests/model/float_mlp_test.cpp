@@ -1,8 +1,11 @@
 // float_forward_into against float_forward (which allocates every activation afresh): the
-// same bits, with one set of buffers reused over batches that shrink and grow.
+// same bits, with one set of buffers reused over batches that shrink and grow; and on a
+// mostly-zero input, float_forward against the dense kernel's products.
 #include "seatorch/model/float_mlp.hpp"
 
 #include "seatorch/core/rng.hpp"
+#include "seatorch/kernels/matmul.hpp"
+#include "seatorch/kernels/product_log.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+namespace k = seatorch::kernels;
 namespace model = seatorch::model;
 
 namespace {
@@ -41,5 +45,53 @@ TEST_CASE("float_forward_into reuses its buffers and gives float_forward's bits"
       INFO("batch " << n << ", logit " << i << ": " << got[i] << " vs float_forward's " << expected[i]);
       REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(expected[i]));
     }
+  }
+}
+
+TEST_CASE("float_forward takes a mostly-zero input's nonzeros alone and gives the dense product's bits", "[model]") {
+  seatorch::core::Rng rng(8);
+  model::FloatMlp m;
+  m.layers.push_back({784, 128, uniform(784 * 128, rng), uniform(128, rng), true});
+  m.layers.push_back({128, 10, uniform(128 * 10, rng), uniform(10, rng), false});
+  const std::size_t n = 64;
+  std::vector<float> x = uniform(n * 784, rng);  // (n, 784), four fifths zeros like a batch of digits
+  for (float& v : x) v = v > 0.6f ? v : 0.0f;
+
+  // The oracle: each layer as the dense kernel's product, then its bias and ReLU.
+  std::vector<float> input = x;
+  for (const model::DenseLayer& layer : m.layers) {
+    std::vector<float> y(n * layer.out);  // (n, out)
+    k::matmul({{n, layer.out, layer.in},
+               input.data(),
+               layer.in,
+               k::Transpose::kNo,
+               layer.weight.data(),
+               layer.in,
+               k::Transpose::kYes,
+               y.data(),
+               layer.out,
+               false});
+    for (std::size_t s = 0; s < n; ++s) {
+      for (std::size_t j = 0; j < layer.out; ++j) {
+        float& v = y[s * layer.out + j];
+        v += layer.bias[j];
+        if (layer.relu && v < 0.0f) v = 0.0f;
+      }
+    }
+    input = std::move(y);
+  }
+
+  k::ProductLog log;
+  std::vector<float> got;
+  {
+    const k::RecordProducts recording(log);
+    got = model::float_forward(m, x, n);
+  }
+  REQUIRE(!log.records().empty());
+  CHECK(log.records().front().kind.sparse);  // the first layer's product, on the nonzeros
+  REQUIRE(got.size() == input.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    INFO("logit " << i << ": " << got[i] << " vs the dense product's " << input[i]);
+    REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(input[i]));
   }
 }

@@ -59,6 +59,10 @@ void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
 // out = the nonzeros of the dense (rows, cols) matrix at a (row stride ld), with the selected
 // kernel's loop, split across threads by rows. out's buffers are reused.
 void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
+// compress_rows(), then whether out is sparse enough for sparse_matmul (kSparseDensity):
+// the one test of every caller that has data in hand and a product to run.
+bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
+
 // out = the transpose of a, (a.cols, a.rows) (sparse_rows.hpp's transpose_sparse), split
 // across threads by rows of out. Each thread reads every row of a, which the forward's
 // threads have just read whole; going back to the dense matrix instead, each would read the
