@@ -16,8 +16,9 @@
 // that statement for matmul_ref(); the `ref` kernel uses it. With more than one thread the
 // columns of op(B) are split, bit-identically.
 //
-// Deliberately not here: deciding when A is sparse enough (the caller looks at
-// SparseRows::density() against kSparseDensity), epilogues on a transposed C.
+// Deliberately not here: which operands are data worth compressing (the callers decide:
+// tensor::linear and the float evaluator, through compress_if_sparse), epilogues on a
+// transposed C.
 #pragma once
 
 #include "seatorch/kernels/matmul.hpp"
