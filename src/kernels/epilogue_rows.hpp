@@ -1,6 +1,6 @@
-// The two halves of an Epilogue around a block of C, shared by matmul() and sparse_matmul()
-// so that a fused product ends in the same bits whichever of them ran it: the bias row
-// copied into every row before the product accumulates onto it, and the ReLU after.
+// An Epilogue around a block of C, shared by matmul() and sparse_matmul() so that a fused
+// product ends in the same bits whichever of them ran it: the bias row copied into every row
+// before the product accumulates onto it, and the ReLU after.
 // Deliberately not here: the products themselves, threads.
 #pragma once
 
@@ -22,6 +22,19 @@ inline void clamp_at_zero(float* c, std::size_t ldc, std::size_t m, std::size_t 
     float* row = c + i * ldc;
     for (std::size_t j = 0; j < n; ++j) row[j] = std::max(row[j], 0.0f);
   }
+}
+
+// Runs product(args) on the (m, n) block of C that args describe (args.c, args.ldc), with
+// the epilogue around it: C starts from the bias row, the product accumulating onto it, and
+// is clamped at zero afterwards. Args is MatmulArgs or SparseMatmulArgs.
+template <class Args, class Product>
+void with_epilogue(Args args, std::size_t m, std::size_t n, const Epilogue& epilogue, Product&& product) {
+  if (epilogue.bias != nullptr) {
+    start_from_bias(epilogue.bias, args.c, args.ldc, m, n);
+    args.accumulate = true;
+  }
+  product(args);
+  if (epilogue.relu) clamp_at_zero(args.c, args.ldc, m, n);
 }
 
 }  // namespace seatorch::kernels

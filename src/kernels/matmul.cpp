@@ -39,15 +39,7 @@ const KernelInfo& selected_info() {
 
 // The bias rows before a block's product and the ReLU after it, on the block just computed.
 void run_block(const KernelInfo& kernel, const MatmulArgs& block, const Epilogue& epilogue) {
-  const std::size_t m = block.shape.m;
-  const std::size_t n = block.shape.n;
-  MatmulArgs args = block;
-  if (epilogue.bias != nullptr) {
-    start_from_bias(epilogue.bias, args.c, args.ldc, m, n);
-    args.accumulate = true;
-  }
-  kernel.matmul(args);
-  if (epilogue.relu) clamp_at_zero(args.c, args.ldc, m, n);
+  with_epilogue(block, block.shape.m, block.shape.n, epilogue, kernel.matmul);
 }
 
 // The block of C at rows [i0, i1) and columns [j0, j1), as a product of its own.

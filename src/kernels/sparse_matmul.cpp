@@ -34,14 +34,7 @@ SparseMatmulArgs columns(const SparseMatmulArgs& args, std::size_t j0, std::size
 }
 
 void run_columns(const KernelInfo& kernel, const SparseMatmulArgs& part, const Epilogue& epilogue) {
-  SparseMatmulArgs args = part;
-  const std::size_t m = args.a->rows;
-  if (epilogue.bias != nullptr) {
-    start_from_bias(epilogue.bias, args.c, args.ldc, m, args.n);
-    args.accumulate = true;
-  }
-  kernel.sparse_matmul(args);
-  if (epilogue.relu) clamp_at_zero(args.c, args.ldc, m, args.n);
+  with_epilogue(part, part.a->rows, part.n, epilogue, kernel.sparse_matmul);
 }
 
 // Each thread a block of op(B)'s columns, all of A's rows: each element is summed as on one

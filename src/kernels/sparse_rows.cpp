@@ -58,7 +58,7 @@ void transpose_sparse(const SparseRows& a, std::size_t p0, std::size_t p1, Spars
     // The row's entries are in increasing column: those in [p0, p1) are one run of them.
     const std::uint32_t* first = a.column.data() + a.begin(i);
     const std::uint32_t* last = a.column.data() + a.end(i);
-    const std::uint32_t* e = p0 == 0 ? first : std::lower_bound(first, last, static_cast<std::uint32_t>(p0));
+    const std::uint32_t* e = std::lower_bound(first, last, static_cast<std::uint32_t>(p0));
     const float* v = a.value.data() + (e - a.column.data());
     for (; e < last && *e < p1; ++e, ++v) {
       const std::size_t p = *e;

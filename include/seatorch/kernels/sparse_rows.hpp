@@ -15,7 +15,7 @@
 // ever add a zero). The plain loop here is the specification; the kernels' own
 // (kernel_registry.hpp) and the dispatched one that splits the work across threads
 // (sparse_matmul.hpp) must fill the same entries. Deliberately not here: arithmetic, other
-// sparse formats, and more than 2^32 - 1 elements.
+// sparse formats, and rows longer than 2^32 - 1 elements (an entry's column is 32 bits).
 #pragma once
 
 #include <cstddef>
