@@ -24,9 +24,11 @@ std::size_t min_compressed_rows(std::size_t length) {
   return std::max<std::size_t>(1, kCompressElementsPerThread / std::max<std::size_t>(1, length));
 }
 
-// The product's columns [j0, j1) of op(B), as a product of its own.
-SparseMatmulArgs columns(const SparseMatmulArgs& args, std::size_t j0, std::size_t j1) {
+// The product's columns [j0, j1) of op(B), as a product of its own over A's copy for `part`.
+SparseMatmulArgs columns(const SparseMatmulArgs& args, std::size_t part_index, std::size_t j0, std::size_t j1) {
   SparseMatmulArgs part = args;
+  part.a = args.a + std::min(part_index, args.copies - 1);
+  part.copies = 1;
   part.n = j1 - j0;
   part.b += args.tb == Transpose::kNo ? j0 : j0 * args.ldb;
   part.c += args.transposed_c ? j0 * args.ldc : j0;
@@ -41,13 +43,20 @@ void run_columns(const KernelInfo& kernel, const SparseMatmulArgs& part, const E
 // thread. The weight gradient's columns are rows of W, as the dense product splits it.
 void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epilogue& epilogue) {
   if (sparse_matmul_flops(args) < kParallelFlops || core::threads() == 1 || args.n < 2 * kColumnGrain) {
-    run_columns(kernel, args, epilogue);
+    run_columns(kernel, columns(args, 0, 0, args.n), epilogue);
     return;
   }
-  core::parallel_ranges(args.n, kColumnGrain, kColumnGrain, [&](std::size_t j0, std::size_t j1) {
-    run_columns(kernel, columns(args, j0, j1),
+  core::parallel_ranges(args.n, kColumnGrain, kColumnGrain, [&](std::size_t part, std::size_t j0, std::size_t j1) {
+    run_columns(kernel, columns(args, part, j0, j1),
                 {epilogue.bias == nullptr ? nullptr : epilogue.bias + j0, epilogue.relu});
   });
+}
+
+// fn(p) for each copy p, part p of a loop of one part per copy, so that copy p is made on
+// the thread whose parts of a product read it (core::parallel_for runs part p on thread p).
+template <class Fn>
+void for_each_copy(std::size_t copies, Fn&& fn) {
+  core::parallel_for(copies, [&](std::size_t p) { fn(p); });
 }
 
 }  // namespace
@@ -59,9 +68,25 @@ void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size
                         [&](std::size_t i0, std::size_t i1) { kernel.compress_rows(a, ld, i0, i1, out); });
 }
 
-bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out) {
-  compress_rows(a, rows, cols, ld, out);
-  return out.density() <= kSparseDensity;
+void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
+                   SparseCopies& out) {
+  assert(copies >= 1);
+  out.resize(copies);
+  if (copies == 1) {
+    compress_rows(a, rows, cols, ld, out[0]);
+    return;
+  }
+  const KernelInfo& kernel = selected_kernel_info();
+  for_each_copy(copies, [&](std::size_t p) {
+    shape_sparse(rows, cols, out[p]);
+    kernel.compress_rows(a, ld, 0, rows, out[p]);
+  });
+}
+
+bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
+                        SparseCopies& out) {
+  compress_rows(a, rows, cols, ld, copies, out);
+  return out[0].density() <= kSparseDensity;
 }
 
 void transpose_sparse(const SparseRows& a, SparseRows& out) {
@@ -69,6 +94,21 @@ void transpose_sparse(const SparseRows& a, SparseRows& out) {
   core::parallel_ranges(a.cols, kSparseLanes, min_compressed_rows(a.rows),
                         [&](std::size_t p0, std::size_t p1) { transpose_sparse(a, p0, p1, out); });
 }
+
+void transpose_sparse(const SparseCopies& a, SparseCopies& out) {
+  assert(!a.empty());
+  out.resize(a.size());
+  if (a.size() == 1) {
+    transpose_sparse(a[0], out[0]);
+    return;
+  }
+  for_each_copy(a.size(), [&](std::size_t p) {
+    shape_sparse(a[p].cols, a[p].rows, out[p]);
+    transpose_sparse(a[p], 0, a[p].cols, out[p]);
+  });
+}
+
+std::size_t sparse_copies() { return core::threads(); }
 
 double sparse_matmul_flops(const SparseMatmulArgs& args) {
   return 2.0 * static_cast<double>(args.a->nonzeros()) * static_cast<double>(args.n);

@@ -82,14 +82,14 @@ void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float
   if (!data_input) {
     product(layer, x, n, y);
   } else {
-    thread_local kernels::SparseRows rows;  // (at most kSparseRowsAtOnce, layer.in): x's nonzeros
+    thread_local kernels::SparseCopies rows;  // each (at most kSparseRowsAtOnce, layer.in): x's nonzeros
     for (std::size_t s0 = 0; s0 < n; s0 += kSparseRowsAtOnce) {
       const std::size_t count = std::min(kSparseRowsAtOnce, n - s0);
       const float* xs = x + s0 * layer.in;
       float* ys = y + s0 * layer.out;
-      if (kernels::compress_if_sparse(xs, count, layer.in, layer.in, rows)) {
-        kernels::sparse_matmul(
-            {&rows, layer.weight.data(), layer.in, kernels::Transpose::kYes, layer.out, ys, layer.out, false, false});
+      if (kernels::compress_if_sparse(xs, count, layer.in, layer.in, kernels::sparse_copies(), rows)) {
+        kernels::sparse_matmul({rows.data(), layer.weight.data(), layer.in, kernels::Transpose::kYes, layer.out, ys,
+                                layer.out, false, false, rows.size()});
       } else {
         product(layer, xs, count, ys);
       }

@@ -61,14 +61,15 @@ void product(Operand a, Operand b, std::size_t m, std::size_t n, std::size_t k, 
   kernels::matmul({{m, n, k}, a.data, a.ld, a.t, b.data, b.ld, b.t, c, ldc, accumulate});
 }
 
-// A SparseRows of the calling thread's for a forward to fill and its node to keep until the
-// backward. One that no node holds any more is reused, so a training step allocates none.
-std::shared_ptr<kernels::SparseRows> sparse_rows_buffer() {
-  thread_local std::vector<std::shared_ptr<kernels::SparseRows>> buffers;
-  for (const std::shared_ptr<kernels::SparseRows>& b : buffers) {
+// Copies of sparse rows (one per thread) of the calling thread's for a forward to fill and
+// its node to keep until the backward. One that no node holds any more is reused, so a
+// training step allocates none.
+std::shared_ptr<kernels::SparseCopies> sparse_rows_buffer() {
+  thread_local std::vector<std::shared_ptr<kernels::SparseCopies>> buffers;
+  for (const std::shared_ptr<kernels::SparseCopies>& b : buffers) {
     if (b.use_count() == 1) return b;
   }
-  return buffers.emplace_back(std::make_shared<kernels::SparseRows>());
+  return buffers.emplace_back(std::make_shared<kernels::SparseCopies>());
 }
 
 // Data's nonzeros, for the sparse product: x's rows when x is data, which no gradient flows
@@ -76,11 +77,13 @@ std::shared_ptr<kernels::SparseRows> sparse_rows_buffer() {
 // (kernels::kSparseDensity; a batch of MNIST digits is 81 % zeros); else null. A hidden
 // layer's input, about half zeros after its ReLU, is never sparse enough: compressing it
 // every step would be a pass for nothing, so only data is looked at.
-std::shared_ptr<kernels::SparseRows> sparse_data(const Tensor& x) {
+std::shared_ptr<kernels::SparseCopies> sparse_data(const Tensor& x) {
   const std::optional<Operand> xo = as_operand(x);
   if (x.requires_grad() || !xo || xo->t == Transpose::kYes) return nullptr;
-  std::shared_ptr<kernels::SparseRows> rows = sparse_rows_buffer();
-  return kernels::compress_if_sparse(xo->data, x.shape()[0], x.shape()[1], xo->ld, *rows) ? rows : nullptr;
+  std::shared_ptr<kernels::SparseCopies> rows = sparse_rows_buffer();
+  return kernels::compress_if_sparse(xo->data, x.shape()[0], x.shape()[1], xo->ld, kernels::sparse_copies(), *rows)
+             ? rows
+             : nullptr;
 }
 
 void expect_matrix(const Tensor& t, const char* op, const char* what) {
@@ -121,9 +124,10 @@ void linear_products(const Node& node, const float* pg, std::size_t batch, std::
     const GradSlot slot = grad_slot(w);
     if (node.state) {  // the forward's nonzeros of x, by rows
       // dW = Gᵀ X = (Xᵀ G)ᵀ: Xᵀ's rows are X's columns, and C is stored transposed.
-      thread_local kernels::SparseRows xt;
-      kernels::transpose_sparse(*static_cast<const kernels::SparseRows*>(node.state.get()), xt);
-      kernels::sparse_matmul({&xt, pg, outs, Transpose::kNo, outs, slot.data, ins, true, slot.accumulate});
+      thread_local kernels::SparseCopies xt;
+      kernels::transpose_sparse(*static_cast<const kernels::SparseCopies*>(node.state.get()), xt);
+      kernels::sparse_matmul(
+          {xt.data(), pg, outs, Transpose::kNo, outs, slot.data, ins, true, slot.accumulate, xt.size()});
     } else {
       product(grad.transposed(), *as_operand(x), outs, ins, batch, slot.data, ins, slot.accumulate);
     }
@@ -236,9 +240,10 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
   const Operand xo = *as_operand(x);
   const Operand wt = as_operand(w)->transposed();
   const kernels::Epilogue epilogue{b.defined() ? b.data<float>() : nullptr, relu};
-  std::shared_ptr<kernels::SparseRows> rows = sparse_data(x);
+  std::shared_ptr<kernels::SparseCopies> rows = sparse_data(x);
   if (rows) {
-    kernels::sparse_matmul({rows.get(), wt.data, wt.ld, wt.t, outs, out.data<float>(), outs, false, false}, epilogue);
+    kernels::sparse_matmul(
+        {rows->data(), wt.data, wt.ld, wt.t, outs, out.data<float>(), outs, false, false, rows->size()}, epilogue);
   } else {
     kernels::matmul({{batch, outs, ins}, xo.data, xo.ld, xo.t, wt.data, wt.ld, wt.t, out.data<float>(), outs, false},
                     epilogue);

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -88,6 +89,24 @@ TEST_CASE("matmul on 2 and 3 threads, split evenly or not, is bit-identical to 1
   }
 }
 
+namespace {
+
+// got holds want's entries, or the failure names the first that differs.
+void expect_same_rows(const k::SparseRows& want, const k::SparseRows& got, const std::string& what) {
+  REQUIRE(got.rows == want.rows);
+  REQUIRE(got.count == want.count);
+  for (std::size_t i = 0; i < want.rows; ++i) {
+    for (std::size_t e = want.begin(i); e < want.end(i); ++e) {
+      if (got.column[e] != want.column[e] || got.value[e] != want.value[e]) {
+        FAIL(what << ": row " << i << " entry " << e - want.begin(i) << " is (" << got.column[e] << ", "
+                  << got.value[e] << "), not (" << want.column[e] << ", " << want.value[e] << ")");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("compress_rows and transpose_sparse on 2 and 3 threads fill what one thread fills", "[kernels]") {
   seatorch::core::Rng rng(9);
   // A batch of digits' shape, big enough to split; and one whose columns split off 16.
@@ -108,19 +127,20 @@ TEST_CASE("compress_rows and transpose_sparse on 2 and 3 threads fill what one t
       k::compress_rows(a.data(), s.m, s.n, s.n, got_rows);
       k::SparseRows got_columns;
       k::transpose_sparse(got_rows, got_columns);
-      for (const bool by_columns : {false, true}) {
-        const k::SparseRows& want = by_columns ? want_columns : want_rows;
-        const k::SparseRows& got = by_columns ? got_columns : got_rows;
-        REQUIRE(got.rows == want.rows);
-        REQUIRE(got.count == want.count);
-        for (std::size_t i = 0; i < want.rows; ++i) {
-          for (std::size_t e = want.begin(i); e < want.end(i); ++e) {
-            if (got.column[e] != want.column[e] || got.value[e] != want.value[e]) {
-              FAIL((by_columns ? "transposed" : "by rows")
-                   << ": row " << i << " entry " << e - want.begin(i) << " is (" << got.column[e] << ", "
-                   << got.value[e] << "), not (" << want.column[e] << ", " << want.value[e] << ")");
-            }
-          }
+      expect_same_rows(want_rows, got_rows, "by rows");
+      expect_same_rows(want_columns, got_columns, "transposed");
+      // One copy per thread, and more copies than threads (parts wrap around the threads).
+      for (const std::size_t copies : {threads, threads + 1}) {
+        k::SparseCopies rows_copies;
+        k::compress_rows(a.data(), s.m, s.n, s.n, copies, rows_copies);
+        k::SparseCopies columns_copies;
+        k::transpose_sparse(rows_copies, columns_copies);
+        REQUIRE(rows_copies.size() == copies);
+        REQUIRE(columns_copies.size() == copies);
+        for (std::size_t c = 0; c < copies; ++c) {
+          expect_same_rows(want_rows, rows_copies[c], "copy " + std::to_string(c) + " of " + std::to_string(copies));
+          expect_same_rows(want_columns, columns_copies[c],
+                           "copy " + std::to_string(c) + " of " + std::to_string(copies) + ", transposed");
         }
       }
     }

@@ -25,11 +25,14 @@
 #include "seatorch/kernels/sparse_rows.hpp"
 
 #include <cstddef>
+#include <vector>
 
 namespace seatorch::kernels {
 
 struct SparseMatmulArgs {
-  const SparseRows* a = nullptr;  // (m, k)
+  // (m, k), as `copies` identical matrices at a[0], a[1], ...: part p of a product split
+  // across threads reads a[min(p, copies - 1)], the copy its own thread made (SparseCopies).
+  const SparseRows* a = nullptr;
   const float* b = nullptr;       // op(B) (k, n)
   std::size_t ldb = 0;
   Transpose tb = Transpose::kNo;
@@ -38,7 +41,19 @@ struct SparseMatmulArgs {
   std::size_t ldc = 0;
   bool transposed_c = false;  // C stored (n, m): element (i, j) at c[j * ldc + i]
   bool accumulate = false;
+  std::size_t copies = 1;
 };
+
+// The same sparse matrix once per thread, copy p made by thread p and read by part p of every
+// product over it. Every thread of a product reads the whole of A; a thread that then
+// rewrites rows the other core has read (the next batch's) must first take each cache line
+// back from it, and on Zen 4 that made a batch's compression slower on two threads (26 us)
+// than on one (13 us), and its transpose no faster. Each thread building its own copy does
+// the work twice but writes only lines no other core holds (DECISIONS 66).
+using SparseCopies = std::vector<SparseRows>;
+
+// How many copies to make of data about to be compressed: one per thread.
+std::size_t sparse_copies();
 
 // Above this share of nonzeros in A the dense product is as fast or faster. A batch of 64
 // MNIST digits has 19 %, one of the default recipe's augmented digits 26 %; the hidden
@@ -60,15 +75,23 @@ void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
 // out = the nonzeros of the dense (rows, cols) matrix at a (row stride ld), with the selected
 // kernel's loop, split across threads by rows. out's buffers are reused.
 void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
-// compress_rows(), then whether out is sparse enough for sparse_matmul (kSparseDensity):
-// the one test of every caller that has data in hand and a product to run.
-bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
+// Every copy in out (resized to `copies`) = the same, copy p compressed whole by thread p;
+// one copy is compress_rows().
+void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
+                   SparseCopies& out);
+// compress_rows() into `copies` copies, then whether they are sparse enough for
+// sparse_matmul (kSparseDensity): the one test of every caller that has data in hand and a
+// product to run.
+bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
+                        SparseCopies& out);
 
 // out = the transpose of a, (a.cols, a.rows) (sparse_rows.hpp's transpose_sparse), split
-// across threads by rows of out. Each thread reads every row of a, which the forward's
-// threads have just read whole; going back to the dense matrix instead, each would read the
-// half another core wrote, a column block at a time.
+// across threads by rows of out. Each thread reads every row of a; going back to the dense
+// matrix instead, each would read the half another core wrote, a column block at a time.
 void transpose_sparse(const SparseRows& a, SparseRows& out);
+// Copy p of out (resized to a's count) = the transpose of copy p of a, by thread p: each
+// thread reads and writes only its own copies; one copy is transpose_sparse() above.
+void transpose_sparse(const SparseCopies& a, SparseCopies& out);
 
 // The FLOPs a call does: 2 for each nonzero of A and column of op(B).
 double sparse_matmul_flops(const SparseMatmulArgs& args);
