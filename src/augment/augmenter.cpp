@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace seatorch::augment {
 namespace {
@@ -88,47 +89,83 @@ Augmenter::Augmenter(const AugmentConfig& config, const data::Dataset& data, std
   validate_augment(config);
 }
 
+Augmenter::~Augmenter() {
+  if (!started_) return;
+  try {
+    (void)core::withdraw_idle();  // no worker may still be running an image of this one's
+  } catch (...) {                 // an image's error, already moot: the batch is abandoned
+  }
+}
+
 void Augmenter::augment(std::span<const std::size_t> rows, std::size_t epoch, std::span<float> out) {
+  start(rows, epoch, out);
+  finish();
+}
+
+void Augmenter::start(std::span<const std::size_t> rows, std::size_t epoch, std::span<float> out) {
   const std::size_t pixels = side_ * side_;
   if (out.size() != rows.size() * pixels) {
     throw core::input_error("an augmented batch of {} images needs {} floats, got {}", rows.size(),
                             rows.size() * pixels, out.size());
   }
+  if (started_) throw std::logic_error("Augmenter::start: the previous batch was not finished");
   if (config_.elastic && bank_epoch_ != epoch) {
     core::Rng rng(image_key(seed_, epoch, kBankIndex));
     bank_.draw(rng);
     bank_epoch_ = epoch;
   }
-  // Each thread takes a contiguous share of the batch with its own scratch: every image's
-  // transform comes from its own stream, so the result does not depend on the split.
-  // Transforms first, then the warps, each while the next one's inputs arrive.
   jobs_.resize(rows.size());
   const std::size_t words = kernels::warp_scratch_words(side_, side_);
   if (scratch_.size() < core::threads() * words) scratch_.resize(core::threads() * words);
-  core::parallel_ranges(rows.size(), 1, 1, [&](std::size_t part, std::size_t begin, std::size_t end) {
-    for (std::size_t r = begin; r < end; ++r) {
-      core::Rng rng(image_key(seed_, epoch, rows[r]));
-      kernels::WarpArgs& args = jobs_[r];
-      args = kernels::WarpArgs{};
-      args.width = side_;
-      args.height = side_;
-      args.source = data_.pixels_of(rows[r]).data();
-      if (config_.affine) args.map = source_map(draw_affine(config_.ranges, rng), side_, side_);
-      if (config_.elastic) {
-        const ElasticWindow w = bank_.window(rng);
-        args.dx = w.dx;
-        args.dy = w.dy;
-        args.field_stride = w.stride;
-      }
-      args.out = out.data() + r * pixels;
-      args.scratch = scratch_.data() + part * words;
-    }
+  rows_ = rows;
+  epoch_ = epoch;
+  out_ = out;
+  started_ = true;
+  core::offer_idle(
+      rows.size(),
+      [](void* self, std::size_t r, std::size_t thread) {
+        auto& a = *static_cast<Augmenter*>(self);
+        a.prepare(r, thread);
+        kernels::warp_bilinear(a.jobs_[r]);
+      },
+      this);
+}
+
+void Augmenter::finish() {
+  if (!started_) throw std::logic_error("Augmenter::finish: no batch was started");
+  started_ = false;
+  const std::size_t first = core::withdraw_idle();  // images [0, first) are done
+  // Each thread takes a contiguous share of the rest with its own scratch: every image's
+  // transform comes from its own stream, so the result does not depend on the split.
+  // Transforms first, then the warps, each while the next one's inputs arrive.
+  core::parallel_ranges(rows_.size() - first, 1, 1, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    begin += first;
+    end += first;
+    for (std::size_t r = begin; r < end; ++r) prepare(r, part);
     if (begin < end) kernels::prefetch_warp_inputs(jobs_[begin]);
     for (std::size_t r = begin; r < end; ++r) {
       if (r + 1 < end) kernels::prefetch_warp_inputs(jobs_[r + 1]);
       kernels::warp_bilinear(jobs_[r]);
     }
   });
+}
+
+void Augmenter::prepare(std::size_t r, std::size_t thread) {
+  core::Rng rng(image_key(seed_, epoch_, rows_[r]));
+  kernels::WarpArgs& args = jobs_[r];
+  args = kernels::WarpArgs{};
+  args.width = side_;
+  args.height = side_;
+  args.source = data_.pixels_of(rows_[r]).data();
+  if (config_.affine) args.map = source_map(draw_affine(config_.ranges, rng), side_, side_);
+  if (config_.elastic) {
+    const ElasticWindow w = bank_.window(rng);
+    args.dx = w.dx;
+    args.dy = w.dy;
+    args.field_stride = w.stride;
+  }
+  args.out = out_.data() + r * side_ * side_;
+  args.scratch = scratch_.data() + thread * kernels::warp_scratch_words(side_, side_);
 }
 
 }  // namespace seatorch::augment

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <numeric>
 #include <span>
+#include <utility>
 
 namespace seatorch::train {
 namespace {
@@ -143,6 +144,10 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
   nn::Mlp model(sizes, config.dropout, rng, config.seed ^ kDropoutStream);
   if (config.initial_parameters) model.load_state_dict(*config.initial_parameters);
   Optimizer optimizer(model.parameters(), optimizer_options(config));
+  // The next batch, when its augmentation has started: declared before the augmenter, so that
+  // the augmenter (which withdraws its images from idle threads) goes first if a run ends
+  // with one under way, before its images' memory does.
+  std::optional<detail::Batch> started;
   std::optional<augment::Augmenter> augmenter;  // of the training images, when asked for
   if (config.augment.enabled()) augmenter.emplace(config.augment, train, augment::augment_seed(config.seed));
   if (config.initial_optimizer_state) optimizer.load_state(*config.initial_optimizer_state);
@@ -212,12 +217,23 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
         const std::size_t next = begin + batch;
         next_rows = std::span<const std::size_t>(order).subspan(next, std::min(batch, split.train - next));
       }
-      detail::Batch b = augmenter ? detail::gather_labels(train, rows) : detail::gather_batch(train, rows, next_rows);
+      if (augmenter && !started) {  // an epoch's first batch (or a resumed run's)
+        started = detail::gather_labels(train, rows);
+        augmenter->start(rows, epoch, std::span<float>(started->x.data<float>(), started->x.numel()));
+      }
+      detail::Batch b = augmenter ? *std::exchange(started, std::nullopt) : detail::gather_batch(train, rows, next_rows);
       if (augmenter) detail::prefetch_rows(train, next_rows);
       lap(result.phases.data);
       if (augmenter) {
-        augmenter->augment(rows, epoch, std::span<float>(b.x.data<float>(), b.x.numel()));
+        augmenter->finish();
         lap(result.phases.augment);
+        // The next batch's images, for the threads to transform while they would wait
+        // during this step (core::offer_idle); the next step finishes them.
+        if (!next_rows.empty() && step + 1 < total_steps) {
+          started = detail::gather_labels(train, next_rows);
+          augmenter->start(next_rows, epoch, std::span<float>(started->x.data<float>(), started->x.numel()));
+        }
+        lap(result.phases.data);
       }
       const tensor::Tensor logits = config.train_forward ? config.train_forward(model, b.x) : model.forward(b.x);
       const tensor::Tensor loss = tensor::cross_entropy(logits, b.y);

@@ -16,9 +16,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 using namespace seatorch;
@@ -211,6 +214,39 @@ TEST_CASE("a batch augmented on 2 or 3 threads, split evenly or not, has 1 threa
                    << first.value_or(0) / (kSide * kSide) << ", pixel " << first.value_or(0) % (kSide * kSide));
     CHECK_FALSE(first.has_value());
   }
+}
+
+TEST_CASE("a batch whose images idle threads transformed has 1 thread's bits", "[augment]") {
+  const data::DataSplit data = test::load_mnist_small();
+  augment::AugmentConfig config;
+  augment::parse_augment_list("affine,elastic", config);
+  std::vector<std::size_t> rows(50);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = (11 * i) % data.train.size();
+  const std::size_t floats = rows.size() * kSide * kSide;
+  std::vector<float> one(floats);
+  {
+    const core::ScopedThreads count(1);
+    augment::Augmenter(config, data.train, 5).augment(rows, 3, one);
+  }
+  const core::ScopedThreads count(2);
+  for (const int wait_ms : {0, 1, 20}) {  // none, some, or all of the images taken by the worker
+    augment::Augmenter augmenter(config, data.train, 5);
+    std::vector<float> idle(floats);
+    augmenter.start(rows, 3, idle);
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+    augmenter.finish();
+    const std::optional<std::size_t> first = test::first_bit_difference(idle, one);
+    INFO("after " << wait_ms << " ms: first difference at image " << first.value_or(0) / (kSide * kSide) << ", pixel "
+                  << first.value_or(0) % (kSide * kSide));
+    CHECK_FALSE(first.has_value());
+  }
+  // One batch at a time.
+  augment::Augmenter augmenter(config, data.train, 5);
+  std::vector<float> out(floats);
+  CHECK_THROWS_AS(augmenter.finish(), std::logic_error);
+  augmenter.start(rows, 3, out);
+  CHECK_THROWS_AS(augmenter.start(rows, 3, out), std::logic_error);
+  augmenter.finish();
 }
 
 TEST_CASE("augmentation lists parse, print back, and name what is wrong", "[augment]") {

@@ -1,6 +1,7 @@
 // The worker pool: every part runs exactly once on any thread count, loops inside a part
 // run inline, errors come back to the caller, ranges keep their grain and follow the
-// threads' shares, the shares move towards the faster thread, and bad counts are refused.
+// threads' shares, the shares move towards the faster thread, work offered for idle time
+// runs once, only while offered, and bad counts are refused.
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 
@@ -142,6 +143,99 @@ TEST_CASE("the shares move towards the faster thread, within bounds, and are ref
   CHECK_THROWS_AS(seatorch::core::fix_shares(negative), std::invalid_argument);
   const std::vector<double> zero{0.0, 0.0};
   CHECK_THROWS_AS(seatorch::core::fix_shares(zero), std::invalid_argument);
+}
+
+namespace {
+
+// Items offered for idle time that record which thread ran each, and how often.
+struct IdleItems {
+  explicit IdleItems(std::size_t n) : runs(n), thread(n) {}
+  std::vector<std::atomic<int>> runs;
+  std::vector<std::atomic<std::size_t>> thread;
+  std::atomic<std::size_t> ran{0};
+  std::atomic<std::size_t> by_workers{0};
+  std::atomic<bool> fail{false};
+
+  static void run(void* self, std::size_t item, std::size_t thread) {
+    auto& items = *static_cast<IdleItems*>(self);
+    if (items.fail.load()) throw std::runtime_error("item failed");
+    items.thread[item].store(thread);
+    items.runs[item].fetch_add(1);
+    items.ran.fetch_add(1);
+    if (thread != 0) items.by_workers.fetch_add(1);
+  }
+  void offer() { seatorch::core::offer_idle(runs.size(), &IdleItems::run, this); }
+};
+
+// Waits (at most a few seconds, for a loaded machine) until `done` holds.
+template <class Done>
+bool wait_until(Done done) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("items offered for idle time run once each: by a waiting thread, or after the withdrawal", "[core]") {
+  using seatorch::core::offer_idle;
+  using seatorch::core::withdraw_idle;
+  const seatorch::core::ScopedThreads count(2);
+  IdleItems items(100000);
+  items.offer();
+  // A loop, then the caller away (its own serial code): the worker, waiting for the next
+  // loop, takes items. A worker asleep after a long wait does not wake for an offer, so on
+  // a loaded machine a loop now and then lets it see this one.
+  REQUIRE(wait_until([&] {
+    if (items.by_workers.load() == 0) parallel_for(2, [](std::size_t) {});
+    return items.by_workers.load() > 0;
+  }));
+  const std::size_t taken = withdraw_idle();
+  const std::size_t ran = items.ran.load();
+  CHECK(taken == ran);  // every item taken is done once withdraw_idle() returns
+  for (std::size_t i = 0; i < items.runs.size(); ++i) {
+    if (items.runs[i].load() != (i < taken ? 1 : 0)) {
+      FAIL("item " << i << " (" << taken << " taken) ran " << items.runs[i].load() << " times");
+    }
+  }
+  // Withdrawn: nothing more runs, however long the worker waits.
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  CHECK(items.ran.load() == ran);
+  CHECK(withdraw_idle() == 0);  // no offer out
+
+  // The caller waiting at a loop's end (its part done, the worker's not) takes items too.
+  IdleItems more(1000);
+  more.offer();
+  parallel_for(2, [&](std::size_t p) {
+    if (p == 1) wait_until([&] { return more.ran.load() > 0; });
+  });
+  const std::size_t more_taken = withdraw_idle();
+  CHECK(more_taken == more.ran.load());
+  bool caller_ran_one = false;
+  for (std::size_t i = 0; i < more_taken; ++i) caller_ran_one = caller_ran_one || more.thread[i].load() == 0;
+  CHECK(caller_ran_one);
+
+  // An item's exception reaches the caller at the withdrawal.
+  IdleItems failing(10);
+  failing.fail.store(true);
+  failing.offer();
+  parallel_for(2, [](std::size_t p) {  // the caller, waiting for part 1, takes one
+    if (p == 1) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  });
+  CHECK_THROWS_WITH(withdraw_idle(), "item failed");
+}
+
+TEST_CASE("with one thread nothing runs an offered item", "[core]") {
+  const seatorch::core::ScopedThreads count(1);
+  IdleItems items(10);
+  items.offer();
+  parallel_for(3, [](std::size_t) {});
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  CHECK(seatorch::core::withdraw_idle() == 0);
+  CHECK(items.ran.load() == 0);
 }
 
 TEST_CASE("a thread count of 0 or above the limit is an OptionError", "[core]") {

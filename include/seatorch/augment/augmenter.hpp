@@ -54,11 +54,30 @@ class Augmenter {
   // For `data`'s images (image_side() must accept it).
   Augmenter(const AugmentConfig& config, const data::Dataset& data, std::uint64_t seed);
 
+  Augmenter(const Augmenter&) = delete;
+  Augmenter& operator=(const Augmenter&) = delete;
+  ~Augmenter();
+
   // Samples rows[r] of the data set, as epoch `epoch` transforms them, into out row r:
   // out (rows.size(), features) pixel values in [0, 1].
   void augment(std::span<const std::size_t> rows, std::size_t epoch, std::span<float> out);
 
+  // augment() in two halves: start() offers the images to the threads' idle time
+  // (core::offer_idle), so that workers waiting while the caller runs code of its own (a
+  // training step's serial parts) transform some of them; finish() transforms the rest,
+  // split across the threads, and returns when out is complete. rows and out must stay
+  // valid until then; one batch at a time.
+  void start(std::span<const std::size_t> rows, std::size_t epoch, std::span<float> out);
+  void finish();
+
  private:
+  // Image r's warp (its transform drawn), with the scratch of thread `thread`.
+  void prepare(std::size_t r, std::size_t thread);
+
+  std::span<const std::size_t> rows_;      // the batch started, until finish()
+  std::size_t epoch_ = 0;
+  std::span<float> out_;
+  bool started_ = false;
   AugmentConfig config_;
   const data::Dataset& data_;
   std::size_t side_ = 0;

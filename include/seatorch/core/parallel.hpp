@@ -15,7 +15,9 @@
 //
 // A loop started inside a part runs inline: one level of parallelism, no oversubscription.
 // Workers spin briefly between loops, since a training step starts dozens of short loops,
-// then sleep. Deliberately not here: work stealing, task graphs, priorities, affinity.
+// then sleep. While a worker waits it may run items of work offered for idle time
+// (offer_idle: the next batch's augmentation, while the caller runs the serial code of a
+// step). Deliberately not here: work stealing, task graphs, priorities, affinity.
 #pragma once
 
 #include <cstddef>
@@ -90,6 +92,23 @@ void parallel_ranges(std::size_t n, std::size_t grain, std::size_t min_size, Bod
       },
       &body);
 }
+
+// The unit of idle work: fn(context, item, thread), on thread `thread` < threads().
+using ItemFn = void (*)(void* context, std::size_t item, std::size_t thread);
+
+// Offers items [0, n) of fn to the workers for the time they would otherwise wait for the
+// next loop: a worker that has waited a little after a loop (a gap in which the caller runs
+// code of its own, not the moment between two loops) takes the next item, runs it, and
+// looks for its next loop again; so does the caller waiting for a loop's last part. A
+// worker that has gone to sleep (no loop for a while) does not wake for an offer. The items must be independent, each writing only its own outputs, so that
+// which thread runs one, and when, changes nothing. Nothing runs them with one thread.
+// One offer at a time; context must stay valid until withdraw_idle().
+void offer_idle(std::size_t n, ItemFn fn, void* context);
+
+// Ends the offer: no worker takes another item. Returns how many the workers took (items
+// [0, taken)), once every one of them is done, for the caller to run the rest; rethrows the
+// first exception one of them threw. 0 when nothing was offered.
+std::size_t withdraw_idle();
 
 // Each thread's share of a ranged loop split threads() ways, thread 0 (the caller) first;
 // they sum to 1.
