@@ -183,6 +183,10 @@ int run_train_bench_command(TrainBenchFlags flags) {
     const bench::AugmentBench& a = *r.augmentation;
     std::cout << fmt::format("augmentation ({}): {:.3f} s per epoch, {:.1f} % of the {} default epoch's {:.3f} s\n",
                              a.augment, a.augment_seconds, 100.0 * a.share(), a.architecture, a.rest_seconds);
+    if (r.threads > 1) {
+      std::cout << "  (on more than one thread: the images left when each step began; those the threads "
+                   "transformed while waiting in the step before count in the rest)\n";
+    }
     std::cout << fmt::format("  that epoch without augmentation (Adam, batch 128): {}; the products alone {:.3f} s, "
                              "{}\n",
                              products_line(a.product_flops, a.dense_product_flops, a.rest_seconds, r.peak),

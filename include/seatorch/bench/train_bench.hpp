@@ -40,7 +40,8 @@ struct TrainBenchOptions {
 struct AugmentBench {
   std::string architecture;
   std::string augment;               // the transforms, as --augment lists them
-  double augment_seconds = 0.0;      // transforming the epoch's images
+  double augment_seconds = 0.0;      // transforming the epoch's images (on more than one thread,
+                                     // those the threads had not transformed while they waited)
   double rest_seconds = 0.0;         // the rest of the epoch's training: what it costs without them
   double product_flops = 0.0;        // done by the epoch's matrix products (the product log's)
   double dense_product_flops = 0.0;  // what they would be with no product sparse (mlp_product_flops)

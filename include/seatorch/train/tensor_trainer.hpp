@@ -99,7 +99,8 @@ struct TensorTrainCallbacks {
 // the callbacks and bookkeeping).
 struct PhaseSeconds {
   double data = 0.0;       // gathering the batch
-  double augment = 0.0;    // transforming its images (0 without augmentation)
+  double augment = 0.0;    // transforming its images (0 without augmentation); on more than one
+                           // thread, those not transformed in the previous step's idle time
   double forward = 0.0;    // model forward and loss
   double backward = 0.0;   // zero_grad and backward
   double optimizer = 0.0;  // the optimizer step
