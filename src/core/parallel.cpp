@@ -310,8 +310,8 @@ class Pool {
   std::array<double, kMaxThreads> share_{};  // thread t's share of a ranged loop; sums to 1
   bool fixed_ = false;                       // fix_shares() holds them
   IdleOffer idle_;
-  bool offered_ = false;                     // an offer is out (the caller's side)
-  std::vector<std::jthread> workers_;        // last: they start after every field above exists
+  bool offered_ = false;               // an offer is out (the caller's side)
+  std::vector<std::jthread> workers_;  // last: they start after every field above exists
 };
 
 std::size_t checked_threads(std::size_t n) {

@@ -221,7 +221,8 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
         started = detail::gather_labels(train, rows);
         augmenter->start(rows, epoch, std::span<float>(started->x.data<float>(), started->x.numel()));
       }
-      detail::Batch b = augmenter ? *std::exchange(started, std::nullopt) : detail::gather_batch(train, rows, next_rows);
+      detail::Batch b =
+          augmenter ? *std::exchange(started, std::nullopt) : detail::gather_batch(train, rows, next_rows);
       if (augmenter) detail::prefetch_rows(train, next_rows);
       lap(result.phases.data);
       if (augmenter) {

@@ -98,8 +98,8 @@ void expect_same_rows(const k::SparseRows& want, const k::SparseRows& got, const
   for (std::size_t i = 0; i < want.rows; ++i) {
     for (std::size_t e = want.begin(i); e < want.end(i); ++e) {
       if (got.column[e] != want.column[e] || got.value[e] != want.value[e]) {
-        FAIL(what << ": row " << i << " entry " << e - want.begin(i) << " is (" << got.column[e] << ", "
-                  << got.value[e] << "), not (" << want.column[e] << ", " << want.value[e] << ")");
+        FAIL(what << ": row " << i << " entry " << e - want.begin(i) << " is (" << got.column[e] << ", " << got.value[e]
+                  << "), not (" << want.column[e] << ", " << want.value[e] << ")");
       }
     }
   }

@@ -74,7 +74,7 @@ class Augmenter {
   // Image r's warp (its transform drawn), with the scratch of thread `thread`.
   void prepare(std::size_t r, std::size_t thread);
 
-  std::span<const std::size_t> rows_;      // the batch started, until finish()
+  std::span<const std::size_t> rows_;  // the batch started, until finish()
   std::size_t epoch_ = 0;
   std::span<float> out_;
   bool started_ = false;

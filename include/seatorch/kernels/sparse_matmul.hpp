@@ -33,7 +33,7 @@ struct SparseMatmulArgs {
   // (m, k), as `copies` identical matrices at a[0], a[1], ...: part p of a product split
   // across threads reads a[min(p, copies - 1)], the copy its own thread made (SparseCopies).
   const SparseRows* a = nullptr;
-  const float* b = nullptr;       // op(B) (k, n)
+  const float* b = nullptr;  // op(B) (k, n)
   std::size_t ldb = 0;
   Transpose tb = Transpose::kNo;
   std::size_t n = 0;
