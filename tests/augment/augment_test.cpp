@@ -21,6 +21,7 @@
 #include <numeric>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -191,61 +192,64 @@ TEST_CASE("an image's augmentation depends on the seed, the epoch and the sample
   CHECK_THROWS_AS(augment::Augmenter(config, data::load_dataset("moons").train, 1), core::InputError);
 }
 
-TEST_CASE("a batch augmented on 2 or 3 threads, split evenly or not, has 1 thread's bits", "[augment]") {
-  const data::DataSplit data = test::load_mnist_small();
-  augment::AugmentConfig config;
-  augment::parse_augment_list("affine,elastic", config);
-  std::vector<std::size_t> rows(50);
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = (7 * i) % data.train.size();
-  const std::size_t floats = rows.size() * kSide * kSide;
-  std::vector<float> one(floats);
-  {
+namespace {
+
+// 50 images of the committed subset with both transforms (seed 5), and their pixels as one
+// thread augments them: the oracle of the tests that spread the work differently.
+struct OneThreadBatch {
+  OneThreadBatch(std::size_t row_step, std::size_t batch_epoch) : epoch(batch_epoch) {
+    augment::parse_augment_list("affine,elastic", config);
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = (row_step * i) % data.train.size();
     const core::ScopedThreads count(1);
-    augment::Augmenter(config, data.train, 5).augment(rows, 1, one);
+    augment::Augmenter(config, data.train, 5).augment(rows, epoch, pixels);
   }
+
+  // Fails naming the first image and pixel where got differs from one thread's pixels.
+  void check_same(const std::vector<float>& got, const std::string& how) const {
+    const std::optional<std::size_t> first = test::first_bit_difference(got, pixels);
+    INFO(how << ": first difference at image " << first.value_or(0) / (kSide * kSide) << ", pixel "
+             << first.value_or(0) % (kSide * kSide));
+    CHECK_FALSE(first.has_value());
+  }
+
+  data::DataSplit data = test::load_mnist_small();
+  augment::AugmentConfig config;
+  std::vector<std::size_t> rows = std::vector<std::size_t>(50);
+  std::size_t epoch;
+  std::vector<float> pixels = std::vector<float>(50 * kSide * kSide);
+};
+
+}  // namespace
+
+TEST_CASE("a batch augmented on 2 or 3 threads, split evenly or not, has 1 thread's bits", "[augment]") {
+  const OneThreadBatch one(7, 1);
   const std::vector<std::vector<double>> splits{{1, 1}, {0.8, 0.2}, {0.1, 0.6, 0.3}};
   for (const std::vector<double>& split : splits) {
     const core::ScopedThreads count(split.size());
     const core::ScopedShares shares(split);
-    std::vector<float> many(floats);
-    augment::Augmenter(config, data.train, 5).augment(rows, 1, many);
-    const std::optional<std::size_t> first = test::first_bit_difference(many, one);
-    INFO("shares " << Catch::Detail::stringify(split) << ": first difference at image "
-                   << first.value_or(0) / (kSide * kSide) << ", pixel " << first.value_or(0) % (kSide * kSide));
-    CHECK_FALSE(first.has_value());
+    std::vector<float> many(one.pixels.size());
+    augment::Augmenter(one.config, one.data.train, 5).augment(one.rows, one.epoch, many);
+    one.check_same(many, "shares " + Catch::Detail::stringify(split));
   }
 }
 
 TEST_CASE("a batch whose images idle threads transformed has 1 thread's bits", "[augment]") {
-  const data::DataSplit data = test::load_mnist_small();
-  augment::AugmentConfig config;
-  augment::parse_augment_list("affine,elastic", config);
-  std::vector<std::size_t> rows(50);
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = (11 * i) % data.train.size();
-  const std::size_t floats = rows.size() * kSide * kSide;
-  std::vector<float> one(floats);
-  {
-    const core::ScopedThreads count(1);
-    augment::Augmenter(config, data.train, 5).augment(rows, 3, one);
-  }
+  const OneThreadBatch one(11, 3);
   const core::ScopedThreads count(2);
   for (const int wait_ms : {0, 1, 20}) {  // none, some, or all of the images taken by the worker
-    augment::Augmenter augmenter(config, data.train, 5);
-    std::vector<float> idle(floats);
-    augmenter.start(rows, 3, idle);
+    augment::Augmenter augmenter(one.config, one.data.train, 5);
+    std::vector<float> idle(one.pixels.size());
+    augmenter.start(one.rows, one.epoch, idle);
     std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
     augmenter.finish();
-    const std::optional<std::size_t> first = test::first_bit_difference(idle, one);
-    INFO("after " << wait_ms << " ms: first difference at image " << first.value_or(0) / (kSide * kSide) << ", pixel "
-                  << first.value_or(0) % (kSide * kSide));
-    CHECK_FALSE(first.has_value());
+    one.check_same(idle, "after " + std::to_string(wait_ms) + " ms");
   }
   // One batch at a time.
-  augment::Augmenter augmenter(config, data.train, 5);
-  std::vector<float> out(floats);
+  augment::Augmenter augmenter(one.config, one.data.train, 5);
+  std::vector<float> out(one.pixels.size());
   CHECK_THROWS_AS(augmenter.finish(), std::logic_error);
-  augmenter.start(rows, 3, out);
-  CHECK_THROWS_AS(augmenter.start(rows, 3, out), std::logic_error);
+  augmenter.start(one.rows, one.epoch, out);
+  CHECK_THROWS_AS(augmenter.start(one.rows, one.epoch, out), std::logic_error);
   augmenter.finish();
 }
 
