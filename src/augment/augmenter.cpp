@@ -120,7 +120,6 @@ void Augmenter::start(std::span<const std::size_t> rows, std::size_t epoch, std:
   rows_ = rows;
   epoch_ = epoch;
   out_ = out;
-  started_ = true;
   core::offer_idle(
       rows.size(),
       [](void* self, std::size_t r, std::size_t thread) {
@@ -129,6 +128,7 @@ void Augmenter::start(std::span<const std::size_t> rows, std::size_t epoch, std:
         kernels::warp_bilinear(a.jobs_[r]);
       },
       this);
+  started_ = true;  // once the offer is out (offer_idle refuses a second one)
 }
 
 void Augmenter::finish() {

@@ -100,9 +100,10 @@ using ItemFn = void (*)(void* context, std::size_t item, std::size_t thread);
 // next loop: a worker that has waited a little after a loop (a gap in which the caller runs
 // code of its own, not the moment between two loops) takes the next item, runs it, and
 // looks for its next loop again; so does the caller waiting for a loop's last part. A
-// worker that has gone to sleep (no loop for a while) does not wake for an offer. The items must be independent, each writing only its own outputs, so that
-// which thread runs one, and when, changes nothing. Nothing runs them with one thread.
-// One offer at a time; context must stay valid until withdraw_idle().
+// worker that has gone to sleep (no loop for a while) does not wake for an offer. The items
+// must be independent, each writing only its own outputs, so that which thread runs one,
+// and when, changes nothing. Nothing runs them with one thread. One offer at a time (a
+// second is a std::logic_error); context must stay valid until withdraw_idle().
 void offer_idle(std::size_t n, ItemFn fn, void* context);
 
 // Ends the offer: no worker takes another item. Returns how many the workers took (items
