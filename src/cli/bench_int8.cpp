@@ -74,6 +74,9 @@ int run_int8_bench_command(Int8BenchFlags f) {
   std::cout << fmt::format("# ceiling: the path's multiply instruction at its peak (its probe, in registers, this run) "
                            "over the model's {} multiply-adds per image\n",
                            r.multiply_adds);
+  std::cout << "# float's first layer skips the zero pixels' multiply-adds where at most 30 % of a batch's pixels "
+               "are lit (MNIST's digits; DECISIONS 65): its % is then over more than it does and can pass 100 %; "
+               "the int8 kernels do every one\n";
   return 0;
 }
 
