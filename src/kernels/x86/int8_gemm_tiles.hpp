@@ -2,6 +2,7 @@
 //
 //   struct Isa {
 //     static constexpr std::size_t kRows;   // output rows per vector (int32 lanes)
+//     static constexpr bool kSparseRows;    // whether a mostly-zero A takes gemm_sparse_rows
 //     static constexpr std::size_t kBlockBytes;  // packed bytes of kRows x 4 weights
 //     static constexpr int kMR, kNR;        // register tile: kMR A rows x kNR row blocks
 //     static constexpr std::size_t kPrefetchSteps;  // how many groups of 4 activations ahead
@@ -257,12 +258,119 @@ void gemm_int32(const Int8GemmArgs& g) {
   gemm_blocked<Isa>(o, out);
 }
 
+// ---- the same layer over an A that is mostly zeros (the first layer's pixels) ------------
+//
+// A zero activation's products are zeros, and integer sums are exact in any order, so a row
+// may skip its groups of 4 activations that are all zero: the result is the dense tile's,
+// bit for bit. A row of a batch of MNIST digits has 30-40 % of its 196 groups lit; a hidden
+// layer's row, whose zeros are scattered, next to none all zero. The rows go one at a time
+// (the groups lit differ from image to image), each through its list of lit groups, kSparseNR
+// row blocks of B at a time.
+inline constexpr int kSparseNR = 8;
+// The longest row whose group list fits on the stack (a std::vector here could be the copy
+// of its code the linker keeps for files built without this ISA); longer rows run dense.
+inline constexpr std::size_t kMaxSparseGroups = 1024;
+// At most this share of a layer's groups lit, it takes the rows' lists.
+inline constexpr std::size_t kSparseGroupsPercent = 50;
+
+// The groups of A row i that are not all zero, in increasing order, into groups; their count.
+// Branch-free: every index is written, and the count moves on only past a lit group.
+template <class Isa>
+std::size_t lit_groups(const Operands& g, std::size_t i, std::uint32_t* groups) {
+  using Word = typename Isa::ActWord;
+  const std::uint8_t* row = g.a + i * g.lda * (sizeof(Word) / 4);
+  const std::size_t k4 = (g.k + 3) / 4;
+  const std::size_t full = g.k / 4;
+  std::size_t count = 0;
+  for (std::size_t p4 = 0; p4 < full; ++p4) {
+    Word four;
+    std::memcpy(&four, row + p4 * sizeof(Word), sizeof(Word));
+    groups[count] = static_cast<std::uint32_t>(p4);
+    count += four != 0 ? 1 : 0;
+  }
+  if (full < k4 && four_activations<Word>(row, full, g.k) != 0) groups[count++] = static_cast<std::uint32_t>(full);
+  return count;
+}
+
+// A row i's outputs in row blocks jb0 .. jb0+NR-1 over its `count` lit groups.
+template <class Isa, int NR, class Out>
+[[gnu::noinline]] void sparse_tile(const Operands& g, std::size_t i, std::size_t jb0, const std::uint32_t* groups,
+                                   std::size_t count, Out& out) {
+  using Word = typename Isa::ActWord;
+  constexpr std::size_t R = Isa::kRows;
+  const std::size_t k4 = (g.k + 3) / 4;
+  const std::size_t full = g.k / 4;
+  const std::uint8_t* row = g.a + i * g.lda * (sizeof(Word) / 4);
+  const std::int8_t* b[NR];
+  typename Isa::Acc acc[NR];
+  const typename Isa::Acc start = out.row_start(i);
+#pragma GCC unroll 8
+  for (int c = 0; c < NR; ++c) {
+    b[c] = g.packed_b + (jb0 + static_cast<std::size_t>(c)) * k4 * Isa::kBlockBytes;
+    acc[c] = Isa::sub(out.column_start(jb0 + static_cast<std::size_t>(c)), start);
+  }
+  for (std::size_t e = 0; e < count; ++e) {
+    const std::size_t p4 = groups[e];
+    Word four;
+    if (p4 < full) {
+      std::memcpy(&four, row + p4 * sizeof(Word), sizeof(Word));
+    } else {
+      four = four_activations<Word>(row, p4, g.k);
+    }
+    const typename Isa::Act av = Isa::broadcast(four);
+#pragma GCC unroll 8
+    for (int c = 0; c < NR; ++c) acc[c] = Isa::dot(acc[c], av, Isa::load(b[c] + p4 * Isa::kBlockBytes));
+  }
+  alignas(64) std::int32_t sums[NR * R];  // the tile's one row
+#pragma GCC unroll 8
+  for (int c = 0; c < NR; ++c) Isa::store(sums + static_cast<std::size_t>(c) * R, acc[c]);
+  const std::size_t j0 = jb0 * R;
+  out.tile(i, 1, j0, sums, NR * R, g.n - j0 < NR * R ? g.n - j0 : NR * R);
+}
+
+template <class Isa, int NR, class Out>
+void sparse_tile_rest(const Operands& g, std::size_t i, std::size_t jb0, std::size_t rest, const std::uint32_t* groups,
+                      std::size_t count, Out& out) {
+  if constexpr (NR > 0) {
+    if (rest == NR) return sparse_tile<Isa, NR>(g, i, jb0, groups, count, out);
+    sparse_tile_rest<Isa, NR - 1>(g, i, jb0, rest, groups, count, out);
+  }
+}
+
+// Whether A's lit groups are few enough for the rows' lists to beat the dense tiles.
+template <class Isa>
+bool sparse_enough(const Operands& g) {
+  const std::size_t k4 = (g.k + 3) / 4;
+  if (k4 > kMaxSparseGroups || g.m == 0) return false;
+  std::uint32_t groups[kMaxSparseGroups];
+  std::size_t lit = 0;
+  for (std::size_t i = 0; i < g.m; ++i) lit += lit_groups<Isa>(g, i, groups);
+  return lit * 100 <= kSparseGroupsPercent * k4 * g.m;
+}
+
+template <class Isa, class Out>
+void gemm_sparse_rows(const Operands& g, Out& out) {
+  const std::size_t blocks = (g.n + Isa::kRows - 1) / Isa::kRows;
+  std::uint32_t groups[kMaxSparseGroups];
+  for (std::size_t i = 0; i < g.m; ++i) {
+    out.start_rows(i, 1);
+    const std::size_t count = lit_groups<Isa>(g, i, groups);
+    std::size_t jb = 0;
+    for (; jb + kSparseNR <= blocks; jb += kSparseNR) sparse_tile<Isa, kSparseNR>(g, i, jb, groups, count, out);
+    sparse_tile_rest<Isa, kSparseNR - 1>(g, i, jb, blocks - jb, groups, count, out);
+  }
+}
+
 template <class Isa>
 void layer_fused(const Int8LayerArgs& l) {
   RequantizeDots<Isa> out{l, 0, {}};
   Operands o{l.m, l.n, l.k, l.a, l.lda, l.packed_b};
   Isa::prepare(o);
-  gemm_blocked<Isa>(o, out);
+  if (Isa::kSparseRows && sparse_enough<Isa>(o)) {
+    gemm_sparse_rows<Isa>(o, out);
+  } else {
+    gemm_blocked<Isa>(o, out);
+  }
 }
 
 }  // namespace
