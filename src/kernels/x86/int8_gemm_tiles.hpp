@@ -2,7 +2,6 @@
 //
 //   struct Isa {
 //     static constexpr std::size_t kRows;   // output rows per vector (int32 lanes)
-//     static constexpr bool kSparseRows;    // whether a mostly-zero A takes gemm_sparse_rows
 //     static constexpr std::size_t kBlockBytes;  // packed bytes of kRows x 4 weights
 //     static constexpr int kMR, kNR;        // register tile: kMR A rows x kNR row blocks
 //     static constexpr std::size_t kPrefetchSteps;  // how many groups of 4 activations ahead
@@ -63,6 +62,10 @@ struct Operands {
   const std::uint8_t* a = nullptr;  // (m, k), row stride lda activations (see ActWord)
   std::size_t lda = 0;
   const std::int8_t* packed_b = nullptr;  // B (n, k) packed for the ISA: blocks of Isa::kBlockBytes
+  // When set, the only whole groups of 4 activations a tile visits, in increasing order (the
+  // groups not all zero in any of its rows: gemm_lit); else every one.
+  const std::uint32_t* groups = nullptr;
+  std::size_t group_count = 0;
 };
 
 // Requantization of a finished tile, several images' rows of it at once, from the finished
@@ -137,7 +140,9 @@ template <class Isa, int MR, int NR, class Out>
       for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
     }
   }
-  for (std::size_t p4 = 0; p4 < full; ++p4) {
+  const std::size_t steps = g.groups != nullptr ? g.group_count : full;
+  for (std::size_t e = 0; e < steps; ++e) {
+    const std::size_t p4 = g.groups != nullptr ? g.groups[e] : e;
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * Isa::kBlockBytes);
@@ -260,105 +265,79 @@ void gemm_int32(const Int8GemmArgs& g) {
 
 // ---- the same layer over an A that is mostly zeros (the first layer's pixels) ------------
 //
-// A zero activation's products are zeros, and integer sums are exact in any order, so a row
-// may skip its groups of 4 activations that are all zero: the result is the dense tile's,
-// bit for bit. A row of a batch of MNIST digits has 30-40 % of its 196 groups lit; a hidden
-// layer's row, whose zeros are scattered, next to none all zero. The rows go one at a time
-// (the groups lit differ from image to image), each through its list of lit groups, kSparseNR
-// row blocks of B at a time.
-inline constexpr int kSparseNR = 8;
+// A zero activation's products are zeros, and integer sums are exact in any order, so a tile
+// may skip the groups of 4 activations that are all zero in every one of its rows: the result
+// is the dense tiles', bit for bit. A batch of MNIST digits has 28 % of its groups lit in a
+// row, about half in the union of 4 rows; a hidden layer's rows, whose zeros are scattered,
+// next to none all zero. Tiles of kLitRows rows: on Zen 4 the AVX-512 VNNI kernel's 6-row
+// tile gave 1.13 M images/s this way, 4 rows 1.17-1.18 M, 3 rows 1.17 M, 2 rows 1.01 M, and one
+// row at a time through each row's own list 0.74 M, slower than not skipping (0.86 M); AVX2's
+// 4-row tile 459-462k against 380-393k one row at a time (DECISIONS 66).
+inline constexpr int kLitRows = 4;
 // The longest row whose group list fits on the stack (a std::vector here could be the copy
 // of its code the linker keeps for files built without this ISA); longer rows run dense.
-inline constexpr std::size_t kMaxSparseGroups = 1024;
-// At most this share of a layer's groups lit, it takes the rows' lists.
-inline constexpr std::size_t kSparseGroupsPercent = 50;
+inline constexpr std::size_t kMaxLitGroups = 1024;
+// At most this share of a layer's groups lit, row by row, its tiles take their lists.
+inline constexpr std::size_t kLitGroupsPercent = 50;
 
-// The groups of A row i that are not all zero, in increasing order, into groups; their count.
-// Branch-free: every index is written, and the count moves on only past a lit group.
+// The whole groups of 4 activations lit in any of A rows i0 .. i0+rows-1, in increasing
+// order, into groups; their count. Branch-free: every index is written, and the count moves
+// on only past a lit group.
 template <class Isa>
-std::size_t lit_groups(const Operands& g, std::size_t i, std::uint32_t* groups) {
+std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std::uint32_t* groups) {
   using Word = typename Isa::ActWord;
-  const std::uint8_t* row = g.a + i * g.lda * (sizeof(Word) / 4);
-  const std::size_t k4 = (g.k + 3) / 4;
-  const std::size_t full = g.k / 4;
+  const std::size_t row_bytes = g.lda * (sizeof(Word) / 4);
+  const std::uint8_t* first = g.a + i0 * row_bytes;
   std::size_t count = 0;
-  for (std::size_t p4 = 0; p4 < full; ++p4) {
-    Word four;
-    std::memcpy(&four, row + p4 * sizeof(Word), sizeof(Word));
+  for (std::size_t p4 = 0; p4 < g.k / 4; ++p4) {
+    Word any = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+      Word four;
+      std::memcpy(&four, first + r * row_bytes + p4 * sizeof(Word), sizeof(Word));
+      any |= four;
+    }
     groups[count] = static_cast<std::uint32_t>(p4);
-    count += four != 0 ? 1 : 0;
+    count += any != 0 ? 1 : 0;
   }
-  if (full < k4 && four_activations<Word>(row, full, g.k) != 0) groups[count++] = static_cast<std::uint32_t>(full);
   return count;
 }
 
-// A row i's outputs in row blocks jb0 .. jb0+NR-1 over its `count` lit groups.
-template <class Isa, int NR, class Out>
-[[gnu::noinline]] void sparse_tile(const Operands& g, std::size_t i, std::size_t jb0, const std::uint32_t* groups,
-                                   std::size_t count, Out& out) {
-  using Word = typename Isa::ActWord;
-  constexpr std::size_t R = Isa::kRows;
-  const std::size_t k4 = (g.k + 3) / 4;
-  const std::size_t full = g.k / 4;
-  const std::uint8_t* row = g.a + i * g.lda * (sizeof(Word) / 4);
-  const std::int8_t* b[NR];
-  typename Isa::Acc acc[NR];
-  const typename Isa::Acc start = out.row_start(i);
-#pragma GCC unroll 8
-  for (int c = 0; c < NR; ++c) {
-    b[c] = g.packed_b + (jb0 + static_cast<std::size_t>(c)) * k4 * Isa::kBlockBytes;
-    acc[c] = Isa::sub(out.column_start(jb0 + static_cast<std::size_t>(c)), start);
-  }
-  for (std::size_t e = 0; e < count; ++e) {
-    const std::size_t p4 = groups[e];
-    Word four;
-    if (p4 < full) {
-      std::memcpy(&four, row + p4 * sizeof(Word), sizeof(Word));
-    } else {
-      four = four_activations<Word>(row, p4, g.k);
-    }
-    const typename Isa::Act av = Isa::broadcast(four);
-#pragma GCC unroll 8
-    for (int c = 0; c < NR; ++c) acc[c] = Isa::dot(acc[c], av, Isa::load(b[c] + p4 * Isa::kBlockBytes));
-  }
-  alignas(64) std::int32_t sums[NR * R];  // the tile's one row
-#pragma GCC unroll 8
-  for (int c = 0; c < NR; ++c) Isa::store(sums + static_cast<std::size_t>(c) * R, acc[c]);
-  const std::size_t j0 = jb0 * R;
-  out.tile(i, 1, j0, sums, NR * R, g.n - j0 < NR * R ? g.n - j0 : NR * R);
-}
-
-template <class Isa, int NR, class Out>
-void sparse_tile_rest(const Operands& g, std::size_t i, std::size_t jb0, std::size_t rest, const std::uint32_t* groups,
-                      std::size_t count, Out& out) {
-  if constexpr (NR > 0) {
-    if (rest == NR) return sparse_tile<Isa, NR>(g, i, jb0, groups, count, out);
-    sparse_tile_rest<Isa, NR - 1>(g, i, jb0, rest, groups, count, out);
-  }
-}
-
-// Whether A's lit groups are few enough for the rows' lists to beat the dense tiles.
+// Whether A's rows have few enough lit groups for the tiles to visit only those.
 template <class Isa>
-bool sparse_enough(const Operands& g) {
-  const std::size_t k4 = (g.k + 3) / 4;
-  if (k4 > kMaxSparseGroups || g.m == 0) return false;
-  std::uint32_t groups[kMaxSparseGroups];
+bool mostly_zero(const Operands& g) {
+  if ((g.k + 3) / 4 > kMaxLitGroups || g.m == 0) return false;
+  std::uint32_t groups[kMaxLitGroups];
   std::size_t lit = 0;
-  for (std::size_t i = 0; i < g.m; ++i) lit += lit_groups<Isa>(g, i, groups);
-  return lit * 100 <= kSparseGroupsPercent * k4 * g.m;
+  for (std::size_t i = 0; i < g.m; ++i) lit += lit_groups<Isa>(g, i, 1, groups);
+  return lit * 100 <= kLitGroupsPercent * (g.k / 4) * g.m;
 }
 
-template <class Isa, class Out>
-void gemm_sparse_rows(const Operands& g, Out& out) {
-  const std::size_t blocks = (g.n + Isa::kRows - 1) / Isa::kRows;
-  std::uint32_t groups[kMaxSparseGroups];
-  for (std::size_t i = 0; i < g.m; ++i) {
-    out.start_rows(i, 1);
-    const std::size_t count = lit_groups<Isa>(g, i, groups);
-    std::size_t jb = 0;
-    for (; jb + kSparseNR <= blocks; jb += kSparseNR) sparse_tile<Isa, kSparseNR>(g, i, jb, groups, count, out);
-    sparse_tile_rest<Isa, kSparseNR - 1>(g, i, jb, blocks - jb, groups, count, out);
+// row_tile over the tile rows' lit groups.
+template <class Isa, int MR, class Out>
+void lit_row_tile(const Operands& g, std::size_t i0, Out& out) {
+  std::uint32_t groups[kMaxLitGroups];
+  Operands listed = g;
+  listed.groups = groups;
+  listed.group_count = lit_groups<Isa>(g, i0, MR, groups);
+  row_tile<Isa, MR>(listed, i0, out);
+}
+
+template <class Isa, int MR, class Out>
+void lit_row_tile_rest(const Operands& g, std::size_t i0, std::size_t rest, Out& out) {
+  if constexpr (MR > 0) {
+    if (rest == MR) return lit_row_tile<Isa, MR>(g, i0, out);
+    lit_row_tile_rest<Isa, MR - 1>(g, i0, rest, out);
   }
+}
+
+// gemm_blocked for a mostly-zero A: tiles of kLitRows rows (at most the ISA's own), each over
+// its rows' lit groups.
+template <class Isa, class Out>
+void gemm_lit(const Operands& g, Out& out) {
+  constexpr int kRows = kLitRows < Isa::kMR ? kLitRows : Isa::kMR;
+  std::size_t i = 0;
+  for (; i + kRows <= g.m; i += kRows) lit_row_tile<Isa, kRows>(g, i, out);
+  lit_row_tile_rest<Isa, kRows - 1>(g, i, g.m - i, out);
 }
 
 template <class Isa>
@@ -366,8 +345,8 @@ void layer_fused(const Int8LayerArgs& l) {
   RequantizeDots<Isa> out{l, 0, {}};
   Operands o{l.m, l.n, l.k, l.a, l.lda, l.packed_b};
   Isa::prepare(o);
-  if (Isa::kSparseRows && sparse_enough<Isa>(o)) {
-    gemm_sparse_rows<Isa>(o, out);
+  if (mostly_zero<Isa>(o)) {
+    gemm_lit<Isa>(o, out);
   } else {
     gemm_blocked<Isa>(o, out);
   }

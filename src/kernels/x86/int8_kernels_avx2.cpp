@@ -27,9 +27,6 @@ struct Avx2 : YmmPolicy {
   // Its 32-byte weight blocks are left to the hardware prefetcher: asking 8 groups ahead
   // measured no different, 16 groups ahead 6 % slower (DECISIONS 53).
   static constexpr std::size_t kPrefetchSteps = 0;
-  // A batch of digits' rows through their lit groups (28 % of them): 0.87-0.89x -> 1.01-1.03x
-  // the float path's images per second on Zen 4 (DECISIONS 66).
-  static constexpr bool kSparseRows = true;
   // Throughput x latency of vpmaddwd and its add (Zen 4: 2 per cycle, 3 + 1 cycles), and few
   // enough that GCC keeps them and their temporaries in the 16 ymm registers (12 spilled).
   static constexpr std::size_t kProbeChains = 12;

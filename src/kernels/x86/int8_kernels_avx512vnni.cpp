@@ -150,10 +150,6 @@ struct Avx512Vnni {
   // groups ahead: the hardware prefetcher alone left 4 streams per tile short of L1 (5-9 %
   // more images per second on the model-207 Xeon, DECISIONS 53).
   static constexpr std::size_t kPrefetchSteps = 8;
-  // The first layer's rows through their lit groups alone measured slower than this tile
-  // over every group (700-744k against 861k images/s on Zen 4, DECISIONS 66): one row at a
-  // time, each weight line serves one image where this tile's serves six.
-  static constexpr bool kSparseRows = false;
   using Acc = __m512i;
   // Throughput x latency of vpdpbusd with room to spare: Zen 4 issues one 512-bit per cycle
   // with 4 cycles latency; cores with two VNNI ports and 5 cycles need 10.

@@ -24,8 +24,6 @@ struct AvxVnni : YmmPolicy {
   static constexpr int kMR = kAvxVnniTileImages;
   static constexpr int kNR = 2;
   static constexpr std::size_t kPrefetchSteps = 0;
-  // As the avx512vnni tile (not timed: no CPU here has AVX-VNNI without AVX-512).
-  static constexpr bool kSparseRows = false;
   // Throughput x latency of vpdpbusd (two a cycle, 5 cycles, on Intel's cores), and few
   // enough to leave the operands their registers.
   static constexpr std::size_t kProbeChains = 12;
