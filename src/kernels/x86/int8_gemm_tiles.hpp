@@ -302,14 +302,21 @@ std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std:
   return count;
 }
 
-// Whether A's rows have few enough lit groups for the tiles to visit only those.
+// Rows of A that mostly_zero() looks at, spread over it: looking at every row of the engine's
+// 72-image chunks, for every layer (the hidden ones are dense), showed in `perf` at a sixth
+// of the VNNI path's samples; with 16, AVX2 int8 466-468k -> 479-488k images/s on Zen 4.
+inline constexpr std::size_t kLitSampleRows = 16;
+
+// Whether A's rows have few enough lit groups for the tiles to visit only those, judged on
+// kLitSampleRows rows (either way the outputs are the same; only the time differs).
 template <class Isa>
 bool mostly_zero(const Operands& g) {
   if ((g.k + 3) / 4 > kMaxLitGroups || g.m == 0) return false;
   std::uint32_t groups[kMaxLitGroups];
+  const std::size_t rows = g.m < kLitSampleRows ? g.m : kLitSampleRows;
   std::size_t lit = 0;
-  for (std::size_t i = 0; i < g.m; ++i) lit += lit_groups<Isa>(g, i, 1, groups);
-  return lit * 100 <= kLitGroupsPercent * (g.k / 4) * g.m;
+  for (std::size_t s = 0; s < rows; ++s) lit += lit_groups<Isa>(g, s * g.m / rows, 1, groups);
+  return lit * 100 <= kLitGroupsPercent * (g.k / 4) * rows;
 }
 
 // row_tile over the tile rows' lit groups.
