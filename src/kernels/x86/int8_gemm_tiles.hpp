@@ -191,21 +191,32 @@ void row_tile(const Operands& g, std::size_t i0, Out& out) {
   tile_rest_n<Isa, MR, Isa::kNR - 1>(g, i0, jb, blocks - jb, out);
 }
 
-template <class Isa, int MR, class Out>
+// row_tile over every group of A, or with kLit over the groups lit in one of its rows
+// (lit_groups, below).
+template <class Isa, int MR, bool kLit, class Out>
+void row_tile_of(const Operands& g, std::size_t i0, Out& out);
+
+template <class Isa, int MR, bool kLit, class Out>
 void row_tile_rest(const Operands& g, std::size_t i0, std::size_t rest, Out& out) {
   if constexpr (MR > 0) {
-    if (rest == MR) return row_tile<Isa, MR>(g, i0, out);
-    row_tile_rest<Isa, MR - 1>(g, i0, rest, out);
+    if (rest == MR) return row_tile_of<Isa, MR, kLit>(g, i0, out);
+    row_tile_rest<Isa, MR - 1, kLit>(g, i0, rest, out);
   }
 }
 
-// Row tiles outermost: a tile row's A bytes stay in L1 across all of B, and B (at most a
-// few hundred KiB for these layers) streams from L2 fast enough to keep vpdpbusd busy.
+// A's rows in tiles of MR (the last ones shorter). Row tiles outermost: a tile row's A bytes
+// stay in L1 across all of B, and B (at most a few hundred KiB for these layers) streams from
+// L2 fast enough to keep vpdpbusd busy.
+template <class Isa, int MR, bool kLit, class Out>
+void gemm_rows(const Operands& g, Out& out) {
+  std::size_t i = 0;
+  for (; i + MR <= g.m; i += MR) row_tile_of<Isa, MR, kLit>(g, i, out);
+  row_tile_rest<Isa, MR - 1, kLit>(g, i, g.m - i, out);
+}
+
 template <class Isa, class Out>
 void gemm_blocked(const Operands& g, Out& out) {
-  std::size_t i = 0;
-  for (; i + Isa::kMR <= g.m; i += Isa::kMR) row_tile<Isa, Isa::kMR>(g, i, out);
-  row_tile_rest<Isa, Isa::kMR - 1>(g, i, g.m - i, out);
+  gemm_rows<Isa, Isa::kMR, false>(g, out);
 }
 
 // The plain gemm's output: the dot products into C.
@@ -319,21 +330,16 @@ bool mostly_zero(const Operands& g) {
   return lit * 100 <= kLitGroupsPercent * (g.k / 4) * rows;
 }
 
-// row_tile over the tile rows' lit groups.
-template <class Isa, int MR, class Out>
-void lit_row_tile(const Operands& g, std::size_t i0, Out& out) {
-  std::uint32_t groups[kMaxLitGroups];
-  Operands listed = g;
-  listed.groups = groups;
-  listed.group_count = lit_groups<Isa>(g, i0, MR, groups);
-  row_tile<Isa, MR>(listed, i0, out);
-}
-
-template <class Isa, int MR, class Out>
-void lit_row_tile_rest(const Operands& g, std::size_t i0, std::size_t rest, Out& out) {
-  if constexpr (MR > 0) {
-    if (rest == MR) return lit_row_tile<Isa, MR>(g, i0, out);
-    lit_row_tile_rest<Isa, MR - 1>(g, i0, rest, out);
+template <class Isa, int MR, bool kLit, class Out>
+void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
+  if constexpr (kLit) {
+    std::uint32_t groups[kMaxLitGroups];
+    Operands listed = g;
+    listed.groups = groups;
+    listed.group_count = lit_groups<Isa>(g, i0, MR, groups);
+    row_tile<Isa, MR>(listed, i0, out);
+  } else {
+    row_tile<Isa, MR>(g, i0, out);
   }
 }
 
@@ -341,10 +347,7 @@ void lit_row_tile_rest(const Operands& g, std::size_t i0, std::size_t rest, Out&
 // its rows' lit groups.
 template <class Isa, class Out>
 void gemm_lit(const Operands& g, Out& out) {
-  constexpr int kRows = kLitRows < Isa::kMR ? kLitRows : Isa::kMR;
-  std::size_t i = 0;
-  for (; i + kRows <= g.m; i += kRows) lit_row_tile<Isa, kRows>(g, i, out);
-  lit_row_tile_rest<Isa, kRows - 1>(g, i, g.m - i, out);
+  gemm_rows<Isa, (kLitRows < Isa::kMR ? kLitRows : Isa::kMR), true>(g, out);
 }
 
 template <class Isa>
