@@ -52,11 +52,16 @@ void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epi
   });
 }
 
-// fn(p) for each copy p, part p of a loop of one part per copy, so that copy p is made on
-// the thread whose parts of a product read it (core::parallel_for runs part p on thread p).
-template <class Fn>
-void for_each_copy(std::size_t copies, Fn&& fn) {
-  core::parallel_for(copies, [&](std::size_t p) { fn(p); });
+// out resized to `copies`: one copy made by split(out[0]), which divides its work among the
+// threads; or each copy made whole by whole(out[p], p) as part p of a loop, so that copy p is
+// written by the thread whose parts of a product read it (core::parallel_for runs part p on
+// thread p, as parallel_ranges does).
+template <class Split, class Whole>
+void make_copies(std::size_t copies, SparseCopies& out, Split split, Whole whole) {
+  assert(copies >= 1);
+  out.resize(copies);
+  if (copies == 1) return split(out[0]);
+  core::parallel_for(copies, [&](std::size_t p) { whole(out[p], p); });
 }
 
 }  // namespace
@@ -70,17 +75,13 @@ void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size
 
 void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
                    SparseCopies& out) {
-  assert(copies >= 1);
-  out.resize(copies);
-  if (copies == 1) {
-    compress_rows(a, rows, cols, ld, out[0]);
-    return;
-  }
   const KernelInfo& kernel = selected_kernel_info();
-  for_each_copy(copies, [&](std::size_t p) {
-    shape_sparse(rows, cols, out[p]);
-    kernel.compress_rows(a, ld, 0, rows, out[p]);
-  });
+  make_copies(
+      copies, out, [&](SparseRows& one) { compress_rows(a, rows, cols, ld, one); },
+      [&](SparseRows& copy, std::size_t) {
+        shape_sparse(rows, cols, copy);
+        kernel.compress_rows(a, ld, 0, rows, copy);
+      });
 }
 
 bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
@@ -96,16 +97,12 @@ void transpose_sparse(const SparseRows& a, SparseRows& out) {
 }
 
 void transpose_sparse(const SparseCopies& a, SparseCopies& out) {
-  assert(!a.empty());
-  out.resize(a.size());
-  if (a.size() == 1) {
-    transpose_sparse(a[0], out[0]);
-    return;
-  }
-  for_each_copy(a.size(), [&](std::size_t p) {
-    shape_sparse(a[p].cols, a[p].rows, out[p]);
-    transpose_sparse(a[p], 0, a[p].cols, out[p]);
-  });
+  make_copies(
+      a.size(), out, [&](SparseRows& one) { transpose_sparse(a[0], one); },
+      [&](SparseRows& copy, std::size_t p) {
+        shape_sparse(a[p].cols, a[p].rows, copy);
+        transpose_sparse(a[p], 0, a[p].cols, copy);
+      });
 }
 
 std::size_t sparse_copies() { return core::threads(); }

@@ -103,7 +103,8 @@ Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
 // And it is never inlined: inlined into layer_avx2, the AVX2 tile reloaded its four
 // activation row pointers from the stack on every step; on its own it keeps them in
 // registers (`bench int8`, AVX2 path, median 311k -> 334k images/s over seven pairs on Zen 4,
-// DECISIONS 62). The VNNI tile was already compiled on its own.
+// DECISIONS 62). The VNNI tile was already compiled on its own. A listed tile (g.groups,
+// gemm_lit) takes its groups' indices from the list; the rest of its step is the same.
 template <class Isa, int MR, int NR, class Out>
 [[gnu::noinline]] void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   constexpr std::size_t R = Isa::kRows;
