@@ -21,13 +21,17 @@
 //     static Acc dot(Acc acc, Act a, Acc b);           // acc[r] += sum_t a[t] * b[r][t]
 //     static void store(std::int32_t* c, Acc acc);     // all kRows lanes
 //     static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k);  // mod 2^32
+//     static std::uint64_t lit_bits(const std::uint8_t* row, std::size_t count);  // bit t: whether
+//                                           //   the t-th group of 4 activations from row on is not
+//                                           //   all zero (t < count <= 64; only those read)
 //     static void requantize_rows(const RequantizeSums& rows);  // a finished tile's rows
 //   };
 //
 // and an output policy that gives each tile's sums their start and receives them finished:
 //
 //   struct Out {
-//     void start_rows(std::size_t i0, std::size_t rows);  // before any tile of A rows i0..
+//     void start_rows(const Operands& g, std::size_t i0, std::size_t rows);  // before any tile
+//                                                     // of tile rows i0 .. (A rows a_row(g, i))
 //     // What C (i, j) starts at, before the dot product is added: column(j's row block)
 //     // minus row(i), both Isa::Acc.
 //     Acc column_start(std::size_t jb);
@@ -63,10 +67,18 @@ struct Operands {
   std::size_t lda = 0;
   const std::int8_t* packed_b = nullptr;  // B (n, k) packed for the ISA: blocks of Isa::kBlockBytes
   // When set, the only whole groups of 4 activations a tile visits, in increasing order (the
-  // groups not all zero in any of its rows: gemm_lit); else every one.
+  // groups not all zero in any of its rows: layer_lit); else every one.
   const std::uint32_t* groups = nullptr;
   std::size_t group_count = 0;
+  // When set, tile row i computes A row order[i] (a permutation of 0 .. m-1), else A row i;
+  // and row_lit holds each A row's lit bits, lit_words 64-bit words a row (layer_lit).
+  const std::uint32_t* order = nullptr;
+  const std::uint64_t* row_lit = nullptr;
+  std::size_t lit_words = 0;
 };
+
+// The A row that tile row i computes.
+inline std::size_t a_row(const Operands& g, std::size_t i) { return g.order != nullptr ? g.order[i] : i; }
 
 // Requantization of a finished tile, several images' rows of it at once, from the finished
 // accumulators (row constant, dot product and correction summed) to the next layer's u.
@@ -93,7 +105,8 @@ Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
   return v;
 }
 
-// C rows i0 .. i0+MR-1, row blocks jb0 .. jb0+NR-1, handed to `out`.
+// C rows of tile rows i0 .. i0+MR-1 (A rows a_row(g, i)), row blocks jb0 .. jb0+NR-1, handed
+// to `out`.
 //
 // The shape of this function is what keeps GCC 12 fast here: fully unrolled loops over
 // compile-time bounds, the partial group of k (1..3 activations) done *before* the main loop, and
@@ -104,7 +117,7 @@ Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
 // activation row pointers from the stack on every step; on its own it keeps them in
 // registers (`bench int8`, AVX2 path, median 311k -> 334k images/s over seven pairs on Zen 4,
 // DECISIONS 62). The VNNI tile was already compiled on its own. A listed tile (g.groups,
-// gemm_lit) takes its groups' indices from the list; the rest of its step is the same.
+// layer_lit) takes its groups' indices from the list; the rest of its step is the same.
 template <class Isa, int MR, int NR, class Out>
 [[gnu::noinline]] void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   constexpr std::size_t R = Isa::kRows;
@@ -116,7 +129,7 @@ template <class Isa, int MR, int NR, class Out>
   const std::uint8_t* a[MR];
 #pragma GCC unroll 8
   for (int r = 0; r < MR; ++r)
-    a[r] = g.a + (i0 + static_cast<std::size_t>(r)) * g.lda * (sizeof(typename Isa::ActWord) / 4);
+    a[r] = g.a + a_row(g, i0 + static_cast<std::size_t>(r)) * g.lda * (sizeof(typename Isa::ActWord) / 4);
 
   typename Isa::Acc acc[MR][NR];
   {
@@ -147,11 +160,12 @@ template <class Isa, int MR, int NR, class Out>
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * Isa::kBlockBytes);
-    // Past a block's end this asks for the next block's start, or for bytes beyond B: a
-    // prefetch never faults.
+    // The group kPrefetchSteps ahead, in the list when the tile has one. Past a block's end
+    // this asks for the next block's start, or for bytes beyond B: a prefetch never faults.
     if constexpr (Isa::kPrefetchSteps > 0) {
+      const std::size_t ahead = g.groups != nullptr ? g.groups[e + Isa::kPrefetchSteps] : p4 + Isa::kPrefetchSteps;
 #pragma GCC unroll 8
-      for (int c = 0; c < NR; ++c) __builtin_prefetch(b[c] + (p4 + Isa::kPrefetchSteps) * Isa::kBlockBytes);
+      for (int c = 0; c < NR; ++c) __builtin_prefetch(b[c] + ahead * Isa::kBlockBytes);
     }
 #pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
@@ -185,7 +199,7 @@ void tile_rest_n(const Operands& g, std::size_t i0, std::size_t jb0, std::size_t
 
 template <class Isa, int MR, class Out>
 void row_tile(const Operands& g, std::size_t i0, Out& out) {
-  out.start_rows(i0, MR);
+  out.start_rows(g, i0, MR);
   const std::size_t blocks = (g.n + Isa::kRows - 1) / Isa::kRows;
   std::size_t jb = 0;
   for (; jb + Isa::kNR <= blocks; jb += Isa::kNR) tile<Isa, MR, Isa::kNR>(g, i0, jb, out);
@@ -226,7 +240,7 @@ struct StoreDots {
   std::int32_t* c;  // (m, n), row stride ldc
   std::size_t ldc;
 
-  void start_rows(std::size_t, std::size_t) {}
+  void start_rows(const Operands&, std::size_t, std::size_t) {}
   typename Isa::Acc column_start(std::size_t) const { return Isa::zero(); }
   typename Isa::Acc row_start(std::size_t) const { return Isa::zero(); }
   void tile(std::size_t i0, std::size_t rows, std::size_t j0, const std::int32_t* dots, std::size_t stride,
@@ -240,16 +254,16 @@ struct StoreDots {
 template <class Isa>
 struct RequantizeDots {
   const Int8LayerArgs& layer;
-  std::size_t first_row = 0;           // the current row tile's first A row
+  std::size_t first_row = 0;           // the first tile row of the current row tile
   std::uint32_t correction[Isa::kMR];  // per A row of that tile: z_w * sum_i x_i
 
-  void start_rows(std::size_t i0, std::size_t rows) {
+  void start_rows(const Operands& g, std::size_t i0, std::size_t rows) {
     for (std::size_t r = 0; r < rows; ++r) {
       correction[r] = 0;
       if (layer.weight_zero_point != 0) {
         // sum_i x_i = sum_i u_i - 128 k; everything mod 2^32, as the accumulator's terms.
-        const std::uint32_t sum_x =
-            Isa::sum_bytes(layer.a + (i0 + r) * layer.lda, layer.k) - static_cast<std::uint32_t>(128 * layer.k);
+        const std::uint32_t sum_x = Isa::sum_bytes(layer.a + a_row(g, i0 + r) * layer.lda, layer.k) -
+                                    static_cast<std::uint32_t>(128 * layer.k);
         correction[r] = static_cast<std::uint32_t>(layer.weight_zero_point) * sum_x;
       }
     }
@@ -292,49 +306,47 @@ inline constexpr std::size_t kMaxLitGroups = 1024;
 // At most this share of a layer's groups lit, row by row, its tiles take their lists.
 inline constexpr std::size_t kLitGroupsPercent = 50;
 
-// The whole groups of 4 activations lit in any of A rows i0 .. i0+rows-1, in increasing
-// order, into groups; their count. Branch-free: every index is written, and the count moves
-// on only past a lit group.
+// 64-bit words of lit bits an A row has at most: one bit per whole group of 4 activations.
+inline constexpr std::size_t kMaxLitWords = kMaxLitGroups / 64;
+
+// A row i's lit bits, one per whole group of 4 activations, ORed into bits ((k/4 + 63) / 64 words).
+template <class Isa>
+void or_lit_bits(const Operands& g, std::size_t i, std::uint64_t* bits) {
+  using Word = typename Isa::ActWord;
+  const std::uint8_t* row = g.a + i * g.lda * (sizeof(Word) / 4);
+  const std::size_t full = g.k / 4;
+  for (std::size_t w = 0; w * 64 < full; ++w)
+    bits[w] |= Isa::lit_bits(row + w * 64 * sizeof(Word), full - w * 64 < 64 ? full - w * 64 : 64);
+}
+
+// The whole groups of 4 activations lit in any of tile rows i0 .. i0+rows-1 (g.row_lit), in
+// increasing order, into groups; their count. The Isa::kPrefetchSteps entries after the last
+// are k / 4 (the tile prefetches that far ahead in the list; past B's block a prefetch never
+// faults).
 template <class Isa>
 std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std::uint32_t* groups) {
-  using Word = typename Isa::ActWord;
-  const std::size_t row_bytes = g.lda * (sizeof(Word) / 4);
-  const std::uint8_t* first = g.a + i0 * row_bytes;
-  std::size_t count = 0;
-  for (std::size_t p4 = 0; p4 < g.k / 4; ++p4) {
-    Word any = 0;
-    for (std::size_t r = 0; r < rows; ++r) {
-      Word four;
-      std::memcpy(&four, first + r * row_bytes + p4 * sizeof(Word), sizeof(Word));
-      any |= four;
-    }
-    groups[count] = static_cast<std::uint32_t>(p4);
-    count += any != 0 ? 1 : 0;
+  std::uint64_t any[kMaxLitWords] = {};
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::uint64_t* bits = g.row_lit + a_row(g, i0 + r) * g.lit_words;
+    for (std::size_t w = 0; w < g.lit_words; ++w) any[w] |= bits[w];
   }
+  std::size_t count = 0;
+  for (std::size_t w = 0; w < g.lit_words; ++w) {
+    for (std::uint64_t m = any[w]; m != 0; m &= m - 1)
+      groups[count++] = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(m)));
+  }
+  for (std::size_t s = 0; s < Isa::kPrefetchSteps; ++s) groups[count + s] = static_cast<std::uint32_t>(g.k / 4);
   return count;
 }
 
-// Rows of A that mostly_zero() looks at, spread over it: looking at every row of the engine's
-// 72-image chunks, for every layer (the hidden ones are dense), showed in `perf` at a sixth
-// of the VNNI path's samples; with 16, AVX2 int8 466-468k -> 479-488k images/s on Zen 4.
-inline constexpr std::size_t kLitSampleRows = 16;
-
-// Whether A's rows have few enough lit groups for the tiles to visit only those, judged on
-// kLitSampleRows rows (either way the outputs are the same; only the time differs).
+// A group list: every whole group of 4 activations, and the prefetch's entries after them.
 template <class Isa>
-bool mostly_zero(const Operands& g) {
-  if ((g.k + 3) / 4 > kMaxLitGroups || g.m == 0) return false;
-  std::uint32_t groups[kMaxLitGroups];
-  const std::size_t rows = g.m < kLitSampleRows ? g.m : kLitSampleRows;
-  std::size_t lit = 0;
-  for (std::size_t s = 0; s < rows; ++s) lit += lit_groups<Isa>(g, s * g.m / rows, 1, groups);
-  return lit * 100 <= kLitGroupsPercent * (g.k / 4) * rows;
-}
+using GroupList = std::uint32_t[kMaxLitGroups + Isa::kPrefetchSteps];
 
 template <class Isa, int MR, bool kLit, class Out>
 void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
   if constexpr (kLit) {
-    std::uint32_t groups[kMaxLitGroups];
+    GroupList<Isa> groups;
     Operands listed = g;
     listed.groups = groups;
     listed.group_count = lit_groups<Isa>(g, i0, MR, groups);
@@ -344,23 +356,78 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
   }
 }
 
-// gemm_blocked for a mostly-zero A: tiles of kLitRows rows (at most the ISA's own), each over
-// its rows' lit groups.
-template <class Isa, class Out>
-void gemm_lit(const Operands& g, Out& out) {
-  gemm_rows<Isa, (kLitRows < Isa::kMR ? kLitRows : Isa::kMR), true>(g, out);
+// Every A row's lit bits into row_lit, (m, (k/4 + 63) / 64) words; the lit groups' count. A
+// vector compare per 16 groups: the scalar test of every group of every tile's rows (and of
+// 16 rows sampled to judge the layer) that it replaced took a fifth of the VNNI path's samples
+// in `perf`. All rows, not a sample: the sampled rows' first touch was a cache miss each.
+template <class Isa>
+std::size_t lit_bits_of_rows(const Operands& g, std::uint64_t* row_lit) {
+  const std::size_t words = (g.k / 4 + 63) / 64;
+  std::size_t lit = 0;
+  for (std::size_t i = 0; i < g.m; ++i) {
+    std::uint64_t* bits = row_lit + i * words;  // (words)
+    for (std::size_t w = 0; w < words; ++w) bits[w] = 0;
+    or_lit_bits<Isa>(g, i, bits);
+    for (std::size_t w = 0; w < words; ++w) lit += static_cast<std::size_t>(__builtin_popcountll(bits[w]));
+  }
+  return lit;
+}
+
+// The fused layer over a mostly-zero A (prepared), whose rows' lit bits are in
+// scratch.row_lit: tiles of kLitRows rows (at most the ISA's own), each over its rows' lit
+// groups. The tiles take A's rows in the order of their first lit group, so that rows lit
+// alike share a tile: a tile of 4 MNIST digits then visits 43.5 % of the groups instead of
+// 47.6 % (DECISIONS 67). They write their outputs in that order to a scratch, which goes back
+// to the layer's rows at the end.
+template <class Isa>
+void layer_lit(const Int8LayerArgs& l, Operands o, const LitScratch& scratch) {
+  const std::size_t groups = o.k / 4;
+  const std::size_t words = (groups + 63) / 64;
+  std::uint32_t starts[kMaxLitGroups + 1] = {};  // rows per first lit group, then where they go
+  for (std::size_t i = 0; i < o.m; ++i) {
+    const std::uint64_t* bits = scratch.row_lit + i * words;  // (words)
+    std::size_t first = groups;                                // no group lit: last
+    for (std::size_t w = 0; w < words; ++w) {
+      if (bits[w] != 0) {
+        first = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits[w]));
+        break;
+      }
+    }
+    scratch.first_lit[i] = static_cast<std::uint32_t>(first);
+    ++starts[first];
+  }
+  std::uint32_t next = 0;  // a counting sort: stable, and linear in m
+  for (std::size_t key = 0; key <= groups; ++key) {
+    const std::uint32_t rows = starts[key];
+    starts[key] = next;
+    next += rows;
+  }
+  for (std::size_t i = 0; i < o.m; ++i) scratch.order[starts[scratch.first_lit[i]]++] = static_cast<std::uint32_t>(i);
+
+  o.order = scratch.order;
+  o.row_lit = scratch.row_lit;
+  o.lit_words = words;
+  Int8LayerArgs in_order = l;  // tile row i's outputs at scratch.u row i
+  in_order.u = scratch.u;
+  in_order.ldu = l.n;
+  RequantizeDots<Isa> out{in_order, 0, {}};
+  gemm_rows<Isa, (kLitRows < Isa::kMR ? kLitRows : Isa::kMR), true>(o, out);
+  for (std::size_t i = 0; i < o.m; ++i) std::memcpy(l.u + scratch.order[i] * l.ldu, scratch.u + i * l.n, l.n);
 }
 
 template <class Isa>
 void layer_fused(const Int8LayerArgs& l) {
-  RequantizeDots<Isa> out{l, 0, {}};
   Operands o{l.m, l.n, l.k, l.a, l.lda, l.packed_b};
   Isa::prepare(o);
-  if (mostly_zero<Isa>(o)) {
-    gemm_lit<Isa>(o, out);
-  } else {
-    gemm_blocked<Isa>(o, out);
+  // Few enough lit groups for the tiles to visit only those? Either way the outputs are the
+  // same; only the time differs.
+  if ((o.k + 3) / 4 <= kMaxLitGroups) {
+    const LitScratch scratch = lit_scratch(o.m, (o.k / 4 + 63) / 64, o.n);
+    if (lit_bits_of_rows<Isa>(o, scratch.row_lit) * 100 <= kLitGroupsPercent * (o.k / 4) * o.m)
+      return layer_lit<Isa>(l, o, scratch);
   }
+  RequantizeDots<Isa> out{l, 0, {}};
+  gemm_blocked<Isa>(o, out);
 }
 
 }  // namespace

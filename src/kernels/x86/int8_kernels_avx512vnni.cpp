@@ -183,6 +183,14 @@ struct Avx512Vnni {
     return static_cast<std::uint32_t>(sum);
   }
   static void requantize_rows(const RequantizeSums& rows) { requantize_sums(rows); }
+  static std::uint64_t lit_bits(const std::uint8_t* row, std::size_t count) {
+    std::uint64_t bits = 0;
+    for (std::size_t t = 0; t < count; t += 16) {
+      const __m512i four = _mm512_maskz_loadu_epi32(lanes_of(count, t), row + t * 4);  // 16 groups
+      bits |= std::uint64_t{_mm512_test_epi32_mask(four, four)} << t;
+    }
+    return bits;
+  }
 };
 
 }  // namespace

@@ -34,6 +34,16 @@ std::vector<std::int8_t> pack_b_blocked_int16(std::span<const std::int8_t> b, st
 // widened activations); here, outside the ISA files, so no container code gets ISA flags.
 std::uint16_t* widened_activations(std::size_t count);
 
+// The fused layer's thread-local scratch over a mostly-zero A (layer_lit in
+// int8_gemm_tiles.hpp), for m rows of `words` lit-bit words and n outputs; reused across calls.
+struct LitScratch {
+  std::uint64_t* row_lit = nullptr;    // (m, words): each A row's lit groups, one bit each
+  std::uint32_t* first_lit = nullptr;  // (m): each A row's first lit group
+  std::uint32_t* order = nullptr;      // (m): the A row each tile row computes
+  std::uint8_t* u = nullptr;           // (m, n): the outputs, in tile-row order
+};
+LitScratch lit_scratch(std::size_t m, std::size_t words, std::size_t n);
+
 void gemm_avx2(const Int8GemmArgs& args);                // B packed with kAvx2Rows, as int16
 void gemm_avxvnni(const Int8GemmArgs& args);             // B packed with kAvxVnniRows
 void gemm_avx512vnni(const Int8GemmArgs& args);          // B packed with kAvx512Rows
