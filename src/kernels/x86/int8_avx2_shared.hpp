@@ -63,34 +63,6 @@ struct Tail {
   }
 };
 
-// lit_bits() of the tile's ISA policy for A held as Word (4 activations): 4 or 8 bytes.
-template <class Word>
-std::uint64_t lit_bits_ymm(const std::uint8_t* row, std::size_t count) {
-  constexpr std::size_t kLanes = 32 / sizeof(Word);  // groups per vector
-  std::uint64_t bits = 0;
-  for (std::size_t t = 0; t < count; t += kLanes) {
-    const std::uint8_t* p = row + t * sizeof(Word);
-    const std::size_t left = count - t;
-    unsigned zero = 0;  // bit l: group t + l all zero
-    if constexpr (sizeof(Word) == 8) {
-      const __m256i four = left >= kLanes ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))
-                                          : _mm256_maskload_epi64(reinterpret_cast<const long long*>(p),
-                                                                  _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(left)),
-                                                                                     _mm256_setr_epi64x(0, 1, 2, 3)));
-      zero = static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(four, _mm256_setzero_si256()))));
-    } else {
-      const __m256i four = left >= kLanes ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))
-                                          : _mm256_maskload_epi32(reinterpret_cast<const int*>(p),
-                                                                  _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(left)),
-                                                                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-      zero = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(four, _mm256_setzero_si256()))));
-    }
-    // The masked-off lanes read as zero, so they are cleared by the count's mask below.
-    bits |= std::uint64_t{~zero & ((1u << kLanes) - 1u)} << t;
-  }
-  return count == 64 ? bits : bits & ((std::uint64_t{1} << count) - 1);
-}
-
 // The members of the tile's ISA policy (int8_gemm_tiles.hpp) that the two 256-bit kernels
 // share: their accumulators are 8 int32 lanes, their weight blocks 32 bytes. Each kernel's
 // policy derives from it and adds its own dot product, activations and tile.
@@ -100,6 +72,21 @@ struct YmmPolicy {
   static Acc zero() { return _mm256_setzero_si256(); }
   static Acc sub(Acc a, Acc b) { return _mm256_sub_epi32(a, b); }
   static Acc load(const std::int8_t* block) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)); }
+
+  // Bit t: whether row[4t .. 4t+3] are not all zero, t < count <= 64.
+  static std::uint64_t lit_bits(const std::uint8_t* row, std::size_t count) {
+    std::uint64_t bits = 0;
+    for (std::size_t t = 0; t < count; t += 8) {
+      const std::size_t left = count - t;
+      const __m256i lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(left < 8 ? left : 8)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      const __m256i four = _mm256_maskload_epi32(reinterpret_cast<const int*>(row + t * 4), lanes);  // 8 groups
+      const __m256i zero = _mm256_cmpeq_epi32(four, _mm256_setzero_si256());
+      // The masked-off lanes read as zero, so they are never lit.
+      bits |= std::uint64_t{~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(zero))) & 0xFFu} << t;
+    }
+    return bits;
+  }
 
   // sum_i row[i] mod 2^32.
   static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k) {

@@ -22,8 +22,8 @@
 //     static void store(std::int32_t* c, Acc acc);     // all kRows lanes
 //     static std::uint32_t sum_bytes(const std::uint8_t* row, std::size_t k);  // mod 2^32
 //     static std::uint64_t lit_bits(const std::uint8_t* row, std::size_t count);  // bit t: whether
-//                                           //   the t-th group of 4 activations from row on is not
-//                                           //   all zero (t < count <= 64; only those read)
+//                                           //   bytes row[4t .. 4t+3] are not all zero (t < count
+//                                           //   <= 64; only those read)
 //     static void requantize_rows(const RequantizeSums& rows);  // a finished tile's rows
 //   };
 //
@@ -309,16 +309,6 @@ inline constexpr std::size_t kLitGroupsPercent = 50;
 // 64-bit words of lit bits an A row has at most: one bit per whole group of 4 activations.
 inline constexpr std::size_t kMaxLitWords = kMaxLitGroups / 64;
 
-// A row i's lit bits, one per whole group of 4 activations, ORed into bits ((k/4 + 63) / 64 words).
-template <class Isa>
-void or_lit_bits(const Operands& g, std::size_t i, std::uint64_t* bits) {
-  using Word = typename Isa::ActWord;
-  const std::uint8_t* row = g.a + i * g.lda * (sizeof(Word) / 4);
-  const std::size_t full = g.k / 4;
-  for (std::size_t w = 0; w * 64 < full; ++w)
-    bits[w] |= Isa::lit_bits(row + w * 64 * sizeof(Word), full - w * 64 < 64 ? full - w * 64 : 64);
-}
-
 // The whole groups of 4 activations lit in any of tile rows i0 .. i0+rows-1 (g.row_lit), in
 // increasing order, into groups; their count. The Isa::kPrefetchSteps entries after the last
 // are k / 4 (the tile prefetches that far ahead in the list; past B's block a prefetch never
@@ -356,19 +346,22 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
   }
 }
 
-// Every A row's lit bits into row_lit, (m, (k/4 + 63) / 64) words; the lit groups' count. A
-// vector compare per 16 groups: the scalar test of every group of every tile's rows (and of
-// 16 rows sampled to judge the layer) that it replaced took a fifth of the VNNI path's samples
-// in `perf`. All rows, not a sample: the sampled rows' first touch was a cache miss each.
+// The layer's A rows' lit bits into row_lit, (m, (k/4 + 63) / 64) words, from A as the layer
+// holds it (bytes; Isa::prepare() keeps every group where it was); the lit groups' count.
+// Vector compares: the scalar test of every group of every tile's rows (and of 16 rows sampled
+// to judge the layer) that they replaced took a fifth of the VNNI path's samples in `perf`.
+// All rows, not a sample: the sampled rows' first touch was a cache miss each.
 template <class Isa>
-std::size_t lit_bits_of_rows(const Operands& g, std::uint64_t* row_lit) {
-  const std::size_t words = (g.k / 4 + 63) / 64;
+std::size_t lit_bits_of_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
+  const std::size_t full = l.k / 4;
+  const std::size_t words = (full + 63) / 64;
   std::size_t lit = 0;
-  for (std::size_t i = 0; i < g.m; ++i) {
+  for (std::size_t i = 0; i < l.m; ++i) {
     std::uint64_t* bits = row_lit + i * words;  // (words)
-    for (std::size_t w = 0; w < words; ++w) bits[w] = 0;
-    or_lit_bits<Isa>(g, i, bits);
-    for (std::size_t w = 0; w < words; ++w) lit += static_cast<std::size_t>(__builtin_popcountll(bits[w]));
+    for (std::size_t w = 0; w < words; ++w) {
+      bits[w] = Isa::lit_bits(l.a + i * l.lda + w * 256, full - w * 64 < 64 ? full - w * 64 : 64);
+      lit += static_cast<std::size_t>(__builtin_popcountll(bits[w]));
+    }
   }
   return lit;
 }
@@ -417,15 +410,15 @@ void layer_lit(const Int8LayerArgs& l, Operands o, const LitScratch& scratch) {
 
 template <class Isa>
 void layer_fused(const Int8LayerArgs& l) {
-  Operands o{l.m, l.n, l.k, l.a, l.lda, l.packed_b};
-  Isa::prepare(o);
   // Few enough lit groups for the tiles to visit only those? Either way the outputs are the
   // same; only the time differs.
-  if ((o.k + 3) / 4 <= kMaxLitGroups) {
-    const LitScratch scratch = lit_scratch(o.m, (o.k / 4 + 63) / 64, o.n);
-    if (lit_bits_of_rows<Isa>(o, scratch.row_lit) * 100 <= kLitGroupsPercent * (o.k / 4) * o.m)
-      return layer_lit<Isa>(l, o, scratch);
-  }
+  const bool listable = (l.k + 3) / 4 <= kMaxLitGroups;
+  const LitScratch scratch = listable ? lit_scratch(l.m, (l.k / 4 + 63) / 64, l.n) : LitScratch{};
+  const bool mostly_zero =
+      listable && lit_bits_of_rows<Isa>(l, scratch.row_lit) * 100 <= kLitGroupsPercent * (l.k / 4) * l.m;
+  Operands o{l.m, l.n, l.k, l.a, l.lda, l.packed_b};
+  Isa::prepare(o);
+  if (mostly_zero) return layer_lit<Isa>(l, o, scratch);
   RequantizeDots<Isa> out{l, 0, {}};
   gemm_blocked<Isa>(o, out);
 }

@@ -54,7 +54,6 @@ struct Avx2 : YmmPolicy {
     g.lda = g.k;
   }
   static Act broadcast(ActWord four) { return _mm256_set1_epi64x(static_cast<long long>(four)); }
-  static std::uint64_t lit_bits(const std::uint8_t* row, std::size_t count) { return lit_bits_ymm<ActWord>(row, count); }
   // load() (YmmPolicy) reads a block of 4 rows x 4 weights, widened to int16 when B was packed.
   // The add is written as one instruction whose destination is the accumulator itself: with
   // the intrinsic, GCC 12 put each sum in a new register and copied it back every step (one

@@ -39,7 +39,6 @@ struct AvxVnni : YmmPolicy {
   static Acc sums(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
   static void prepare(Operands&) {}
   static Act broadcast(ActWord four) { return _mm256_set1_epi32(static_cast<int>(four)); }
-  static std::uint64_t lit_bits(const std::uint8_t* row, std::size_t count) { return lit_bits_ymm<ActWord>(row, count); }
   static Acc dot(Acc acc, Act a, Acc b) { return _mm256_dpbusd_avx_epi32(acc, a, b); }
   static void store(std::int32_t* c, Acc acc) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(c), acc); }
 };
