@@ -262,8 +262,8 @@ struct RequantizeDots {
       correction[r] = 0;
       if (layer.weight_zero_point != 0) {
         // sum_i x_i = sum_i u_i - 128 k; everything mod 2^32, as the accumulator's terms.
-        const std::uint32_t sum_x = Isa::sum_bytes(layer.a + a_row(g, i0 + r) * layer.lda, layer.k) -
-                                    static_cast<std::uint32_t>(128 * layer.k);
+        const std::uint32_t sum_x =
+            Isa::sum_bytes(layer.a + a_row(g, i0 + r) * layer.lda, layer.k) - static_cast<std::uint32_t>(128 * layer.k);
         correction[r] = static_cast<std::uint32_t>(layer.weight_zero_point) * sum_x;
       }
     }
@@ -379,7 +379,7 @@ void layer_lit(const Int8LayerArgs& l, Operands o, const LitScratch& scratch) {
   std::uint32_t starts[kMaxLitGroups + 1] = {};  // rows per first lit group, then where they go
   for (std::size_t i = 0; i < o.m; ++i) {
     const std::uint64_t* bits = scratch.row_lit + i * words;  // (words)
-    std::size_t first = groups;                                // no group lit: last
+    std::size_t first = groups;                               // no group lit: last
     for (std::size_t w = 0; w < words; ++w) {
       if (bits[w] != 0) {
         first = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits[w]));
