@@ -74,10 +74,11 @@ int run_int8_bench_command(Int8BenchFlags f) {
   std::cout << fmt::format("# ceiling: the path's multiply instruction at its peak (its probe, in registers, this run) "
                            "over the model's {} multiply-adds per image\n",
                            r.multiply_adds);
-  std::cout << "# float's first layer skips the zero pixels' multiply-adds where at most 30 % of a batch's pixels "
-               "are lit (MNIST's digits; DECISIONS 65), and the x86 int8 kernels the groups of 4 inputs all zero in a "
-               "tile's rows where at most half of a row's are lit (DECISIONS 66): their % is then over more than they "
-               "do and can pass 100 %\n";
+  std::cout
+      << "# float's first layer skips the zero pixels' multiply-adds where at most 30 % of a batch's pixels "
+         "are lit (MNIST's digits; DECISIONS 65), and the x86 int8 kernels the groups of 4 inputs all zero in a "
+         "tile's rows where at most half of a layer's are lit (DECISIONS 66, 67): their % is then over more than they "
+         "do and can pass 100 %\n";
   return 0;
 }
 

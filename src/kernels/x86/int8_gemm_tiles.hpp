@@ -66,8 +66,8 @@ struct Operands {
   const std::uint8_t* a = nullptr;  // (m, k), row stride lda activations (see ActWord)
   std::size_t lda = 0;
   const std::int8_t* packed_b = nullptr;  // B (n, k) packed for the ISA: blocks of Isa::kBlockBytes
-  // When set, the only whole groups of 4 activations a tile visits, in increasing order (the
-  // groups not all zero in any of its rows: layer_lit); else every one.
+  // For a listed tile (layer_lit's), the only whole groups of 4 activations it visits, in
+  // increasing order: the groups not all zero in any of its rows. Other tiles visit every one.
   const std::uint32_t* groups = nullptr;
   std::size_t group_count = 0;
   // When set, tile row i computes A row order[i] (a permutation of 0 .. m-1), else A row i;
@@ -116,9 +116,9 @@ Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
 // And it is never inlined: inlined into layer_avx2, the AVX2 tile reloaded its four
 // activation row pointers from the stack on every step; on its own it keeps them in
 // registers (`bench int8`, AVX2 path, median 311k -> 334k images/s over seven pairs on Zen 4,
-// DECISIONS 62). The VNNI tile was already compiled on its own. A listed tile (g.groups,
-// layer_lit) takes its groups' indices from the list; the rest of its step is the same.
-template <class Isa, int MR, int NR, class Out>
+// DECISIONS 62). The VNNI tile was already compiled on its own. A listed tile (kListed:
+// layer_lit's) takes its groups' indices from g.groups; the rest of its step is the same.
+template <class Isa, int MR, int NR, bool kListed, class Out>
 [[gnu::noinline]] void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   constexpr std::size_t R = Isa::kRows;
   const std::size_t k4 = (g.k + 3) / 4;
@@ -154,16 +154,16 @@ template <class Isa, int MR, int NR, class Out>
       for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
     }
   }
-  const std::size_t steps = g.groups != nullptr ? g.group_count : full;
+  const std::size_t steps = kListed ? g.group_count : full;
   for (std::size_t e = 0; e < steps; ++e) {
-    const std::size_t p4 = g.groups != nullptr ? g.groups[e] : e;
+    const std::size_t p4 = kListed ? g.groups[e] : e;
     typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * Isa::kBlockBytes);
     // The group kPrefetchSteps ahead, in the list when the tile has one. Past a block's end
     // this asks for the next block's start, or for bytes beyond B: a prefetch never faults.
     if constexpr (Isa::kPrefetchSteps > 0) {
-      const std::size_t ahead = g.groups != nullptr ? g.groups[e + Isa::kPrefetchSteps] : p4 + Isa::kPrefetchSteps;
+      const std::size_t ahead = kListed ? g.groups[e + Isa::kPrefetchSteps] : p4 + Isa::kPrefetchSteps;
 #pragma GCC unroll 8
       for (int c = 0; c < NR; ++c) __builtin_prefetch(b[c] + ahead * Isa::kBlockBytes);
     }
@@ -189,21 +189,21 @@ template <class Isa, int MR, int NR, class Out>
 }
 
 // The last `rest` (< NR) row blocks, with a tile of exactly that width.
-template <class Isa, int MR, int NR, class Out>
+template <class Isa, int MR, int NR, bool kListed, class Out>
 void tile_rest_n(const Operands& g, std::size_t i0, std::size_t jb0, std::size_t rest, Out& out) {
   if constexpr (NR > 0) {
-    if (rest == NR) return tile<Isa, MR, NR>(g, i0, jb0, out);
-    tile_rest_n<Isa, MR, NR - 1>(g, i0, jb0, rest, out);
+    if (rest == NR) return tile<Isa, MR, NR, kListed>(g, i0, jb0, out);
+    tile_rest_n<Isa, MR, NR - 1, kListed>(g, i0, jb0, rest, out);
   }
 }
 
-template <class Isa, int MR, class Out>
+template <class Isa, int MR, bool kListed, class Out>
 void row_tile(const Operands& g, std::size_t i0, Out& out) {
   out.start_rows(g, i0, MR);
   const std::size_t blocks = (g.n + Isa::kRows - 1) / Isa::kRows;
   std::size_t jb = 0;
-  for (; jb + Isa::kNR <= blocks; jb += Isa::kNR) tile<Isa, MR, Isa::kNR>(g, i0, jb, out);
-  tile_rest_n<Isa, MR, Isa::kNR - 1>(g, i0, jb, blocks - jb, out);
+  for (; jb + Isa::kNR <= blocks; jb += Isa::kNR) tile<Isa, MR, Isa::kNR, kListed>(g, i0, jb, out);
+  tile_rest_n<Isa, MR, Isa::kNR - 1, kListed>(g, i0, jb, blocks - jb, out);
 }
 
 // row_tile over every group of A, or with kLit over the groups lit in one of its rows
@@ -309,6 +309,17 @@ inline constexpr std::size_t kLitGroupsPercent = 50;
 // 64-bit words of lit bits an A row has at most: one bit per whole group of 4 activations.
 inline constexpr std::size_t kMaxLitWords = kMaxLitGroups / 64;
 
+// The 64-bit words of lit bits of a row of k activations.
+inline std::size_t lit_words(std::size_t k) { return (k / 4 + 63) / 64; }
+
+// The first group lit in a row's lit bits (`words` of them), or `none` when none is.
+inline std::size_t first_lit_group(const std::uint64_t* bits, std::size_t words, std::size_t none) {
+  for (std::size_t w = 0; w < words; ++w) {
+    if (bits[w] != 0) return w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits[w]));
+  }
+  return none;
+}
+
 // The whole groups of 4 activations lit in any of tile rows i0 .. i0+rows-1 (g.row_lit), in
 // increasing order, into groups; their count. The Isa::kPrefetchSteps entries after the last
 // are k / 4 (the tile prefetches that far ahead in the list; past B's block a prefetch never
@@ -340,9 +351,9 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
     Operands listed = g;
     listed.groups = groups;
     listed.group_count = lit_groups<Isa>(g, i0, MR, groups);
-    row_tile<Isa, MR>(listed, i0, out);
+    row_tile<Isa, MR, true>(listed, i0, out);
   } else {
-    row_tile<Isa, MR>(g, i0, out);
+    row_tile<Isa, MR, false>(g, i0, out);
   }
 }
 
@@ -354,12 +365,12 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
 template <class Isa>
 std::size_t lit_bits_of_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
   const std::size_t full = l.k / 4;
-  const std::size_t words = (full + 63) / 64;
+  const std::size_t words = lit_words(l.k);
   std::size_t lit = 0;
   for (std::size_t i = 0; i < l.m; ++i) {
     std::uint64_t* bits = row_lit + i * words;  // (words)
     for (std::size_t w = 0; w < words; ++w) {
-      bits[w] = Isa::lit_bits(l.a + i * l.lda + w * 256, full - w * 64 < 64 ? full - w * 64 : 64);
+      bits[w] = Isa::lit_bits(l.a + i * l.lda + w * 64 * 4, full - w * 64 < 64 ? full - w * 64 : 64);
       lit += static_cast<std::size_t>(__builtin_popcountll(bits[w]));
     }
   }
@@ -374,28 +385,19 @@ std::size_t lit_bits_of_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
 // to the layer's rows at the end.
 template <class Isa>
 void layer_lit(const Int8LayerArgs& l, Operands o, const LitScratch& scratch) {
-  const std::size_t groups = o.k / 4;
-  const std::size_t words = (groups + 63) / 64;
+  const std::size_t groups = o.k / 4;  // a row with none lit goes last
+  const std::size_t words = lit_words(o.k);
+  const auto first_lit = [&](std::size_t i) { return first_lit_group(scratch.row_lit + i * words, words, groups); };
+  // A counting sort: stable, and linear in m.
   std::uint32_t starts[kMaxLitGroups + 1] = {};  // rows per first lit group, then where they go
-  for (std::size_t i = 0; i < o.m; ++i) {
-    const std::uint64_t* bits = scratch.row_lit + i * words;  // (words)
-    std::size_t first = groups;                               // no group lit: last
-    for (std::size_t w = 0; w < words; ++w) {
-      if (bits[w] != 0) {
-        first = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits[w]));
-        break;
-      }
-    }
-    scratch.first_lit[i] = static_cast<std::uint32_t>(first);
-    ++starts[first];
-  }
-  std::uint32_t next = 0;  // a counting sort: stable, and linear in m
+  for (std::size_t i = 0; i < o.m; ++i) ++starts[first_lit(i)];
+  std::uint32_t next = 0;
   for (std::size_t key = 0; key <= groups; ++key) {
     const std::uint32_t rows = starts[key];
     starts[key] = next;
     next += rows;
   }
-  for (std::size_t i = 0; i < o.m; ++i) scratch.order[starts[scratch.first_lit[i]]++] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < o.m; ++i) scratch.order[starts[first_lit(i)]++] = static_cast<std::uint32_t>(i);
 
   o.order = scratch.order;
   o.row_lit = scratch.row_lit;
@@ -413,7 +415,7 @@ void layer_fused(const Int8LayerArgs& l) {
   // Few enough lit groups for the tiles to visit only those? Either way the outputs are the
   // same; only the time differs.
   const bool listable = (l.k + 3) / 4 <= kMaxLitGroups;
-  const LitScratch scratch = listable ? lit_scratch(l.m, (l.k / 4 + 63) / 64, l.n) : LitScratch{};
+  const LitScratch scratch = listable ? lit_scratch(l.m, lit_words(l.k), l.n) : LitScratch{};
   const bool mostly_zero =
       listable && lit_bits_of_rows<Isa>(l, scratch.row_lit) * 100 <= kLitGroupsPercent * (l.k / 4) * l.m;
   Operands o{l.m, l.n, l.k, l.a, l.lda, l.packed_b};

@@ -37,10 +37,9 @@ std::uint16_t* widened_activations(std::size_t count);
 // The fused layer's thread-local scratch over a mostly-zero A (layer_lit in
 // int8_gemm_tiles.hpp), for m rows of `words` lit-bit words and n outputs; reused across calls.
 struct LitScratch {
-  std::uint64_t* row_lit = nullptr;    // (m, words): each A row's lit groups, one bit each
-  std::uint32_t* first_lit = nullptr;  // (m): each A row's first lit group
-  std::uint32_t* order = nullptr;      // (m): the A row each tile row computes
-  std::uint8_t* u = nullptr;           // (m, n): the outputs, in tile-row order
+  std::uint64_t* row_lit = nullptr;  // (m, words): each A row's lit groups, one bit each
+  std::uint32_t* order = nullptr;    // (m): the A row each tile row computes
+  std::uint8_t* u = nullptr;         // (m, n): the outputs, in tile-row order
 };
 LitScratch lit_scratch(std::size_t m, std::size_t words, std::size_t n);
 

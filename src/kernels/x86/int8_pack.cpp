@@ -43,14 +43,12 @@ std::uint16_t* widened_activations(std::size_t count) {
 
 LitScratch lit_scratch(std::size_t m, std::size_t words, std::size_t n) {
   thread_local std::vector<std::uint64_t> row_lit;
-  thread_local std::vector<std::uint32_t> first_lit;
   thread_local std::vector<std::uint32_t> order;
   thread_local std::vector<std::uint8_t> u;
   if (row_lit.size() < m * words) row_lit.resize(m * words);
-  if (first_lit.size() < m) first_lit.resize(m);
   if (order.size() < m) order.resize(m);
   if (u.size() < m * n) u.resize(m * n);
-  return {row_lit.data(), first_lit.data(), order.data(), u.data()};
+  return {row_lit.data(), order.data(), u.data()};
 }
 
 }  // namespace seatorch::kernels::x86
