@@ -18,6 +18,7 @@ void shape_sparse(std::size_t rows, std::size_t cols, SparseRows& out) {
   out.rows = rows;
   out.cols = cols;
   out.stride = (cols + kSparseLanes - 1) / kSparseLanes * kSparseLanes;
+  if ((out.stride / kSparseLanes) % 2 == 0) out.stride += kSparseLanes;  // an odd number of lines
   // Not zeroed: every compression writes each of its rows' counts once, on the thread that
   // fills the row; zeroing them all here, on one thread, would leave the other threads' lines
   // to fetch back from this one's cache.

@@ -90,6 +90,10 @@ TEST_CASE("every kernel's compression and the transpose keep exactly the nonzero
         INFO(rows << "x" << cols << ", density " << density);
         k::SparseRows s;
         k::shape_sparse(rows, cols, s);
+        // Room for the whole row, in an odd number of 16-float lines.
+        CHECK(s.stride >= cols);
+        CHECK(s.stride % k::kSparseLanes == 0);
+        CHECK((s.stride / k::kSparseLanes) % 2 == 1);
         k::compress_rows_ref(a.data(), ld, 0, rows, s);
         check_rows(s, a.data(), rows, cols, ld);
         // The transpose of the rows, in two ranges of its rows, cut anywhere (not only at 16).
