@@ -357,15 +357,18 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
   }
 }
 
-// The layer's A rows' lit bits into row_lit, (m, (k/4 + 63) / 64) words, from A as the layer
-// holds it (bytes; Isa::prepare() keeps every group where it was); the lit groups' count.
+// Whether at most kLitGroupsPercent of the layer's whole groups of 4 activations are lit,
+// with the A rows' lit bits then in row_lit, (m, (k/4 + 63) / 64) words, from A as the layer
+// holds it (bytes; Isa::prepare() keeps every group where it was). A dense layer (a hidden
+// one) stops as soon as its count passes the share, about half-way through its rows.
 // Vector compares: the scalar test of every group of every tile's rows (and of 16 rows sampled
 // to judge the layer) that they replaced took a fifth of the VNNI path's samples in `perf`.
 // All rows, not a sample: the sampled rows' first touch was a cache miss each.
 template <class Isa>
-std::size_t lit_bits_of_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
+bool mostly_zero_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
   const std::size_t full = l.k / 4;
   const std::size_t words = lit_words(l.k);
+  const std::size_t most = kLitGroupsPercent * full * l.m / 100;  // lit groups allowed
   std::size_t lit = 0;
   for (std::size_t i = 0; i < l.m; ++i) {
     std::uint64_t* bits = row_lit + i * words;  // (words)
@@ -373,8 +376,9 @@ std::size_t lit_bits_of_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
       bits[w] = Isa::lit_bits(l.a + i * l.lda + w * 64 * 4, full - w * 64 < 64 ? full - w * 64 : 64);
       lit += static_cast<std::size_t>(__builtin_popcountll(bits[w]));
     }
+    if (lit > most) return false;
   }
-  return lit;
+  return true;
 }
 
 // The fused layer over a mostly-zero A (prepared), whose rows' lit bits are in
@@ -416,8 +420,7 @@ void layer_fused(const Int8LayerArgs& l) {
   // same; only the time differs.
   const bool listable = (l.k + 3) / 4 <= kMaxLitGroups;
   const LitScratch scratch = listable ? lit_scratch(l.m, lit_words(l.k), l.n) : LitScratch{};
-  const bool mostly_zero =
-      listable && lit_bits_of_rows<Isa>(l, scratch.row_lit) * 100 <= kLitGroupsPercent * (l.k / 4) * l.m;
+  const bool mostly_zero = listable && mostly_zero_rows<Isa>(l, scratch.row_lit);
   Operands o{l.m, l.n, l.k, l.a, l.lda, l.packed_b};
   Isa::prepare(o);
   if (mostly_zero) return layer_lit<Isa>(l, o, scratch);
