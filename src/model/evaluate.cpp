@@ -9,8 +9,8 @@
 namespace seatorch::model {
 namespace {
 
-// Samples per batch: bounds the temporary features and activations (1024 x 784 floats, 3 MB).
-constexpr std::size_t kEvalBatch = 1024;
+// Samples per batch: bounds the temporary features and activations (256 x 784 floats, 0.8 MB).
+constexpr std::size_t kEvalBatch = 256;
 
 }  // namespace
 
