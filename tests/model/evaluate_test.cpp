@@ -1,10 +1,13 @@
 // The float evaluator against hand-counted predictions of a known model, on both of a
-// data set's encodings (real values and pixel bytes).
+// data set's encodings (real values and pixel bytes), and over several of its batches.
 #include "seatorch/model/evaluate.hpp"
 
 #include "seatorch/core/error.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <cstdint>
 
 namespace model = seatorch::model;
 namespace data = seatorch::data;
@@ -41,6 +44,28 @@ TEST_CASE("evaluate_float counts a confusion matrix of a known model", "[model]"
   d.y[4] = 0;
   d.features = 3;
   CHECK_THROWS_AS(model::evaluate_float(identity2(), d), seatorch::core::InputError);
+}
+
+TEST_CASE("evaluate_float tallies every sample once across its batches", "[model]") {
+  // Enough samples for several of the evaluator's batches and a short last one, counted from
+  // an offset: sample s is predicted 0 when s % 3 == 0 (else 1) and labelled s % 2.
+  constexpr std::size_t kSamples = 1100;
+  data::Dataset d;
+  d.features = 2;
+  d.classes = 2;
+  for (std::size_t s = 0; s < kSamples; ++s) {
+    const bool first = s % 3 == 0;
+    d.x.push_back(first ? 1.0f : 0.0f);
+    d.x.push_back(first ? 0.0f : 1.0f);
+    d.y.push_back(static_cast<std::int32_t>(s % 2));
+  }
+  const std::size_t from = 5;
+  const std::size_t count = 1090;
+  std::size_t expected = 0;
+  for (std::size_t s = from; s < from + count; ++s) expected += (s % 3 == 0 ? 0u : 1u) == s % 2 ? 1 : 0;
+  const model::Evaluation e = model::evaluate_float(identity2(), d, from, count);
+  CHECK(e.samples() == count);
+  CHECK(e.correct() == expected);
 }
 
 TEST_CASE("evaluate_float sees pixel bytes as p / 255", "[model]") {
