@@ -5,6 +5,7 @@
 #include "seatorch/core/parallel.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
 
@@ -165,6 +166,9 @@ void Augmenter::prepare(std::size_t r, std::size_t thread) {
     args.field_stride = w.stride;
   }
   args.out = out_.data() + r * side_ * side_;
+  // start() sized the scratch for the thread count then; set_threads() must not change it
+  // while a batch is under way.
+  assert((thread + 1) * kernels::warp_scratch_words(side_, side_) <= scratch_.size());
   args.scratch = scratch_.data() + thread * kernels::warp_scratch_words(side_, side_);
 }
 

@@ -1,6 +1,7 @@
 // The worker pool behind parallel_for and parallel_ranges (see parallel.hpp): std::jthread
-// workers woken by a generation counter, spinning a little before they sleep on it, and the
-// threads' shares of a ranged loop, moved after each one towards the speeds it measured.
+// workers woken by a generation counter, spinning a little before they sleep on it; the
+// threads' shares of a ranged loop, moved after each one towards the speeds it measured; and
+// the one offer of idle work (offer_idle), whose items a waiting thread claims one at a time.
 #include "seatorch/core/parallel.hpp"
 
 #include "seatorch/core/error.hpp"
@@ -38,8 +39,8 @@ constexpr int kPollsPerRound = 256;
 // How long a worker polls for its next loop before it takes an item of idle work. Most gaps
 // between two loops last 1-2 us (the caller returning from one loop and starting the next);
 // an item (an image's augmentation, about 1.5 us) taken there would delay the loop it waits
-// for. The gaps worth filling are the caller's serial code, 5-50 us (on Zen 4, two threads,
-// the default recipe: about 60 us a step).
+// for. The gaps worth filling are the caller's serial code, 10-50 us (on Zen 4, two threads,
+// the default recipe: about 60 us a step; DECISIONS 66).
 constexpr auto kIdleAfter = std::chrono::microseconds(2);
 
 // How fast the shares follow the threads' speeds: each ranged loop moves them this fraction
@@ -72,22 +73,6 @@ struct RangeJob {
     j.seconds[part] = std::chrono::duration<double>(Clock::now() - j.start).count();
   }
 };
-
-// Polls `a` until it differs from `old`, then sleeps on it.
-template <class T>
-T wait_change(const std::atomic<T>& a, T old) {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
-  for (;;) {
-    for (int i = 0; i < kPollsPerRound; ++i) {
-      const T now = a.load(std::memory_order_acquire);
-      if (now != old) return now;
-    }
-    if (std::chrono::steady_clock::now() >= until) break;
-    std::this_thread::yield();
-  }
-  a.wait(old, std::memory_order_acquire);
-  return a.load(std::memory_order_acquire);
-}
 
 // Items offered for idle time (offer_idle): claimed one at a time from `next`, counted in
 // `done` once run. Withdrawing swaps `next` past any count, so later claims fail.
@@ -164,7 +149,7 @@ class Pool {
     const std::size_t taken = std::min(idle_.next.exchange(IdleOffer::kClosed, std::memory_order_acq_rel),
                                        idle_.count.load(std::memory_order_relaxed));
     for (std::size_t done = idle_.done.load(std::memory_order_acquire); done != taken;) {
-      done = wait_change(idle_.done, done);
+      done = wait_filling(idle_.done, done, 0);  // the offer is closed: no item is taken here
     }
     if (idle_.error) std::rethrow_exception(idle_.error);
     return taken;
@@ -262,8 +247,8 @@ class Pool {
     return true;
   }
 
-  // wait_change(a, old) on thread `thread`, running offered items one at a time once it has
-  // waited kIdleAfter, until it sleeps.
+  // Polls `a` on thread `thread` until it differs from `old`, running offered items one at a
+  // time once it has waited kIdleAfter, then sleeps on it.
   template <class T>
   T wait_filling(const std::atomic<T>& a, T old, std::size_t thread) {
     // The clock is read once a round of polls has found nothing: most waits end sooner.
@@ -370,7 +355,15 @@ void run_parts(std::size_t parts, PartFn fn, void* context) {
   Pool& p = pool();
   const auto turn = pool_turn(std::min(parts, p.size()));
   if (!turn.owns_lock()) {
-    for (std::size_t i = 0; i < parts; ++i) fn(context, i);
+    std::exception_ptr error;  // the first, rethrown once every part has run, as the pool does
+    for (std::size_t i = 0; i < parts; ++i) {
+      try {
+        fn(context, i);
+      } catch (...) {
+        if (!error) error = std::current_exception();
+      }
+    }
+    if (error) std::rethrow_exception(error);
     return;
   }
   p.run(parts, fn, context);

@@ -1,6 +1,6 @@
 // sparse_matmul(): the dispatch point of the sparse product, its split across threads and
 // its epilogue, as matmul() does them for the dense one (matmul.cpp); and the compression
-// and transpose that make its A, split across threads too.
+// and transpose that make its A, a whole copy per thread.
 #include "seatorch/kernels/sparse_matmul.hpp"
 
 #include "epilogue_rows.hpp"
@@ -15,14 +15,6 @@
 
 namespace seatorch::kernels {
 namespace {
-
-// Fewer elements than this per thread are compressed faster than a worker wakes (a batch of
-// 64 digits, 50,176 elements, takes 7 us by rows on Zen 4). Returns the rows of out that
-// many elements make, `length` elements a row.
-constexpr std::size_t kCompressElementsPerThread = std::size_t{1} << 14;
-std::size_t min_compressed_rows(std::size_t length) {
-  return std::max<std::size_t>(1, kCompressElementsPerThread / std::max<std::size_t>(1, length));
-}
 
 // The product's columns [j0, j1) of op(B), as a product of its own over A's copy for `part`.
 SparseMatmulArgs columns(const SparseMatmulArgs& args, std::size_t part_index, std::size_t j0, std::size_t j1) {
@@ -52,36 +44,26 @@ void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epi
   });
 }
 
-// out resized to `copies`: one copy made by split(out[0]), which divides its work among the
-// threads; or each copy made whole by whole(out[p], p) as part p of a loop, so that copy p is
-// written by the thread whose parts of a product read it (core::parallel_for runs part p on
-// thread p, as parallel_ranges does).
-template <class Split, class Whole>
-void make_copies(std::size_t copies, SparseCopies& out, Split split, Whole whole) {
+// out resized to `copies`, each copy made whole by whole(out[p], p) as part p of a loop, so
+// that copy p is written by the thread whose parts of a product read it (core::parallel_for
+// runs part p on thread p, as parallel_ranges does). One copy (one thread) is made here.
+template <class Whole>
+void make_copies(std::size_t copies, SparseCopies& out, Whole whole) {
   assert(copies >= 1);
   out.resize(copies);
-  if (copies == 1) return split(out[0]);
+  if (copies == 1) return whole(out[0], 0);
   core::parallel_for(copies, [&](std::size_t p) { whole(out[p], p); });
 }
 
 }  // namespace
 
-void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out) {
-  shape_sparse(rows, cols, out);
-  const KernelInfo& kernel = selected_kernel_info();
-  core::parallel_ranges(rows, 1, min_compressed_rows(cols),
-                        [&](std::size_t i0, std::size_t i1) { kernel.compress_rows(a, ld, i0, i1, out); });
-}
-
 void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
                    SparseCopies& out) {
   const KernelInfo& kernel = selected_kernel_info();
-  make_copies(
-      copies, out, [&](SparseRows& one) { compress_rows(a, rows, cols, ld, one); },
-      [&](SparseRows& copy, std::size_t) {
-        shape_sparse(rows, cols, copy);
-        kernel.compress_rows(a, ld, 0, rows, copy);
-      });
+  make_copies(copies, out, [&](SparseRows& copy, std::size_t) {
+    shape_sparse(rows, cols, copy);
+    kernel.compress_rows(a, ld, 0, rows, copy);
+  });
 }
 
 bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
@@ -90,19 +72,11 @@ bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std:
   return out[0].density() <= kSparseDensity;
 }
 
-void transpose_sparse(const SparseRows& a, SparseRows& out) {
-  shape_sparse(a.cols, a.rows, out);
-  core::parallel_ranges(a.cols, kSparseLanes, min_compressed_rows(a.rows),
-                        [&](std::size_t p0, std::size_t p1) { transpose_sparse(a, p0, p1, out); });
-}
-
 void transpose_sparse(const SparseCopies& a, SparseCopies& out) {
-  make_copies(
-      a.size(), out, [&](SparseRows& one) { transpose_sparse(a[0], one); },
-      [&](SparseRows& copy, std::size_t p) {
-        shape_sparse(a[p].cols, a[p].rows, copy);
-        transpose_sparse(a[p], 0, a[p].cols, copy);
-      });
+  make_copies(a.size(), out, [&](SparseRows& copy, std::size_t p) {
+    shape_sparse(a[p].cols, a[p].rows, copy);
+    transpose_sparse(a[p], 0, a[p].cols, copy);
+  });
 }
 
 std::size_t sparse_copies() { return core::threads(); }

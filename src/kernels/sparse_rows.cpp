@@ -48,7 +48,7 @@ void compress_rows_ref(const float* a, std::size_t ld, std::size_t i0, std::size
 void transpose_sparse(const SparseRows& a, std::size_t p0, std::size_t p1, SparseRows& out) {
   // The range's counts here, each written to out once at the end, on this thread: a count
   // shares its cache line with neighbouring rows', which may be another thread's.
-  thread_local std::vector<std::uint32_t> counts;
+  thread_local std::vector<std::uint32_t> counts;  // (p1 - p0): rows p0.. of out so far
   counts.assign(p1 - p0, 0);
   // The buffers never overlap; __restrict says so, or every store would reload the counts.
   std::uint32_t* __restrict count = counts.data();

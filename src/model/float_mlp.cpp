@@ -1,4 +1,5 @@
-// The float reference forward pass: matmul through kernels::matmul, then bias and ReLU.
+// The float reference forward pass: each layer's product through kernels::matmul (or
+// kernels::sparse_matmul for a first layer of mostly-zero data), then bias and ReLU.
 #include "seatorch/model/float_mlp.hpp"
 
 #include "seatorch/core/architecture.hpp"
@@ -55,8 +56,8 @@ void validate_float_mlp(const FloatMlp& model, std::string_view source) {
 namespace {
 
 // Rows of the data compressed at a time: every row of SparseRows has room for all its
-// elements, so the evaluator's batch of 1,024 images would hold 6.4 MB of entries; 128 rows
-// hold 0.8 MB.
+// elements (8 bytes each), so 128 rows of 784 pixels hold 0.8 MB a copy (one copy per
+// thread), whatever the size of the batch the caller hands over.
 constexpr std::size_t kSparseRowsAtOnce = 128;
 
 // y (n, layer.out) = x (n, layer.in) Wᵀ, as the dense kernel computes it.
@@ -95,6 +96,9 @@ void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float
       }
     }
   }
+  // The bias after the product, as this reference has added it since before the products
+  // took an epilogue (DECISIONS 43; training's linear starts C from the bias): calibration and
+  // every float figure recorded from it keep their bits.
   for (std::size_t s = 0; s < n; ++s) {
     float* row = y + s * layer.out;
     for (std::size_t j = 0; j < layer.out; ++j) {
@@ -110,7 +114,7 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
                                  std::vector<std::vector<float>>* layer_outputs) {
   assert(x.size() == n * model.inputs());
   if (layer_outputs) layer_outputs->clear();
-  std::vector<float> input(x.begin(), x.end());
+  std::vector<float> input(x.begin(), x.end());  // (n, inputs), then each layer's (n, out)
   for (const DenseLayer& layer : model.layers) {
     std::vector<float> y(n * layer.out);  // (n, out)
     dense_forward(layer, input.data(), n, y.data(), &layer == &model.layers.front());

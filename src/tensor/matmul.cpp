@@ -1,4 +1,5 @@
-// matmul and linear: forward and backward, each a call or two of kernels::matmul.
+// matmul and linear: forward and backward, each a call or two of kernels::matmul, or of
+// kernels::sparse_matmul where linear's input is sparse data.
 #include "seatorch/tensor/matmul.hpp"
 
 #include "seatorch/core/error.hpp"
@@ -124,7 +125,7 @@ void linear_products(const Node& node, const float* pg, std::size_t batch, std::
     const GradSlot slot = grad_slot(w);
     if (node.state) {  // the forward's nonzeros of x, by rows
       // dW = Gᵀ X = (Xᵀ G)ᵀ: Xᵀ's rows are X's columns, and C is stored transposed.
-      thread_local kernels::SparseCopies xt;
+      thread_local kernels::SparseCopies xt;  // each (ins, batch): Xᵀ's nonzeros, one copy per thread
       kernels::transpose_sparse(*static_cast<const kernels::SparseCopies*>(node.state.get()), xt);
       kernels::sparse_matmul(
           {xt.data(), pg, outs, Transpose::kNo, outs, slot.data, ins, true, slot.accumulate, xt.size()});
@@ -176,6 +177,8 @@ Tensor masked_gradient(const Node& node, const Tensor& out, Tensor g, bool relu)
   GradSlot db{};
   if (needs_grad(bias)) db = grad_slot(bias);
   const std::size_t min_columns = std::max<std::size_t>(1, kMaskElementsPerThread / std::max<std::size_t>(1, batch));
+  // Blocks of 16 columns, one cache line of floats: no two threads write the same line of a
+  // row of `masked` or of db.
   core::parallel_ranges(outs, 16, min_columns, [&](std::size_t j0, std::size_t j1) {
     masked_column_sums(g.data<float>(), relu ? out.data<float>() : nullptr, masked.data<float>(), db.data,
                        db.accumulate, batch, outs, j0, j1);

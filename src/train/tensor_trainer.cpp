@@ -1,5 +1,7 @@
 // The tensor training loop: split, initialize, then per step gather -> forward -> loss ->
-// backward -> optimizer step, with reports after every step and epoch.
+// backward -> optimizer step, with reports after every step and epoch. With augmentation,
+// each step also starts the next batch's images for idle threads to transform
+// (augment/augmenter.hpp). Deliberately not here: files, signals, terminal output.
 #include "seatorch/train/tensor_trainer.hpp"
 
 #include "batching.hpp"
@@ -144,20 +146,21 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
   nn::Mlp model(sizes, config.dropout, rng, config.seed ^ kDropoutStream);
   if (config.initial_parameters) model.load_state_dict(*config.initial_parameters);
   Optimizer optimizer(model.parameters(), optimizer_options(config));
-  // The next batch, when its augmentation has started: declared before the augmenter, so that
-  // the augmenter (which withdraws its images from idle threads) goes first if a run ends
-  // with one under way, before its images' memory does.
+  if (config.initial_optimizer_state) optimizer.load_state(*config.initial_optimizer_state);
+  std::vector<std::size_t> order(split.train);  // (train) sample indices in this epoch's order
+  std::iota(order.begin(), order.end(), 0);
+  // The next batch, when its augmentation has started. The augmenter reads its rows from
+  // `order` and writes its images into `started`: both are declared before it, so that if a
+  // run stops or throws with a batch under way, the augmenter (which withdraws its images
+  // from idle threads) is destroyed first, before the memory those images use.
   std::optional<detail::Batch> started;
   std::optional<augment::Augmenter> augmenter;  // of the training images, when asked for
   if (config.augment.enabled()) augmenter.emplace(config.augment, train, augment::augment_seed(config.seed));
-  if (config.initial_optimizer_state) optimizer.load_state(*config.initial_optimizer_state);
 
   const std::size_t batch = config.batch == 0 ? split.train : std::min(config.batch, split.train);
   const std::size_t steps_per_epoch = (split.train + batch - 1) / batch;
   std::size_t total_steps = config.epochs * steps_per_epoch;
   if (config.max_steps > 0) total_steps = std::min(total_steps, config.max_steps);
-  std::vector<std::size_t> order(split.train);  // (train) sample indices in this epoch's order
-  std::iota(order.begin(), order.end(), 0);
 
   if (config.start.step_in_epoch >= steps_per_epoch) {
     throw core::input_error("cannot resume at step {} of epoch {}: an epoch has only {} steps",
@@ -217,6 +220,8 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
         const std::size_t next = begin + batch;
         next_rows = std::span<const std::size_t>(order).subspan(next, std::min(batch, split.train - next));
       }
+      // With augmentation, a step finds its batch in `started` with its images under way
+      // (started by the step before), except an epoch's first step, which starts its own.
       if (augmenter && !started) {  // an epoch's first batch (or a resumed run's)
         started = detail::gather_labels(train, rows);
         augmenter->start(rows, epoch, std::span<float>(started->x.data<float>(), started->x.numel()));

@@ -87,8 +87,9 @@ TEST_CASE("a product log records each matmul() call of its scope under its shape
 TEST_CASE("a product log records a sparse product under its dense shape with the FLOPs it did", "[kernels]") {
   // A (3, 5) with 4 nonzeros, op(B) (5, 6): 2 * 4 * 6 FLOPs a call, against 2 * 3 * 6 * 5 dense.
   const std::vector<float> a{1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 4};
-  k::SparseRows rows;
-  k::compress_rows(a.data(), 3, 5, 5, rows);
+  k::SparseCopies copies;
+  k::compress_rows(a.data(), 3, 5, 5, 1, copies);
+  const k::SparseRows& rows = copies[0];
   const std::vector<float> b(5 * 6, 1.0f);
   std::vector<float> c(3 * 6);
   std::vector<float> ct(6 * 3);

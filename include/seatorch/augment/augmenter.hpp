@@ -76,7 +76,7 @@ class Augmenter {
 
   std::span<const std::size_t> rows_;  // the batch started, until finish()
   std::size_t epoch_ = 0;
-  std::span<float> out_;
+  std::span<float> out_;  // (rows, side * side): the batch's images, row r image r
   bool started_ = false;
   AugmentConfig config_;
   const data::Dataset& data_;

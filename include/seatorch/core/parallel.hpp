@@ -23,7 +23,6 @@
 #include <cstddef>
 #include <span>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace seatorch::core {

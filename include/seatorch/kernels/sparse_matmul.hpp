@@ -33,11 +33,11 @@ struct SparseMatmulArgs {
   // (m, k), as `copies` identical matrices at a[0], a[1], ...: part p of a product split
   // across threads reads a[min(p, copies - 1)], the copy its own thread made (SparseCopies).
   const SparseRows* a = nullptr;
-  const float* b = nullptr;  // op(B) (k, n)
+  const float* b = nullptr;  // op(B) (k, n): B stored (k, n), or (n, k) when tb is kYes; row stride ldb
   std::size_t ldb = 0;
   Transpose tb = Transpose::kNo;
   std::size_t n = 0;
-  float* c = nullptr;
+  float* c = nullptr;  // C (m, n), row stride ldc (or stored (n, m): transposed_c)
   std::size_t ldc = 0;
   bool transposed_c = false;  // C stored (n, m): element (i, j) at c[j * ldc + i]
   bool accumulate = false;
@@ -72,11 +72,9 @@ void sparse_matmul(const SparseMatmulArgs& args);
 // must be false.
 void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
 
-// out = the nonzeros of the dense (rows, cols) matrix at a (row stride ld), with the selected
-// kernel's loop, split across threads by rows. out's buffers are reused.
-void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, SparseRows& out);
-// Every copy in out (resized to `copies`) = the same, copy p compressed whole by thread p;
-// one copy is compress_rows().
+// Every copy in out (resized to `copies`) = the nonzeros of the dense (rows, cols) matrix at
+// a (row stride ld), with the selected kernel's loop: copy p compressed whole by thread p (one
+// copy by the calling thread). out's buffers are reused.
 void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
                    SparseCopies& out);
 // compress_rows() into `copies` copies, then whether they are sparse enough for
@@ -85,12 +83,9 @@ void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size
 bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
                         SparseCopies& out);
 
-// out = the transpose of a, (a.cols, a.rows) (sparse_rows.hpp's transpose_sparse), split
-// across threads by rows of out. Each thread reads every row of a; going back to the dense
-// matrix instead, each would read the half another core wrote, a column block at a time.
-void transpose_sparse(const SparseRows& a, SparseRows& out);
-// Copy p of out (resized to a's count) = the transpose of copy p of a, by thread p: each
-// thread reads and writes only its own copies; one copy is transpose_sparse() above.
+// Copy p of out (resized to a's count) = the transpose of copy p of a, (a.cols, a.rows)
+// (sparse_rows.hpp's transpose_sparse), by thread p: each thread reads and writes only its
+// own copies (one copy by the calling thread).
 void transpose_sparse(const SparseCopies& a, SparseCopies& out);
 
 // The FLOPs a call does: 2 for each nonzero of A and column of op(B).

@@ -15,7 +15,7 @@
 // Built from a dense row-major matrix; its transpose from it. An entry is kept when it
 // compares unequal to 0 (so a NaN is kept, and -0 is left out like +0: its products only
 // ever add a zero). The plain loop here is the specification; the kernels' own
-// (kernel_registry.hpp) and the dispatched one that splits the work across threads
+// (kernel_registry.hpp) and the dispatched ones that make a copy per thread
 // (sparse_matmul.hpp) must fill the same entries. Deliberately not here: arithmetic, other
 // sparse formats, and rows longer than 2^32 - 1 elements (an entry's column is 32 bits).
 #pragma once

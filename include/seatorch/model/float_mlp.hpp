@@ -3,7 +3,8 @@
 // and back through the checkpoint, quant/float_checkpoint.hpp).
 //
 // The forward pass is the float reference that calibration and the float-vs-int8
-// comparison use; its products go through the one matmul entry point (kernels/matmul.hpp).
+// comparison use; its products go through kernels::matmul (kernels/matmul.hpp), the first
+// layer's through kernels::sparse_matmul when its input is mostly zeros.
 // Deliberately not here: training, other activations (the integer model has ReLU or
 // nothing), and any notion of tensors or autograd.
 #pragma once

@@ -1,7 +1,9 @@
-// Matrix products with autograd, all through the one kernel entry point
-// seatorch::kernels::matmul (kernels/matmul.hpp): forward A*B, backward with its transpose
-// flags (G*B^T and A^T*G) and its accumulate flag, so gradients land directly in the
-// gradient buffers and no transpose is ever materialised.
+// Matrix products with autograd, through the kernels' two entry points: kernels::matmul
+// (kernels/matmul.hpp) with its transpose flags (forward A*B, backward G*B^T and A^T*G) and
+// its accumulate flag, so gradients land directly in the gradient buffers and no dense
+// transpose is ever materialised; and kernels::sparse_matmul for a layer whose input is data
+// and mostly zeros (a batch of digits), whose backward builds the transpose of the input's
+// nonzeros (kernels/sparse_matmul.hpp).
 //
 // Kernels: 2-D F32 operands in row-major (strides (ld, 1)) or column-major (strides (1, ld))
 // layout go to the kernel as they are; a transposed view is just the other flag. Any other

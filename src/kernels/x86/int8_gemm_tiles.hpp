@@ -326,7 +326,7 @@ inline std::size_t first_lit_group(const std::uint64_t* bits, std::size_t words,
 // faults).
 template <class Isa>
 std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std::uint32_t* groups) {
-  std::uint64_t any[kMaxLitWords] = {};
+  std::uint64_t any[kMaxLitWords] = {};  // (g.lit_words): the OR of the tile's rows' lit bits
   for (std::size_t r = 0; r < rows; ++r) {
     const std::uint64_t* bits = g.row_lit + a_row(g, i0 + r) * g.lit_words;
     for (std::size_t w = 0; w < g.lit_words; ++w) any[w] |= bits[w];
