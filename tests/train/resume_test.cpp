@@ -7,6 +7,7 @@
 #include "../data/data_test_util.hpp"
 #include "../scratch_dir.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/data/registry.hpp"
 #include "seatorch/io/safetensors.hpp"
 #include "seatorch/train/resume.hpp"
@@ -339,7 +340,7 @@ TEST_CASE("run_training writes only a resume file when stopped and removes it on
 TEST_CASE("an augmented run stopped mid-epoch and resumed ends bit-identical, and its recipe round-trips", "[train]") {
   const data::DataSplit data = test::load_mnist_small();
   train::TensorTrainConfig config;
-  config.hidden = {12};
+  config.hidden = {256};  // products large enough to split, so that the worker stays awake
   config.epochs = 2;
   config.batch = 50;
   config.limit = 300;  // 6 steps per epoch
@@ -349,20 +350,26 @@ TEST_CASE("an augmented run stopped mid-epoch and resumed ends bit-identical, an
   config.augment.elastic_params = {20.0, 3.0};
   const train::TensorTrainOutput straight = train::train_tensor(data, config);
 
-  train::TensorTrainCallbacks callbacks;
-  callbacks.should_stop = stop_every(4);  // stops at steps 4 and 8: mid-epoch 1 and mid-epoch 2
-  train::TensorTrainConfig run = config;
-  std::size_t stops = 0;
-  for (;;) {
-    const train::TensorTrainOutput out = train::train_tensor(data, run, callbacks);
-    if (!out.result.stopped) {
-      CHECK(flat_weights(out.model.state_dict()) == flat_weights(straight.model.state_dict()));
-      break;
+  // On two threads a stop leaves the next batch's images offered to the worker, which may
+  // still be transforming some of them while the run returns.
+  for (const std::size_t threads : {1, 2}) {
+    INFO(threads << " thread(s)");
+    const core::ScopedThreads count(threads);
+    train::TensorTrainCallbacks callbacks;
+    callbacks.should_stop = stop_every(4);  // stops at steps 4 and 8: mid-epoch 1 and mid-epoch 2
+    train::TensorTrainConfig run = config;
+    std::size_t stops = 0;
+    for (;;) {
+      const train::TensorTrainOutput out = train::train_tensor(data, run, callbacks);
+      if (!out.result.stopped) {
+        CHECK(flat_weights(out.model.state_dict()) == flat_weights(straight.model.state_dict()));
+        break;
+      }
+      REQUIRE(++stops < 5);
+      run = resumed(config, out);
     }
-    REQUIRE(++stops < 5);
-    run = resumed(config, out);
+    CHECK(stops == 2);
   }
-  CHECK(stops == 2);
 
   const nlohmann::json json = train::train_config_json(config);
   const train::TensorTrainConfig back = train::train_config_from_json(json, {"r.json", "the recipe", "start again"});
