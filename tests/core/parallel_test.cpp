@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -59,6 +60,18 @@ TEST_CASE("an exception in a part reaches the caller after every part ran", "[co
                                  }),
                     "part 3 failed");
   CHECK(ran.load() == 4);
+  // The same for a loop run inline, inside a part: the first exception, after every part.
+  std::atomic<int> inner{0};
+  CHECK_THROWS_WITH(parallel_for(2,
+                                 [&](std::size_t p) {
+                                   if (p != 0) return;
+                                   parallel_for(3, [&](std::size_t q) {
+                                     inner.fetch_add(1);
+                                     if (q < 2) throw std::runtime_error("inner part " + std::to_string(q));
+                                   });
+                                 }),
+                    "inner part 0");
+  CHECK(inner.load() == 3);
   int after = 0;  // the pool still works
   parallel_for(2, [&](std::size_t p) {
     if (p == 0) ++after;
