@@ -1,9 +1,11 @@
-// The training benchmark: the same MLP and SGD recipe through both engines.
+// The training benchmark: the same MLP and SGD recipe through both engines, and one epoch of
+// the default recipe with augmentation. Deliberately not here: printing (cli/bench_train.cpp).
 #include "seatorch/bench/train_bench.hpp"
 
 #include "seatorch/bench/machine.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/parallel.hpp"
+#include "seatorch/data/registry.hpp"
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/kernels/product_log.hpp"
 #include "seatorch/train/recipes.hpp"
@@ -31,6 +33,8 @@ AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
   const train::TensorTrainOutput out = train::train_tensor(data, config);
   const double augment = out.result.phases.augment;
   return {out.model.architecture(),
+          std::string(train::optimizer_name(config.optimizer)),
+          config.batch,
           augment::augment_list(config.augment),
           augment,
           out.result.seconds - augment,
@@ -91,6 +95,8 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.dataset = data.name;
   report.architecture = tensor.model.architecture();
   report.kernel = std::string(kernels::selected_kernel());
+  report.optimizer = std::string(train::optimizer_name(config.optimizer));
+  report.momentum = config.momentum;
   report.batch = options.batch;
   report.epochs = options.epochs;
   report.train_size = tensor.result.train_size;

@@ -3,7 +3,8 @@
 // the system BLAS), `train` (seconds per epoch with a breakdown, and the scalar engine beside
 // the tensor engine), `int8` (float vs integer inference, images per second, in interleaved
 // rounds) and `cpus` (how far apart the CPUs are, which two-thread figures depend on). Here:
-// the command itself and what the modes share.
+// the command itself and what the modes share. Deliberately not here: each mode's flags and
+// report (bench_<mode>.cpp).
 #include "bench_modes.hpp"
 
 #include <fmt/format.h>

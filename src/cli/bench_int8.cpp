@@ -1,9 +1,12 @@
 // `seatorch bench int8`: its flags, images per second of the float and every int8 path
-// against its ceiling, and its JSON. The measuring is bench/int8_bench.hpp's.
+// against its ceiling, and its JSON. Deliberately not here: any inference or timing
+// (bench/int8_bench.hpp).
 #include "bench_modes.hpp"
 
 #include "seatorch/bench/int8_bench.hpp"
 #include "seatorch/data/registry.hpp"
+#include "seatorch/kernels/int8_kernels.hpp"
+#include "seatorch/kernels/sparse_matmul.hpp"
 
 #include <fmt/format.h>
 
@@ -74,11 +77,12 @@ int run_int8_bench_command(Int8BenchFlags f) {
   std::cout << fmt::format("# ceiling: the path's multiply instruction at its peak (its probe, in registers, this run) "
                            "over the model's {} multiply-adds per image\n",
                            r.multiply_adds);
-  std::cout
-      << "# float's first layer skips the zero pixels' multiply-adds where at most 30 % of a batch's pixels "
-         "are lit (MNIST's digits; DECISIONS 65), and the x86 int8 kernels the groups of 4 inputs all zero in a "
-         "tile's rows where at most half of a layer's are lit (DECISIONS 66, 67): their % is then over more than they "
-         "do and can pass 100 %\n";
+  std::cout << fmt::format(
+      "# float's first layer skips the zero pixels' multiply-adds where at most {:.0f} % of a batch's pixels are lit "
+      "(MNIST's digits; DECISIONS 65), and the x86 int8 kernels the groups of 4 inputs all zero in a tile's rows "
+      "where at most {} % of a layer's are lit (DECISIONS 66, 67): their % is then over more than they do and can "
+      "pass 100 %\n",
+      100.0 * kernels::kSparseDensity, kernels::kLitGroupsPercent);
   return 0;
 }
 

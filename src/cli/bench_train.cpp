@@ -1,5 +1,6 @@
 // `seatorch bench train`: its flags, the epoch with its breakdown and its products, the
-// scalar engine beside it, and its JSON. The measuring is bench/train_bench.hpp's.
+// scalar engine beside it, and its JSON. Deliberately not here: any training or timing
+// (bench/train_bench.hpp).
 #include "bench_modes.hpp"
 
 #include "seatorch/bench/train_bench.hpp"
@@ -158,10 +159,11 @@ int run_train_bench_command(TrainBenchFlags flags) {
     return 0;
   }
   print_cpu(r.cpu);
-  std::cout << fmt::format("# {} on {}, batch {}, SGD momentum 0.9, {} thread{}, matmul kernel {}; FMA peak {}\n",
-                           r.architecture, r.dataset, r.batch, r.threads, r.threads == 1 ? "" : "s", r.kernel,
-                           r.peak ? fmt::format("{:.1f} GFLOPS ({})", r.peak->gflops, r.peak->isa)
-                                  : std::string("not measured (no SIMD ISA)"));
+  std::cout << fmt::format(
+      "# {} on {}, --batch {} --opt {} --momentum {}, {} thread{}, matmul kernel {}; FMA peak {}\n", r.architecture,
+      r.dataset, r.batch, r.optimizer, r.momentum, r.threads, r.threads == 1 ? "" : "s", r.kernel,
+      r.peak ? fmt::format("{:.1f} GFLOPS ({})", r.peak->gflops, r.peak->isa)
+             : std::string("not measured (no SIMD ISA)"));
   print_cpu_distance(r.cpus, "the epochs");
   const auto [fastest, slowest] = std::minmax_element(r.epoch_seconds.begin(), r.epoch_seconds.end());
   const std::string spread = r.epoch_seconds.size() < 2 ? std::string()
@@ -187,8 +189,9 @@ int run_train_bench_command(TrainBenchFlags flags) {
       std::cout << "  (on more than one thread: the images left when each step began; those the threads "
                    "transformed while waiting in the step before count in the rest)\n";
     }
-    std::cout << fmt::format("  that epoch without augmentation (Adam, batch 128): {}; the products alone {:.3f} s, "
-                             "{}\n",
+    std::cout << fmt::format("  that epoch without augmentation (--opt {} --batch {}): {}; the products alone "
+                             "{:.3f} s, {}\n",
+                             a.optimizer, a.batch,
                              products_line(a.product_flops, a.dense_product_flops, a.rest_seconds, r.peak),
                              a.product_seconds, rate_text(a.product_flops, a.product_seconds, r.peak));
   }

@@ -28,7 +28,8 @@
 
 namespace seatorch::kernels {
 
-// Cache-blocking parameters in elements; mc is a multiple of MR and nc of NR.
+// Cache-blocking parameters in elements; mc is a multiple of the ISA's MR and nc of NR
+// (gemm_short's tiles, as tall as C, need no such fit: C is shorter than mc).
 struct Blocking {
   std::size_t mc = 0;  // rows of the A block kept in L2
   std::size_t kc = 0;  // depth of one pass (the micro-panels' length); pass_depth may go up to 1.25 kc
@@ -241,7 +242,7 @@ inline constexpr std::size_t kAliasedRowsInL1 = 32;        // 4 sets x 8 ways, t
 inline constexpr std::size_t kHalfAliasedRowFloats = 128;  // 512 B
 inline constexpr std::size_t kHalfAliasedPanels = 16;      // B micro-panels that must reuse the copy
 
-template <class V, std::size_t MR, std::size_t NR>
+template <class V, std::size_t NR>
 Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const auto [m, n, k] = args.shape;
   const bool large = m > 2 * blocking.mc;
@@ -298,7 +299,7 @@ template <class V, std::size_t MR, std::size_t NV, bool kTransposedC>
 void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
   constexpr std::size_t NR = NV * V::kLanes;
   const auto [m, n, k] = args.shape;
-  const Packing packing = choose_packing<V, MR, NR>(args, blocking);
+  const Packing packing = choose_packing<V, NR>(args, blocking);
   const bool prefetch_c = !kTransposedC && blocking.prefetch_c_depth > 0 && m * n >= blocking.prefetch_c_floats;
 
   const std::size_t kc_max = pass_depth(k, blocking.kc);
@@ -361,20 +362,6 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
   }
 }
 
-// The problem of Cᵀ = op(B)ᵀ op(A)ᵀ, stored into C through transposed tiles.
-inline MatmulArgs transposed_problem(const MatmulArgs& args) {
-  const auto flip = [](Transpose t) { return t == Transpose::kYes ? Transpose::kNo : Transpose::kYes; };
-  MatmulArgs t = args;
-  t.shape = {args.shape.n, args.shape.m, args.shape.k};
-  t.a = args.b;
-  t.lda = args.ldb;
-  t.ta = flip(args.tb);
-  t.b = args.a;
-  t.ldb = args.lda;
-  t.tb = flip(args.ta);
-  return t;
-}
-
 // Whether to compute C = A·Bᵀ (both stored row-major) as Cᵀ = B·Aᵀ: the driver packs the
 // transposed operand every call, and when C is wider than tall that is the larger one (the
 // forward X·Wᵀ packs all of W for a batch of 64 rows). Cᵀ's product packs A instead and
@@ -398,7 +385,7 @@ bool prefer_transposed(const MatmulArgs& args, const Blocking& blocking) {
     Blocking large_w_packed = blocking;
     large_w_packed.pack_a_from_ld = 0;
     return args.ta == Transpose::kNo && args.tb == Transpose::kYes && m < n && k >= kMinTransposedDepth &&
-           !choose_packing<V, MR, NR>(transposed_problem(args), large_w_packed).a;
+           !choose_packing<V, NR>(transposed_problem(args), large_w_packed).a;
   }
   return false;
 }

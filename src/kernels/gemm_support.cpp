@@ -1,4 +1,4 @@
-// Packing buffers and degenerate shapes for the GEMM driver (see gemm_support.hpp).
+// Packing buffers, the transposed problem and degenerate shapes for the GEMM driver (see gemm_support.hpp).
 #include "gemm_support.hpp"
 
 #include <algorithm>
@@ -29,6 +29,19 @@ float* pack_buffer(PackSlot slot, std::size_t floats) {
     buffer.capacity = floats;
   }
   return buffer.data.get();
+}
+
+MatmulArgs transposed_problem(const MatmulArgs& args) {
+  const auto flip = [](Transpose t) { return t == Transpose::kYes ? Transpose::kNo : Transpose::kYes; };
+  MatmulArgs t = args;
+  t.shape = {args.shape.n, args.shape.m, args.shape.k};
+  t.a = args.b;
+  t.lda = args.ldb;
+  t.ta = flip(args.tb);
+  t.b = args.a;
+  t.ldb = args.lda;
+  t.tb = flip(args.ta);
+  return t;
 }
 
 bool matmul_degenerate(const MatmulArgs& args) {

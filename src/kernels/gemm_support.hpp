@@ -1,5 +1,6 @@
 // The non-template parts of the GEMM driver, compiled once without ISA flags: the
-// per-thread packing buffers and the degenerate shapes (m, n or k zero).
+// per-thread packing buffers, the transposed problem and the degenerate shapes (m, n or k
+// zero).
 //
 // They live in their own file so that the ISA files, which instantiate the driver template
 // with their own flags, share no inline code with each other (see micro_kernel.hpp).
@@ -17,6 +18,9 @@ enum class PackSlot { kA, kB };
 // A 64-byte-aligned scratch buffer of at least `floats` floats, owned by the calling thread
 // and reused across calls (one per slot), so a matmul allocates only when it outgrows it.
 float* pack_buffer(PackSlot slot, std::size_t floats);
+
+// The problem of Cᵀ = op(B)ᵀ op(A)ᵀ, for the driver to store into C through transposed tiles.
+MatmulArgs transposed_problem(const MatmulArgs& args);
 
 // Handles the shapes with nothing to multiply: m or n zero (nothing to do) and k zero (C is
 // zeroed, or left as is when accumulating). Returns true when it handled the call.

@@ -1,6 +1,7 @@
 // matmul(): the dispatch point, its split across threads, and choosing a kernel by name
 // with user-facing errors. The table of kernels and the CPU feature checks are in
-// kernel_registry.cpp.
+// kernel_registry.cpp. Deliberately not here: any kernel's loops (gemm_driver.hpp and the ISA
+// files).
 #include "seatorch/kernels/matmul.hpp"
 
 #include "epilogue_rows.hpp"
@@ -13,7 +14,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cassert>
 #include <chrono>

@@ -1,8 +1,10 @@
 // ProductLog: the rows of timed products, and the thread's recording log. A log holds a
 // handful of kinds (an MLP's step runs five to eight), so a row is found by a linear search.
+// Deliberately not here: timing (matmul() and sparse_matmul() time the calls they dispatch).
 #include "seatorch/kernels/product_log.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 namespace seatorch::kernels {
 namespace {
@@ -38,7 +40,9 @@ void ProductLog::add(const MatmulArgs& args, const Epilogue& epilogue, double se
 }
 
 void ProductLog::add(const SparseMatmulArgs& args, const Epilogue& epilogue, double seconds) {
-  // Recorded as the dense product it stands for: C (m, n) = A (m, k) op(B), or its transpose.
+  // Recorded as the dense product it stands for: C (m, n) = A (m, k) op(B), or its transpose,
+  // op(B)ᵀ Aᵀ, which the weight gradient's B as stored (tb kNo) gives as the left operand.
+  assert(!args.transposed_c || args.tb == Transpose::kNo);
   const MatmulShape shape{args.a->rows, args.n, args.a->cols};
   const ProductKind kind{.shape = args.transposed_c ? MatmulShape{shape.n, shape.m, shape.k} : shape,
                          .ta = args.transposed_c ? Transpose::kYes : Transpose::kNo,

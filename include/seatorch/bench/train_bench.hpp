@@ -13,7 +13,6 @@
 
 #include "seatorch/bench/cpu_distance.hpp"
 #include "seatorch/bench/matmul_bench.hpp"
-#include "seatorch/data/registry.hpp"
 #include "seatorch/kernels/product_log.hpp"
 #include "seatorch/train/tensor_trainer.hpp"
 
@@ -39,6 +38,8 @@ struct TrainBenchOptions {
 // One epoch of the data set's default recipe with the `best` recipe's augmentation.
 struct AugmentBench {
   std::string architecture;
+  std::string optimizer;  // the recipe's, as train's --opt names it
+  std::size_t batch = 0;
   std::string augment;               // the transforms, as --augment lists them
   double augment_seconds = 0.0;      // transforming the epoch's images (on more than one thread,
                                      // those the threads had not transformed while they waited)
@@ -66,7 +67,9 @@ struct TrainBenchReport {
   std::string cpu;  // this_cpu(): what the figures were measured on
   std::string dataset;
   std::string architecture;
-  std::string kernel;  // the matmul kernel used
+  std::string kernel;     // the matmul kernel used
+  std::string optimizer;  // as train's --opt names it
+  double momentum = 0.0;
   std::size_t batch = 0;
   std::size_t epochs = 0;
   std::size_t train_size = 0;

@@ -35,6 +35,11 @@
 
 namespace seatorch::kernels {
 
+// The x86 fast kernels' layers skip the groups of 4 inputs that are all zero in a tile's rows
+// where at most this share (%) of the layer's groups are lit (a batch of digits' first layer),
+// with the same outputs.
+inline constexpr std::size_t kLitGroupsPercent = 50;
+
 struct Int8GemmArgs {
   std::size_t m = 0;
   std::size_t n = 0;

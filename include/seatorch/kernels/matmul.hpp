@@ -87,8 +87,9 @@ std::string_view selected_kernel();
 // The kernel itself (kernel_registry.hpp): sparse_matmul() runs its sparse twin.
 const KernelInfo& selected_kernel_info();
 
-// Runs the kernel called `name` once, whatever is selected (tests and the bench). Same
-// errors as select_kernel().
+// Runs the kernel called `name` once, whatever is selected (tests and the bench). An
+// unknown name, or one this CPU lacks, is an InputError starting "matmul_with:" that lists
+// the available kernels.
 void matmul_with(std::string_view name, const MatmulArgs& args);
 
 }  // namespace seatorch::kernels

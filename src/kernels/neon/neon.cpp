@@ -1,6 +1,7 @@
 // The `neon` kernel: the packed GEMM driver with an AArch64 NEON micro-kernel, and the
 // NEON FMA-throughput probe. NEON is part of every AArch64 CPU, so it needs no flags and
-// no run-time check; it is built only for AArch64 targets.
+// no run-time check; it is built only for AArch64 targets. Deliberately not here: the
+// driver's loops (gemm_driver.hpp) and threads.
 //
 // Micro-tile 8 x 12: twenty-four q-register accumulators, three for B's row and one
 // broadcast, of the 32 registers.

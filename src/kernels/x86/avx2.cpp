@@ -1,6 +1,7 @@
 // The `avx2` kernel: the packed GEMM driver with an AVX2 + FMA micro-kernel, and the AVX2
 // FMA-throughput probe. The only file built with -mavx2 -mfma; the registry calls it only
-// when the CPU reports both.
+// when the CPU reports both. Deliberately not here: the driver's loops (gemm_driver.hpp) and
+// threads.
 //
 // Micro-tile 6 x 16: twelve ymm accumulators, two for B's row and one broadcast fill 15 of
 // the 16 registers; per step 12 FMAs against 8 loads keeps both FMA pipes busy.

@@ -1,6 +1,7 @@
 // The `avx512` kernel: the packed GEMM driver with an AVX-512F micro-kernel, and the
 // AVX-512 FMA-throughput probe. The only file built with -mavx512f; the registry calls it
-// only when the CPU and the OS support AVX-512 state.
+// only when the CPU and the OS support AVX-512 state. Deliberately not here: the driver's
+// loops (gemm_driver.hpp) and threads.
 //
 // Micro-tile 8 x 32: sixteen zmm accumulators (of 32 registers). On Zen 4 a 512-bit FMA
 // runs on both 256-bit pipes, so the peak is the same as AVX2's; what AVX-512 brings is

@@ -15,8 +15,8 @@
 namespace seatorch::kernels::x86 {
 namespace {
 
-// requantize() of 8 accumulators, as int8 in the low 8 bytes; see requantize_avx512 for the
-// srdhm identity.
+// requantize() of 8 accumulators, as int8 in the low 8 bytes; the srdhm identity is written
+// out above struct Columns in int8_kernels_avx512vnni.cpp.
 inline __m128i requantize8(__m256i acc, const std::int32_t* multiplier, const std::int32_t* shift,
                            std::int32_t zero_point, bool relu) {
   auto load = [](const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
@@ -73,13 +73,17 @@ struct YmmPolicy {
   static Acc sub(Acc a, Acc b) { return _mm256_sub_epi32(a, b); }
   static Acc load(const std::int8_t* block) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)); }
 
+  // The mask of int32 lanes [0, n), n <= 8, for the masked loads of a short row.
+  static __m256i first_lanes(std::size_t n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+
   // Bit t: whether row[4t .. 4t+3] are not all zero, t < count <= 64.
   static std::uint64_t lit_bits(const std::uint8_t* row, std::size_t count) {
     std::uint64_t bits = 0;
     for (std::size_t t = 0; t < count; t += 8) {
       const std::size_t left = count - t;
-      const __m256i lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(left < 8 ? left : 8)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      const __m256i lanes = first_lanes(left < 8 ? left : 8);
       const __m256i four = _mm256_maskload_epi32(reinterpret_cast<const int*>(row + t * 4), lanes);  // 8 groups
       const __m256i zero = _mm256_cmpeq_epi32(four, _mm256_setzero_si256());
       // The masked-off lanes read as zero, so they are never lit.

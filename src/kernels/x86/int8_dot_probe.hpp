@@ -43,7 +43,7 @@ double dot_probe(std::size_t rounds) {
   // Every chain's result is consumed, so that none of them can be optimised away. The stores
   // come first, fully unrolled, as in the tiles: consumed in a rolled loop, the accumulators
   // made GCC 12 copy each new sum to another register every round.
-  alignas(64) std::int32_t lanes[kChains][Isa::kRows];
+  alignas(64) std::int32_t lanes[kChains][Isa::kRows];  // (chains, lanes): each chain's sums
 #pragma GCC unroll 16
   for (std::size_t c = 0; c < kChains; ++c) Isa::store(lanes[c], acc[c]);
   std::uint32_t sum = 0;

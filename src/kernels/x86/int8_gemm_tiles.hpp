@@ -131,7 +131,7 @@ template <class Isa, int MR, int NR, bool kListed, class Out>
   for (int r = 0; r < MR; ++r)
     a[r] = g.a + a_row(g, i0 + static_cast<std::size_t>(r)) * g.lda * (sizeof(typename Isa::ActWord) / 4);
 
-  typename Isa::Acc acc[MR][NR];
+  typename Isa::Acc acc[MR][NR];  // (tile rows, blocks of output columns): a register of sums each
   {
     typename Isa::Acc column[NR];
 #pragma GCC unroll 8
@@ -303,8 +303,7 @@ inline constexpr int kLitRows = 4;
 // The longest row whose group list fits on the stack (a std::vector here could be the copy
 // of its code the linker keeps for files built without this ISA); longer rows run dense.
 inline constexpr std::size_t kMaxLitGroups = 1024;
-// At most this share of a layer's groups lit, row by row, its tiles take their lists.
-inline constexpr std::size_t kLitGroupsPercent = 50;
+// At most kLitGroupsPercent (int8_kernels.hpp) of a layer's groups lit, its tiles take their lists.
 
 // 64-bit words of lit bits an A row has at most: one bit per whole group of 4 activations.
 inline constexpr std::size_t kMaxLitWords = kMaxLitGroups / 64;

@@ -28,7 +28,8 @@ struct Avx2 : YmmPolicy {
   // measured no different, 16 groups ahead 6 % slower (DECISIONS 53).
   static constexpr std::size_t kPrefetchSteps = 0;
   // Throughput x latency of vpmaddwd and its add (Zen 4: 2 per cycle, 3 + 1 cycles), and few
-  // enough that GCC keeps them and their temporaries in the 16 ymm registers (12 spilled).
+  // enough that GCC keeps them and their temporaries in the 16 ymm registers (with the
+  // intrinsic add, 12 chains spilled; the inline vpaddd on the accumulator keeps them).
   static constexpr std::size_t kProbeChains = 12;
   using Act = __m256i;  // 4 activations as int16, repeated 4 times
 

@@ -32,9 +32,7 @@ struct AvxVnni : YmmPolicy {
 
   static Acc sums(const std::int32_t* v, std::size_t count) {
     if (count >= kRows) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
-    const __m256i lanes =
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    return _mm256_maskload_epi32(v, lanes);  // the masked-off values are not read
+    return _mm256_maskload_epi32(v, first_lanes(count));  // the masked-off values are not read
   }
   static Acc sums(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
   static void prepare(Operands&) {}

@@ -1,7 +1,8 @@
 // The x86 int8 gemm kernels (see kernels/int8_kernels.hpp). gemm_* are defined in files
 // compiled with their ISA flags; call one only when int8_kernel_names() lists it.
 // Packing is plain C++ and lives in src/kernels/x86/int8_pack.cpp, so that no
-// code shared with the rest of the program is ever compiled with ISA flags.
+// code shared with the rest of the program is ever compiled with ISA flags. Deliberately not
+// here: the tiles' loops (int8_gemm_tiles.hpp) and the choice of kernel (int8_kernels.cpp).
 #pragma once
 
 #include "seatorch/kernels/int8_kernels.hpp"
