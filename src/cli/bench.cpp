@@ -13,10 +13,12 @@
 
 namespace seatorch::cli {
 
-CLI::Option* add_clock_option(CLI::App* app, std::string& clock) {
+CLI::Option* add_clock_option(CLI::App* app, std::string& clock, std::string_view note) {
   return app
       ->add_option("--clock", clock,
-                   "What is timed: the thread's CPU time (cpu: the code alone, even on a busy machine) or wall time")
+                   fmt::format("What is timed: the thread's CPU time (cpu: the code alone, even on a busy machine) or "
+                               "wall time{}",
+                               note))
       ->check(CLI::IsMember({"cpu", "wall"}))
       ->capture_default_str();
 }

@@ -187,8 +187,9 @@ Command register_matmul_bench(CLI::App& bench) {
   add_count(app, "--reps", flags->reps,
             "Timed samples per figure, taken in turn across the engines (the median is reported)", 1)
       ->capture_default_str();
-  flags->clock_opt = command.sets("clock", add_clock_option(app, flags->clock));
-  add_threads(command, app, flags->threads);
+  flags->clock_opt = command.sets(
+      "clock", add_clock_option(app, flags->clock, "; with more than one thread, wall unless given (cpu is refused)"));
+  add_threads(command, app, flags->threads, "each product, and as many for OpenBLAS");
   command
       .sets("matmul kernel",
             app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)"))

@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace seatorch::cli {
 
@@ -22,8 +23,9 @@ Command register_train_bench(CLI::App& bench);
 Command register_int8_bench(CLI::App& bench);
 Command register_cpus_bench(CLI::App& bench);
 
-// --clock, shared by the modes that time single-threaded work; parse_clock reads its value.
-CLI::Option* add_clock_option(CLI::App* app, std::string& clock);
+// --clock, shared by the modes that time single-threaded work, `note` appended to its help;
+// parse_clock reads its value.
+CLI::Option* add_clock_option(CLI::App* app, std::string& clock, std::string_view note = {});
 bench::TimingClock parse_clock(const std::string& clock);
 
 // "MxNxK:form", as `--shapes` takes it.

@@ -22,11 +22,13 @@ CLI::Option* Command::sets(const std::string& value, CLI::Option* option) {
   return option;
 }
 
-CLI::Option* add_threads(Command& command, CLI::App* app, std::size_t& threads) {
-  return command.sets("threads", add_count(app, "--threads", threads,
-                                           "Threads for the products, the augmentation and the optimizer (default: "
-                                           "SEATORCH_THREADS, else 1); results are bit-identical on any count",
-                                           1, core::kMaxThreads));
+CLI::Option* add_threads(Command& command, CLI::App* app, std::size_t& threads, std::string_view what) {
+  return command.sets(
+      "threads",
+      add_count(app, "--threads", threads,
+                fmt::format(
+                    "Threads for {} (default: SEATORCH_THREADS, else 1); results are bit-identical on any count", what),
+                1, core::kMaxThreads));
 }
 
 void use_threads(std::size_t threads) {

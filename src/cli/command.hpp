@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -69,9 +70,10 @@ CLI::Option* add_count(CLI::App* app, const std::string& flag, T& value, const s
       ->transform(count_validator(min, limit, limit == std::numeric_limits<T>::max()));
 }
 
-// --threads N, for a command whose work runs through core/parallel.hpp. The value stays 0
-// when the flag is not given; use_threads() then leaves the count to SEATORCH_THREADS (else 1).
-CLI::Option* add_threads(Command& command, CLI::App* app, std::size_t& threads);
+// --threads N, for a command whose work runs through core/parallel.hpp; `what` says what the
+// threads share ("the products"). The value stays 0 when the flag is not given; use_threads()
+// then leaves the count to SEATORCH_THREADS (else 1).
+CLI::Option* add_threads(Command& command, CLI::App* app, std::size_t& threads, std::string_view what);
 
 // Applies a parsed --threads, and resolves SEATORCH_THREADS now, so that a bad value there is
 // reported before any work starts.

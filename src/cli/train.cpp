@@ -235,7 +235,8 @@ Command register_train(CLI::App& root) {
   app->add_option("--gamma", f->gamma, "Decay factor (--schedule step)")->check(kPositiveReal);
   command.sets("dropout", app->add_option("--dropout", f->dropout, "Dropout after each hidden ReLU, in [0, 1)"))
       ->check(CLI::Range(0.0, 0.99));
-  add_count(app, "--seed", f->seed, "Seed for initialization, data order and dropout")->capture_default_str();
+  add_count(app, "--seed", f->seed, "Seed for initialization, data order, dropout and augmentation")
+      ->capture_default_str();
   command.sets("training limit",
                add_count(app, "--limit", f->limit, "Train on the first N training samples only (0: all)"));
   app->add_option("--val-split", f->val_split, "Hold out this fraction of the training set for validation")
@@ -259,7 +260,7 @@ Command register_train(CLI::App& root) {
                   "Checkpoint to write; metrics.json and the plots go beside it (with --resume: the "
                   "interrupted run's)")
       ->capture_default_str();
-  add_threads(command, app, f->threads);
+  add_threads(command, app, f->threads, "the products, the batch gather, the augmentation and the optimizer");
   command.sets("matmul kernel", app->add_option("--kernel", f->kernel,
                                                 "Matmul kernel (default: the best this CPU has; see SEATORCH_KERNEL)"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
