@@ -216,7 +216,7 @@ Command register_train_bench(CLI::App& bench) {
       ->capture_default_str();
   command.sets("data directory", app->add_option("--data-dir", f->data_dir, "Directory of the MNIST files"));
   add_count(app, "--seed", f->options.seed, "Seed")->capture_default_str();
-  add_threads(command, app, f->threads, "the products, the batch gather, the augmentation and the optimizer");
+  add_threads(command, app, f->threads, kTrainingThreadWork);
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   app->add_flag("!--no-augmentation", f->options.augmentation,
                 "Skip the augmentation line (one epoch of the default model with the best recipe's transforms)");

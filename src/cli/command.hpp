@@ -74,6 +74,9 @@ CLI::Option* add_count(CLI::App* app, const std::string& flag, T& value, const s
 // threads share ("the products"). The value stays 0 when the flag is not given; use_threads()
 // then leaves the count to SEATORCH_THREADS (else 1).
 CLI::Option* add_threads(Command& command, CLI::App* app, std::size_t& threads, std::string_view what);
+// What a training run's threads share, for add_threads (train and bench train).
+inline constexpr std::string_view kTrainingThreadWork =
+    "the products, the batch gather, the augmentation and the optimizer";
 
 // Applies a parsed --threads, and resolves SEATORCH_THREADS now, so that a bad value there is
 // reported before any work starts.

@@ -260,7 +260,7 @@ Command register_train(CLI::App& root) {
                   "Checkpoint to write; metrics.json and the plots go beside it (with --resume: the "
                   "interrupted run's)")
       ->capture_default_str();
-  add_threads(command, app, f->threads, "the products, the batch gather, the augmentation and the optimizer");
+  add_threads(command, app, f->threads, kTrainingThreadWork);
   command.sets("matmul kernel", app->add_option("--kernel", f->kernel,
                                                 "Matmul kernel (default: the best this CPU has; see SEATORCH_KERNEL)"));
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");

@@ -1,4 +1,5 @@
-// Packing buffers, the transposed problem and degenerate shapes for the GEMM driver (see gemm_support.hpp).
+// Packing buffers, the transposed problem and degenerate shapes for the GEMM driver (see
+// gemm_support.hpp).
 #include "gemm_support.hpp"
 
 #include <algorithm>

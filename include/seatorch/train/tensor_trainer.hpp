@@ -5,11 +5,12 @@
 // Determinism: one Rng(seed) draws the initial weights (in the scalar engine's order) and
 // then each epoch's shuffle; dropout masks come from a second Rng derived from the seed, and
 // augmentation draws each image's transform from its own (seed, epoch, sample) stream.
-// Every loop split across threads (--threads) gives each output element the same operations
-// in the same order on any thread count (core/parallel.hpp), and an image's augmentation
-// writes only its own row whichever thread runs it, so the same data and configuration give
-// bit-identical weights on one thread or several. The training set is the first `limit` samples of data.train; the
-// last `validation` fraction of those is held out for validation (never trained on).
+// Every loop split across threads gives each output element the same operations in the same
+// order on any thread count (core/parallel.hpp), and an image's augmentation writes only its
+// own row whichever thread runs it, so the same data and configuration give bit-identical
+// weights on one thread or several. The training set is the first `limit` samples of
+// data.train; the last `validation` fraction of those is held out for validation (never
+// trained on).
 // Stopping and resuming: callbacks.should_stop is asked after every optimizer step; when it
 // says yes the run returns at that step boundary with its position (result.position), the
 // model and the optimizer state. A run started from those with `start` = that position

@@ -303,7 +303,6 @@ inline constexpr int kLitRows = 4;
 // The longest row whose group list fits on the stack (a std::vector here could be the copy
 // of its code the linker keeps for files built without this ISA); longer rows run dense.
 inline constexpr std::size_t kMaxLitGroups = 1024;
-// At most kLitGroupsPercent (int8_kernels.hpp) of a layer's groups lit, its tiles take their lists.
 
 // 64-bit words of lit bits an A row has at most: one bit per whole group of 4 activations.
 inline constexpr std::size_t kMaxLitWords = kMaxLitGroups / 64;
@@ -357,7 +356,7 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
 }
 
 // Whether at most kLitGroupsPercent of the layer's whole groups of 4 activations are lit,
-// with the A rows' lit bits then in row_lit, (m, (k/4 + 63) / 64) words, from A as the layer
+// with the A rows' lit bits then in row_lit, (m, lit_words(k)), from A as the layer
 // holds it (bytes; Isa::prepare() keeps every group where it was). A dense layer (a hidden
 // one) stops as soon as its count passes the share, about half-way through its rows.
 // Vector compares: the scalar test of every group of every tile's rows (and of 16 rows sampled
