@@ -133,10 +133,6 @@ nlohmann::json matmul_json(const bench::MatmulBenchReport& report, const MatmulF
 }
 
 int run_matmul(const MatmulFlags& flags) {
-  // Before anything is measured: a BLAS on a core below this CPU's ISA is re-run on the right one.
-  std::string blas_note;
-  bench::prefer_fitting_blas(blas_note);
-  if (!blas_note.empty()) spdlog::warn("{}", blas_note);
   use_threads(flags.threads);
   bench::MatmulBenchOptions options;
   options.reps = flags.reps;
@@ -144,6 +140,11 @@ int run_matmul(const MatmulFlags& flags) {
   const bool wall = core::threads() > 1 && flags.clock_opt->count() == 0;
   options.clock = wall ? bench::TimingClock::kWall : parse_clock(flags.clock);
   bench::check_clock(options.clock);
+  // Once the flags are known good (a refused one is the only line printed), before anything
+  // is measured: a BLAS on a core below this CPU's ISA is re-run on the right one.
+  std::string blas_note;
+  bench::prefer_fitting_blas(blas_note);
+  if (!blas_note.empty()) spdlog::warn("{}", blas_note);
   options.kernels = flags.kernels;
   // With neither --sizes nor --shapes: the default squares and the MLP's shapes; otherwise
   // exactly what was asked for.
