@@ -72,20 +72,12 @@ void compress_rows_loop(const float* a, std::size_t ld, std::size_t i0, std::siz
   }
 }
 
-// Rows of A are multiplied kSparseGroup at a time, and a group walks the depth in chunks of
-// op(B)'s rows: every row's nonzeros in a chunk, then the next chunk. Each nonzero reads a
-// row of op(B)'s block, R registers; the 784-128 layer's Wᵀ, 784 rows of 512 bytes, lives in
-// L2, and read row by row for each image it held the forward to the L2's bandwidth. A chunk
-// of 64 KiB of op(B) is read from L2 once per group and then from L1 by the group's other
-// rows, whose pass sums wait between chunks in a scratch row each (kSparseGroup x 512 bytes,
-// in L1 too). Measured on Zen 5 (`bench train`, one thread, DECISIONS 72): the 784-128
-// forward 0.053 -> 0.034 s an epoch, the 784-256 one 0.099 -> 0.059 s; groups of 16 to 128
-// rows and chunks of 128 to 192 rows of 512 bytes measured alike. A block of 128-byte rows
-// (the `avx2` kernel's four registers) gets chunks of 512 rows, more than a pass, so it
-// walks the depth in one go: chunked, it ran 10-30 % slower (its four register chains are
-// bound by the FMA latency, not by L2).
+// Rows of A are multiplied kSparseGroup at a time, and a group may walk the depth in chunks
+// of op(B)'s rows: every row's nonzeros in a chunk, then the next chunk, each row's pass sum
+// waiting between chunks in a scratch row (kSparseGroup x 512 bytes at most). Each ISA says
+// how many bytes of op(B)'s block a chunk holds (sparse_columns' chunk_bytes, 0: the whole
+// pass at once), and why (the AVX-512 file; DECISIONS 72).
 inline constexpr std::size_t kSparseGroup = 32;
-inline constexpr std::size_t kSparseChunkBytes = std::size_t{64} << 10;
 
 // Rows [i0, i1) of A (at most kSparseGroup) times op(B)'s column block (R registers, b row
 // p at b + p * brs, every register readable), into the first `cols` floats of out's rows
@@ -153,11 +145,11 @@ void sparse_rows(const SparseRows& a, std::size_t i0, std::size_t i1, const floa
 
 // Every row of A times op(B)'s columns [jb, jb + cols), R registers wide, into C.
 template <class V, std::size_t R>
-void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs, std::size_t pass, std::size_t jb,
-                  std::size_t cols) {
+void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs, std::size_t pass,
+                  std::size_t chunk_bytes, std::size_t jb, std::size_t cols) {
   constexpr std::size_t kW = V::kLanes;
   const SparseRows& a = *args.a;
-  const std::size_t chunk = std::max<std::size_t>(1, kSparseChunkBytes / (R * kW * sizeof(float)));
+  const std::size_t chunk = chunk_bytes == 0 ? pass : std::max<std::size_t>(1, chunk_bytes / (R * kW * sizeof(float)));
   if (!args.transposed_c) {
     for (std::size_t i0 = 0; i0 < a.rows; i0 += kSparseGroup) {
       const std::size_t i1 = min_of<V>(i0 + kSparseGroup, a.rows);
@@ -165,31 +157,34 @@ void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs,
     }
     return;
   }
-  // kW rows of the product at a time, in a tile, then each kW x kW block of it transposed
-  // into C: its columns are rows of C.
-  static_assert(kW <= kSparseGroup);
-  // (kW, R * kW): rows [i0, i0 + kW) of the block; zeroed once, so that the lanes past `cols`
-  // that the transposes read are never uninitialized.
-  alignas(64) float tile[kW][R * kW] = {};
-  for (std::size_t i0 = 0; i0 < a.rows; i0 += kW) {
-    const std::size_t rows = min_of<V>(kW, a.rows - i0);
+  // kSparseGroup rows of the product at a time, in a tile, then each kW x kW block of it
+  // transposed into C: its columns are rows of C.
+  static_assert(kSparseGroup % kW == 0);
+  // (kSparseGroup, R * kW): rows [i0, i0 + kSparseGroup) of the block; zeroed once, so that
+  // the lanes past `cols` that the transposes read are never uninitialized.
+  alignas(64) float tile[kSparseGroup][R * kW] = {};
+  for (std::size_t i0 = 0; i0 < a.rows; i0 += kSparseGroup) {
+    const std::size_t rows = min_of<V>(kSparseGroup, a.rows - i0);
     if (args.accumulate) {
       for (std::size_t l = 0; l < rows; ++l) {
         for (std::size_t j = 0; j < cols; ++j) tile[l][j] = args.c[(jb + j) * args.ldc + i0 + l];
       }
     }
     sparse_rows<V, R>(a, i0, i0 + rows, b, brs, pass, chunk, args.accumulate, tile[0], R * kW, cols);
-    for (std::size_t r = 0; r < R && r * kW < cols; ++r) {
-      typename V::Reg block[kW];
+    for (std::size_t l0 = 0; l0 < rows; l0 += kW) {
+      const std::size_t height = min_of<V>(kW, rows - l0);
+      for (std::size_t r = 0; r < R && r * kW < cols; ++r) {
+        typename V::Reg block[kW];
 #pragma GCC unroll 16
-      for (std::size_t l = 0; l < kW; ++l) block[l] = l < rows ? V::load(tile[l] + r * kW) : V::zero();
-      V::transpose(block);  // block[q]: column r * kW + q of the tile, a row of C
-      for (std::size_t q = 0; q < kW && r * kW + q < cols; ++q) {
-        float* c = args.c + (jb + r * kW + q) * args.ldc + i0;
-        if (rows == kW) {
-          V::store(c, block[q]);
-        } else {
-          V::store_n(c, block[q], rows);
+        for (std::size_t l = 0; l < kW; ++l) block[l] = l < height ? V::load(tile[l0 + l] + r * kW) : V::zero();
+        V::transpose(block);  // block[q]: column r * kW + q of the tile's rows l0.., a row of C
+        for (std::size_t q = 0; q < kW && r * kW + q < cols; ++q) {
+          float* c = args.c + (jb + r * kW + q) * args.ldc + i0 + l0;
+          if (height == kW) {
+            V::store(c, block[q]);
+          } else {
+            V::store_n(c, block[q], height);
+          }
         }
       }
     }
@@ -199,16 +194,17 @@ void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs,
 // The block R = 1..NV registers wide that `cols` columns need.
 template <class V, std::size_t... Nv>
 void fitted_sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs, std::size_t pass,
-                         std::size_t jb, std::size_t cols, std::index_sequence<Nv...>) {
+                         std::size_t chunk_bytes, std::size_t jb, std::size_t cols, std::index_sequence<Nv...>) {
   const std::size_t registers = (cols + V::kLanes - 1) / V::kLanes;
-  (void)((registers == Nv + 1 && (sparse_block<V, Nv + 1>(args, b, brs, pass, jb, cols), true)) || ...);
+  (void)((registers == Nv + 1 && (sparse_block<V, Nv + 1>(args, b, brs, pass, chunk_bytes, jb, cols), true)) || ...);
 }
 
-// The product, in column blocks NV registers wide. op(B) is read in place when
+// The product, in column blocks NV registers wide, each pass over the depth walked in chunks
+// of chunk_bytes of the block's rows (0: each pass in one go). op(B) is read in place when
 // it is stored (k, n) and the block ends on a whole register; otherwise the block is packed
 // (k, NB), zero-padded, as the dense driver packs a B micro-panel.
 template <class V, std::size_t NV>
-void sparse_columns(const SparseMatmulArgs& args, std::size_t kc) {
+void sparse_columns(const SparseMatmulArgs& args, std::size_t kc, std::size_t chunk_bytes) {
   constexpr std::size_t kNb = NV * V::kLanes;
   const std::size_t k = args.a->cols;
   const std::size_t pass = k == 0 ? 1 : pass_depth(k, kc);
@@ -226,7 +222,7 @@ void sparse_columns(const SparseMatmulArgs& args, std::size_t kc) {
       b = packed;
       brs = kNb;
     }
-    fitted_sparse_block<V>(args, b, brs, pass, jb, cols, std::make_index_sequence<NV>{});
+    fitted_sparse_block<V>(args, b, brs, pass, chunk_bytes, jb, cols, std::make_index_sequence<NV>{});
   }
 }
 

@@ -58,7 +58,7 @@ constexpr std::size_t kSparseNv = 8;
 
 void matmul_neon(const MatmulArgs& args) { gemm<NeonVec, kMr, kNv>(args, kBlocking); }
 
-void sparse_matmul_neon(const SparseMatmulArgs& args) { sparse_columns<NeonVec, kSparseNv>(args, kBlocking.kc); }
+void sparse_matmul_neon(const SparseMatmulArgs& args) { sparse_columns<NeonVec, kSparseNv>(args, kBlocking.kc, 0); }
 
 void compress_rows_neon(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
   compress_rows_loop<NeonVec>(a, ld, i0, i1, out);

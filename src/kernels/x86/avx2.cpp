@@ -108,7 +108,7 @@ constexpr std::size_t kSparseNv = 4;
 
 void matmul_avx2(const MatmulArgs& args) { gemm<Avx2Vec, kMr, kNv>(args, kBlocking); }
 
-void sparse_matmul_avx2(const SparseMatmulArgs& args) { sparse_columns<Avx2Vec, kSparseNv>(args, kBlocking.kc); }
+void sparse_matmul_avx2(const SparseMatmulArgs& args) { sparse_columns<Avx2Vec, kSparseNv>(args, kBlocking.kc, 0); }
 
 void compress_rows_avx2(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
   compress_rows_loop<Avx2Vec>(a, ld, i0, i1, out);
