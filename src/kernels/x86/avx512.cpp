@@ -126,7 +126,7 @@ constexpr std::size_t kSparseNv = 8;
 // needs two such loads a cycle: its forward ran no faster than Zen 4's. Walked in chunks of
 // 32 KiB (64 rows), which a group of rows reads from L2 once and then from L1, on Zen 5
 // (`bench train`, DECISIONS 72): the 784-128 forward 0.052 -> 0.036 s an epoch, the default
-// model's weight gradient 0.083 -> 0.058 s and its epoch 0.26 -> 0.23 s. Chunks of 64 KiB
+// model's weight gradient 0.083 -> 0.058 s and its epoch 0.30 -> 0.23 s. Chunks of 64 KiB
 // gave the forward 5 % more and the weight gradient back its 0.083 s; 16 KiB were slower for
 // both. The other kernels take each pass in one go: their blocks have four registers, whose
 // chains the FMA latency bounds, not L2 (chunked at 8-32 KiB the `avx2` forward ran 8-33 %
