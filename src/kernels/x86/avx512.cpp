@@ -5,11 +5,12 @@
 //
 // Micro-tile 8 x 32: sixteen zmm accumulators (of 32 registers). On Zen 4 a 512-bit FMA
 // runs on both 256-bit pipes, so the peak is the same as AVX2's; what AVX-512 brings is
-// the register count (a taller tile, fewer loads per FMA) and masked tails. Eight rows
-// divide the MLP's 64, 128 and 784. C at most 14 rows tall (the 10-class layer's weight
-// gradient dYᵀ·H) runs with tiles exactly that tall, and C at most 14 wide (its forward H·Wᵀ,
-// or the gradient in the form Hᵀ·dY) as Cᵀ through the same tiles, stored transposed: a
-// 10-row tile wastes no lanes. A C at most 16 wide, or the last 16 columns of a wider one, runs
+// the register count (a taller tile, fewer loads per FMA) and masked tails. Zen 5 and the
+// Xeons have two full-width pipes, twice the peak; on Zen 5 taller tiles (12 and 14 rows)
+// measured 3-6 % slower (DECISIONS 72). Eight rows divide the MLP's 64, 128 and 784. C at
+// most 14 rows tall (the 10-class layer's weight gradient dYᵀ·H) runs with tiles exactly that
+// tall, and C at most 14 wide (its forward H·Wᵀ, or the gradient in the form Hᵀ·dY) as Cᵀ
+// through the same tiles, stored transposed: a 10-row tile wastes no lanes. A C at most 16 wide, or the last 16 columns of a wider one, runs
 // the tile one register wide (the driver's fitted_micro_kernel).
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
