@@ -63,7 +63,9 @@ constexpr std::size_t kSparseNv = 4;
 
 void matmul_blocked(const MatmulArgs& args) { gemm<PortableVec, kMr, kNv>(args, kBlocking); }
 
-void sparse_matmul_blocked(const SparseMatmulArgs& args) { sparse_columns<PortableVec, kSparseNv>(args, kBlocking.kc, 0); }
+void sparse_matmul_blocked(const SparseMatmulArgs& args) {
+  sparse_columns<PortableVec, kSparseNv>(args, kBlocking.kc, 0);
+}
 
 void compress_rows_blocked(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
   compress_rows_loop<PortableVec>(a, ld, i0, i1, out);

@@ -1,19 +1,19 @@
 // The sparse product's loops, written once for every ISA (sparse_matmul.hpp says what they
 // compute): each row of A walks its nonzeros, and each nonzero multiplies one row of op(B)
-// into a row of C held in registers.
+// into the row's sum, held in registers.
 //
 //   for column block jb of op(B), NB = NV * lanes wide:   op(B)'s block packed (k, NB) if need be
 //     for group of kSparseGroup rows of A:
 //       for each pass over the depth (pass_depth, as the dense driver cuts it):
-//         for each chunk of the pass (kSparseChunkBytes of op(B)'s block):
+//         for each chunk of the pass (chunk_bytes of op(B)'s block, as the ISA chose):
 //           for row i of the group:                       its pass sum in NV registers
 //             acc += a(i, p) * op(B)(p, block) for the row's nonzeros p in the chunk
 //         c = c + acc, each row's acc started from 0 at the pass's start
 //
 // The passes, the zero start of each pass's sum and its addition to C are the dense
 // driver's own (gemm_driver.hpp and micro_kernel.hpp), so each element is the same float
-// operations less the multiply-adds of zeros. A row of C transposed (the weight gradient)
-// goes through a tile of kLanes rows on the stack and V::transpose.
+// operations less the multiply-adds of zeros. Rows of C transposed (the weight gradient) go
+// through a tile of a group's rows on the stack and V::transpose.
 //
 // The compression that makes A from a dense matrix is here too: a register of a row at a
 // time, its nonzeros moved to the front with V::compress where the ISA has it (AVX-512's
@@ -85,14 +85,15 @@ inline constexpr std::size_t kSparseGroup = 32;
 // of a row starts from zero and is added to the row once, after the pass's last chunk: the
 // dense driver's order, whatever the chunk.
 template <class V, std::size_t R>
-void sparse_rows(const SparseRows& a, std::size_t i0, std::size_t i1, const float* b, std::size_t brs,
-                 std::size_t pass, std::size_t chunk, bool accumulate, float* out, std::size_t ldo, std::size_t cols) {
+void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const float* b, std::size_t brs,
+                      std::size_t pass, std::size_t chunk, bool accumulate, float* out, std::size_t ldo,
+                      std::size_t cols) {
   using Reg = typename V::Reg;
   constexpr std::size_t kW = V::kLanes;
   constexpr std::size_t kRow = R * kW;
   float* sums = pack_buffer(PackSlot::kA, kSparseGroup * kRow);  // (i1 - i0, kRow): pass sums between chunks
-  std::size_t next[kSparseGroup];        // per row: its first entry not yet multiplied
-  std::size_t pass_first[kSparseGroup];  // per row: its first entry in the current pass
+  std::size_t next[kSparseGroup];                                // per row: its first entry not yet multiplied
+  std::size_t pass_first[kSparseGroup];                          // per row: its first entry in the current pass
   const std::uint32_t* column = a.column.data();
   const float* value = a.value.data();
   for (std::size_t i = i0; i < i1; ++i) next[i - i0] = a.begin(i);
@@ -153,7 +154,8 @@ void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs,
   if (!args.transposed_c) {
     for (std::size_t i0 = 0; i0 < a.rows; i0 += kSparseGroup) {
       const std::size_t i1 = min_of<V>(i0 + kSparseGroup, a.rows);
-      sparse_rows<V, R>(a, i0, i1, b, brs, pass, chunk, args.accumulate, args.c + i0 * args.ldc + jb, args.ldc, cols);
+      sparse_row_group<V, R>(a, i0, i1, b, brs, pass, chunk, args.accumulate, args.c + i0 * args.ldc + jb, args.ldc,
+                             cols);
     }
     return;
   }
@@ -170,7 +172,7 @@ void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs,
         for (std::size_t j = 0; j < cols; ++j) tile[l][j] = args.c[(jb + j) * args.ldc + i0 + l];
       }
     }
-    sparse_rows<V, R>(a, i0, i0 + rows, b, brs, pass, chunk, args.accumulate, tile[0], R * kW, cols);
+    sparse_row_group<V, R>(a, i0, i0 + rows, b, brs, pass, chunk, args.accumulate, tile[0], R * kW, cols);
     for (std::size_t l0 = 0; l0 < rows; l0 += kW) {
       const std::size_t height = min_of<V>(kW, rows - l0);
       for (std::size_t r = 0; r < R && r * kW < cols; ++r) {

@@ -148,7 +148,9 @@ void matmul_avx512(const MatmulArgs& args) {
   }
 }
 
-void sparse_matmul_avx512(const SparseMatmulArgs& args) { sparse_columns<Avx512Vec, kSparseNv>(args, kBlocking.kc, kSparseChunkBytes); }
+void sparse_matmul_avx512(const SparseMatmulArgs& args) {
+  sparse_columns<Avx512Vec, kSparseNv>(args, kBlocking.kc, kSparseChunkBytes);
+}
 
 void compress_rows_avx512(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
   compress_rows_loop<Avx512Vec>(a, ld, i0, i1, out);
