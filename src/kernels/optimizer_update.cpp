@@ -25,6 +25,7 @@ std::span<const UpdateKernel> update_kernels() {
     {Isa::kBaseline, {"ref", sgd_update_ref, adam_update_ref}},
 #if defined(__x86_64__)
         {Isa::kAvx2, {"avx2", sgd_update_avx2, adam_update_avx2}},
+        {Isa::kAvx512f, {"avx512", sgd_update_avx512, adam_update_avx512}},
 #endif
   });
   return kernels;

@@ -13,6 +13,9 @@ namespace seatorch::kernels {
 // src/kernels/x86/optimizer_update_avx2.cpp: these loops built for AVX2 CPUs.
 void sgd_update_avx2(const SgdUpdate& u, std::size_t begin, std::size_t end);
 void adam_update_avx2(const AdamUpdate& u, std::size_t begin, std::size_t end);
+// src/kernels/x86/optimizer_update_avx512.cpp: the same for AVX-512F CPUs.
+void sgd_update_avx512(const SgdUpdate& u, std::size_t begin, std::size_t end);
+void adam_update_avx512(const AdamUpdate& u, std::size_t begin, std::size_t end);
 #endif
 
 namespace {

@@ -3,12 +3,14 @@
 // order (train/optimizer.hpp holds the coefficients and the state; this is only the loop).
 //
 // sgd_update_ref() and adam_update_ref() are the specification. sgd_update() and
-// adam_update() run the widest build of the same loops this CPU has (AVX2 on x86): the same
-// IEEE operations in the same order on every element, with no contraction into FMA, so the
-// same bits (tested against the references element for element).
+// adam_update() run the widest build of the same loops this CPU has (AVX2 or AVX-512 on x86):
+// the same IEEE operations in the same order on every element, with no contraction into FMA,
+// so the same bits (tested against the references element for element).
 // Why a wider build matters: Adam's two divisions and its square root per element run on the
 // divider, which retires a 256-bit vector about as fast as a 128-bit one on the CPUs measured,
-// so the baseline x86-64 build (SSE) took twice as long as the AVX2 one.
+// so the baseline x86-64 build (SSE) took twice as long as the AVX2 one; Zen 5's also retires
+// a 512-bit one faster than two 256-bit ones (Adam 1.7x faster than AVX2 there; Zen 4 splits
+// it in two halves and runs both builds alike; DECISIONS 44, 73).
 // Deliberately not here: the thread split (the optimizer splits by rows), the coefficients'
 // derivation from the options, other optimizers.
 #pragma once
@@ -46,7 +48,7 @@ void sgd_update(const SgdUpdate& u, std::size_t begin, std::size_t end);
 void adam_update(const AdamUpdate& u, std::size_t begin, std::size_t end);
 
 struct UpdateKernel {
-  std::string_view name;  // "ref", "avx2"
+  std::string_view name;  // "ref", "avx2", "avx512"
   void (*sgd)(const SgdUpdate& u, std::size_t begin, std::size_t end);
   void (*adam)(const AdamUpdate& u, std::size_t begin, std::size_t end);
 };
