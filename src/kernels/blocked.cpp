@@ -56,7 +56,8 @@ struct PortableVec {
 constexpr std::size_t kMr = 4;
 constexpr std::size_t kNv = 2;
 constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2048};
-// The sparse product's rows 4 registers (16 floats) wide: 8 of SSE2's 16 registers.
+// The sparse product's rows 4 registers (16 floats) wide: a row's pass sum takes 4 of SSE2's
+// 16 registers.
 constexpr std::size_t kSparseNv = 4;
 
 }  // namespace

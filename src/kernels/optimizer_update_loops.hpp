@@ -1,8 +1,9 @@
 // The optimizer loops of kernels/optimizer_update.hpp, written once and compiled once per
-// ISA: by optimizer_update.cpp for the reference and by x86/optimizer_update_avx2.cpp with
-// -mavx2. Everything here has internal linkage (the unnamed namespace) and calls no
-// standard-library function (the square root is the builtin), so no copy compiled with one
-// file's ISA flags can be picked by the linker for code that runs on a CPU without that ISA.
+// ISA: by optimizer_update.cpp for the reference, by x86/optimizer_update_avx2.cpp with
+// -mavx2 and by x86/optimizer_update_avx512.cpp with -mavx512f. Everything here has internal
+// linkage (the unnamed namespace) and calls no standard-library function (the square root is
+// the builtin), so no copy compiled with one file's ISA flags can be picked by the linker for
+// code that runs on a CPU without that ISA.
 #pragma once
 
 #include "seatorch/kernels/optimizer_update.hpp"

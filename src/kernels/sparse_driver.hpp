@@ -27,7 +27,6 @@
 
 #include "seatorch/kernels/sparse_matmul.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -77,8 +76,8 @@ void compress_rows_loop(const float* a, std::size_t ld, std::size_t i0, std::siz
 // waiting between chunks in a scratch row (kSparseGroup x 512 bytes at most). Each ISA says
 // how many bytes of op(B)'s block a chunk holds (sparse_columns' chunk_bytes, 0: the whole
 // pass at once), and why (the AVX-512 file; DECISIONS 72). Groups of 16 to 128 rows measured
-// alike on Zen 5; 32 keeps the scratch rows (16 KiB at most) in L1 beside a chunk, and the
-// weight gradient's tile of a group on the stack.
+// alike on Zen 5; 32 keeps the scratch rows to 16 KiB and the weight gradient's tile of a
+// group, on the stack, as small.
 inline constexpr std::size_t kSparseGroup = 32;
 
 // Rows [i0, i1) of A (at most kSparseGroup) times op(B)'s column block (R registers, b row
@@ -100,7 +99,9 @@ void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const
   const float* value = a.value.data();
   for (std::size_t i = i0; i < i1; ++i) next[i - i0] = a.begin(i);
   if (a.cols == 0 && !accumulate) {  // no pass: C = 0
-    for (std::size_t i = 0; i < i1 - i0; ++i) std::fill_n(out + i * ldo, cols, 0.0f);
+    for (std::size_t i = 0; i < i1 - i0; ++i) {
+      for (std::size_t j = 0; j < cols; ++j) out[i * ldo + j] = 0.0f;
+    }
   }
 
   for (std::size_t p0 = 0; p0 < a.cols; p0 += pass) {
@@ -152,7 +153,10 @@ void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs,
                   std::size_t chunk_bytes, std::size_t jb, std::size_t cols) {
   constexpr std::size_t kW = V::kLanes;
   const SparseRows& a = *args.a;
-  const std::size_t chunk = chunk_bytes == 0 ? pass : std::max<std::size_t>(1, chunk_bytes / (R * kW * sizeof(float)));
+  // Rows of op(B)'s block per chunk, at least one. No std::max here: a library template
+  // instantiated in an ISA file could be the copy the linker keeps for baseline code.
+  const std::size_t chunk_rows = chunk_bytes / (R * kW * sizeof(float));
+  const std::size_t chunk = chunk_bytes == 0 ? pass : chunk_rows > 0 ? chunk_rows : 1;
   if (!args.transposed_c) {
     for (std::size_t i0 = 0; i0 < a.rows; i0 += kSparseGroup) {
       const std::size_t i1 = min_of<V>(i0 + kSparseGroup, a.rows);

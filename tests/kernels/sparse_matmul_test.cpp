@@ -118,9 +118,9 @@ TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]
     std::size_t m, n, k;
     bool banded = false;  // rows lit only in bands, as a digit is (see below)
   };
-  // n and m across register and block edges; k across the passes of kc 256 and 512 (784 and
-  // 1100 are the MLP's depth and one that needs three passes); m across the driver's groups
-  // of rows (kSparseGroup).
+  // n and m across register and block edges; k across the passes of kc 256 and 512 (784 is
+  // the MLP's depth, 1100 takes five passes of 256 and two of 550); m across the driver's
+  // groups of rows (kSparseGroup).
   const std::vector<Case> cases = {{1, 1, 1},      {3, 17, 5},           {16, 33, 40},         {7, 128, 784},
                                    {64, 130, 300}, {20, 8, 1100},        {33, 67, 257},        {64, 10, 784},
                                    {5, 200, 0},    {40, 128, 784, true}, {17, 130, 1100, true}};
@@ -137,14 +137,15 @@ TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]
             if (c.banded) {
               // Whole chunks of the depth with nothing in them (the `avx512` kernel walks a
               // wide block's depth in chunks of 64 rows of op(B), sparse_driver.hpp): even rows
-              // dark before column 300, odd rows dark in [100, 400) and [600, 700), and every
-              // fifth row dark from 130 on, so rows skip chunks before, between and after their
-              // lit ones.
+              // dark before column 300, odd rows dark in [100, 400) and [600, 700), every
+              // third row dark in [512, 650) (the second pass's first chunks, after entries in
+              // the first pass), and every fifth row dark from 130 on, so rows skip chunks
+              // before, between and after their lit ones.
               for (std::size_t i = 0; i < c.m; ++i) {
                 for (std::size_t p = 0; p < c.k; ++p) {
                   const bool dark = (i % 2 == 0 && p < 300) ||
                                     (i % 2 == 1 && ((p >= 100 && p < 400) || (p >= 600 && p < 700))) ||
-                                    (i % 5 == 0 && p >= 130);
+                                    (i % 3 == 2 && p >= 512 && p < 650) || (i % 5 == 0 && p >= 130);
                   if (dark) a[i * lda + p] = 0.0f;
                 }
               }

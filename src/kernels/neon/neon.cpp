@@ -51,7 +51,8 @@ struct NeonVec {
 constexpr std::size_t kMr = 8;
 constexpr std::size_t kNv = 3;
 constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2040};
-// The sparse product's rows 8 registers (32 floats) wide: 16 of the 32 registers.
+// The sparse product's rows 8 registers (32 floats) wide: a row's pass sum takes 8 of the 32
+// registers.
 constexpr std::size_t kSparseNv = 8;
 
 }  // namespace

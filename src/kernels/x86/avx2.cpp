@@ -100,8 +100,8 @@ struct Avx2Vec {
 constexpr std::size_t kMr = 6;
 constexpr std::size_t kNv = 2;
 constexpr Blocking kBlocking{.mc = 144, .kc = 256, .nc = 2048};
-// The sparse product's rows 4 registers (32 floats) wide: the row and its pass's sum take 8
-// of the 16 registers.
+// The sparse product's rows 4 registers (32 floats) wide: a row's pass sum takes 4 of the 16
+// registers.
 constexpr std::size_t kSparseNv = 4;
 
 }  // namespace

@@ -118,8 +118,8 @@ constexpr Blocking kBlocking{.mc = 128,
                              .prefetch_c_depth = 256,
                              .prefetch_c_floats = std::size_t{1} << 18,
                              .pack_a_from_ld = 1024};
-// The sparse product's rows 8 registers (128 floats) wide: the row and its pass's sum take
-// 16 of the 32 registers, and the 784-128 layer's 128 outputs are one block.
+// The sparse product's rows 8 registers (128 floats) wide: a row's pass sum takes 8 of the 32
+// registers, and the 784-128 layer's 128 outputs are one block.
 constexpr std::size_t kSparseNv = 8;
 // Each nonzero reads a 512-byte row of op(B)'s block for 8 multiply-adds. Read row by row for
 // each row of A, the first layer's Wᵀ (784 rows, 400 KB) and the default model's weight
@@ -129,9 +129,10 @@ constexpr std::size_t kSparseNv = 8;
 // (`bench train`, DECISIONS 72): the 784-128 forward 0.052 -> 0.036 s an epoch, the default
 // model's weight gradient 0.083 -> 0.058 s and its epoch 0.30 -> 0.23 s. Chunks of 64 KiB
 // gave the forward 5 % more and the weight gradient back its 0.083 s; 16 KiB were slower for
-// both. The other kernels take each pass in one go: their blocks have four registers, whose
-// chains the FMA latency bounds, not L2 (chunked at 8-32 KiB the `avx2` forward ran 8-33 %
-// slower on Zen 5).
+// both. The other kernels take each pass in one go: their rows are 64 or 128 bytes (four
+// 256-bit registers under `avx2`), whose few chains the FMA latency bounds, not L2 (chunked
+// at 8-32 KiB the `avx2` forward ran 8-33 % slower on Zen 5; NEON and the portable kernel
+// were not measured chunked).
 constexpr std::size_t kSparseChunkBytes = std::size_t{32} << 10;
 
 }  // namespace
