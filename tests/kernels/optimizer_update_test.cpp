@@ -10,10 +10,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <ios>
+#include <iostream>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -236,5 +239,62 @@ TEST_CASE("every Adam loop build is PyTorch's operations for moments of every ex
       require_same_bits(got.first, want.first, "first moment");
       require_same_bits(got.second, want.second, "second moment");
     }
+  }
+}
+
+// Figures for docs/DECISIONS.md (entries 44 and 73): not a test that runs by default (tag
+// [.]); run
+//   taskset -c 1 build/release/tests/seatorch_tests "[optimizer-bench]"
+// Each build's SGD (momentum) and Adam steps over the default model's parameters, the median
+// of kSteps calls each, and its buffers after them against the reference's, bit for bit.
+TEST_CASE("optimizer loop builds timed over the default model's parameters", "[.][optimizer-bench]") {
+  constexpr std::size_t kParameters = 235146;  // 784-256-128-10
+  constexpr std::size_t kSteps = 200;
+  Rng rng(8);
+  const Buffers start = random_buffers(kParameters, rng);
+  std::optional<Buffers> ref_sgd, ref_adam;  // the reference's buffers after kSteps steps
+  for (const k::UpdateKernel& kernel : k::update_kernels()) {
+    Buffers sgd = start;
+    Buffers adam = start;
+    const k::SgdUpdate sgd_step{
+        .p = sgd.p.data(), .g = sgd.g.data(), .b = sgd.first.data(), .mu = 0.9f, .keep = 1.0f, .neg_lr = -0.1f};
+    const k::AdamUpdate adam_step{.p = adam.p.data(),
+                                  .g = adam.g.data(),
+                                  .m = adam.first.data(),
+                                  .v = adam.second.data(),
+                                  .shrink = 1.0f,
+                                  .b1 = 0.9f,
+                                  .b2 = 0.999f,
+                                  .one_minus_b1 = 0.1f,
+                                  .one_minus_b2 = 0.001f,
+                                  .correction2_sqrt = 0.0447f,
+                                  .neg_step_size = -0.001f,
+                                  .eps = 1e-8f};
+    // Microseconds of each call, its median printed.
+    const auto median_us = [](auto&& step) {
+      std::vector<double> us(kSteps);  // (kSteps)
+      for (double& t : us) {
+        const auto begin = std::chrono::steady_clock::now();
+        step();
+        t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
+      }
+      std::nth_element(us.begin(), us.begin() + kSteps / 2, us.end());
+      return us[kSteps / 2];
+    };
+    const double sgd_us = median_us([&] { kernel.sgd(sgd_step, 0, kParameters); });
+    const double adam_us = median_us([&] { kernel.adam(adam_step, 0, kParameters); });
+    std::cout << kernel.name << ": SGD " << sgd_us << " us, Adam " << adam_us << " us per step over " << kParameters
+              << " parameters (median of " << kSteps << ")\n";
+    if (!ref_sgd) {
+      ref_sgd = sgd;
+      ref_adam = adam;
+      continue;
+    }
+    INFO("kernel " << kernel.name);
+    require_same_bits(sgd.p, ref_sgd->p, "SGD parameter");
+    require_same_bits(sgd.first, ref_sgd->first, "momentum");
+    require_same_bits(adam.p, ref_adam->p, "Adam parameter");
+    require_same_bits(adam.first, ref_adam->first, "first moment");
+    require_same_bits(adam.second, ref_adam->second, "second moment");
   }
 }
