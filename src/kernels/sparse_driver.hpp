@@ -92,9 +92,10 @@ void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const
   using Reg = typename V::Reg;
   constexpr std::size_t kW = V::kLanes;
   constexpr std::size_t kRow = R * kW;
-  float* sums = pack_buffer(PackSlot::kA, kSparseGroup * kRow);  // (i1 - i0, kRow): pass sums between chunks
-  std::size_t next[kSparseGroup];                                // per row: its first entry not yet multiplied
-  std::size_t pass_first[kSparseGroup];                          // per row: its first entry in the current pass
+  // (i1 - i0, kRow): pass sums between chunks, needed only where a pass has more than one
+  float* sums = chunk < pass ? pack_buffer(PackSlot::kA, kSparseGroup * kRow) : nullptr;
+  std::size_t next[kSparseGroup];        // per row: its first entry not yet multiplied
+  std::size_t pass_first[kSparseGroup];  // per row: its first entry in the current pass
   const std::uint32_t* column = a.column.data();
   const float* value = a.value.data();
   for (std::size_t i = i0; i < i1; ++i) next[i - i0] = a.begin(i);
