@@ -56,6 +56,26 @@ Buffers random_buffers(std::size_t n, Rng& rng) {
 
 constexpr std::size_t kLengths[] = {1, 7, 8, 9, 16, 33, 1000};
 
+// An Adam step over b's buffers, with weight decay of one kind or the other (or none) and
+// coefficients of every order of magnitude.
+k::AdamUpdate adam_step(Buffers& b, bool decoupled, bool l2) {
+  return k::AdamUpdate{.p = b.p.data(),
+                       .g = b.g.data(),
+                       .m = b.first.data(),
+                       .v = b.second.data(),
+                       .wd = 0.01f,
+                       .shrink = 0.9999f,
+                       .b1 = 0.9f,
+                       .b2 = 0.999f,
+                       .one_minus_b1 = 0.1f,
+                       .one_minus_b2 = 0.001f,
+                       .correction2_sqrt = 0.0447f,
+                       .neg_step_size = -0.0123f,
+                       .eps = 1e-8f,
+                       .decoupled = decoupled,
+                       .l2 = l2};
+}
+
 }  // namespace
 
 TEST_CASE("every SGD loop build matches the reference bit for bit", "[kernels]") {
@@ -111,25 +131,8 @@ TEST_CASE("every Adam loop build matches the reference bit for bit", "[kernels]"
           const Buffers start = random_buffers(n, rng);
           Buffers want = start;
           Buffers got = start;
-          auto update = [&](Buffers& b) {
-            return k::AdamUpdate{.p = b.p.data(),
-                                 .g = b.g.data(),
-                                 .m = b.first.data(),
-                                 .v = b.second.data(),
-                                 .wd = 0.01f,
-                                 .shrink = 0.9999f,
-                                 .b1 = 0.9f,
-                                 .b2 = 0.999f,
-                                 .one_minus_b1 = 0.1f,
-                                 .one_minus_b2 = 0.001f,
-                                 .correction2_sqrt = 0.0447f,
-                                 .neg_step_size = -0.0123f,
-                                 .eps = 1e-8f,
-                                 .decoupled = decay.decoupled,
-                                 .l2 = decay.l2};
-          };
-          k::adam_update_ref(update(want), begin, n);
-          kernel.adam(update(got), begin, n);
+          k::adam_update_ref(adam_step(want, decay.decoupled, decay.l2), begin, n);
+          kernel.adam(adam_step(got, decay.decoupled, decay.l2), begin, n);
           require_same_bits(got.p, want.p, "parameter");
           require_same_bits(got.first, want.first, "first moment");
           require_same_bits(got.second, want.second, "second moment");
@@ -218,19 +221,15 @@ TEST_CASE("every Adam loop build is PyTorch's operations for moments of every ex
       Buffers want{random_values(kValues, -1, 1, rng), random_values(kValues, -0.1, 0.1, rng),
                    random_values(kValues, -0.05, 0.05, rng), v};
       Buffers got = want;
+      // No weight decay; the second moments kept as they are (b2 1), so that each update
+      // divides by the chosen v over the bias correction c, with an eps too small to matter.
       auto update = [&](Buffers& b) {
-        return k::AdamUpdate{.p = b.p.data(),
-                             .g = b.g.data(),
-                             .m = b.first.data(),
-                             .v = b.second.data(),
-                             .shrink = 1.0f,
-                             .b1 = 0.9f,
-                             .b2 = 1.0f,
-                             .one_minus_b1 = 0.1f,
-                             .one_minus_b2 = 0.0f,
-                             .correction2_sqrt = c,
-                             .neg_step_size = -0.0123f,
-                             .eps = 1e-30f};
+        k::AdamUpdate u = adam_step(b, false, false);
+        u.b2 = 1.0f;
+        u.one_minus_b2 = 0.0f;
+        u.correction2_sqrt = c;
+        u.eps = 1e-30f;
+        return u;
       };
       const k::AdamUpdate oracle = update(want);
       for (std::size_t i = 0; i < kValues; ++i) adam_as_pytorch(oracle, i);
@@ -258,18 +257,7 @@ TEST_CASE("optimizer loop builds timed over the default model's parameters", "[.
     Buffers adam = start;
     const k::SgdUpdate sgd_step{
         .p = sgd.p.data(), .g = sgd.g.data(), .b = sgd.first.data(), .mu = 0.9f, .keep = 1.0f, .neg_lr = -0.1f};
-    const k::AdamUpdate adam_step{.p = adam.p.data(),
-                                  .g = adam.g.data(),
-                                  .m = adam.first.data(),
-                                  .v = adam.second.data(),
-                                  .shrink = 1.0f,
-                                  .b1 = 0.9f,
-                                  .b2 = 0.999f,
-                                  .one_minus_b1 = 0.1f,
-                                  .one_minus_b2 = 0.001f,
-                                  .correction2_sqrt = 0.0447f,
-                                  .neg_step_size = -0.001f,
-                                  .eps = 1e-8f};
+    const k::AdamUpdate adam_update = adam_step(adam, false, false);  // no weight decay, as the default recipe
     // Microseconds of each call, its median printed.
     const auto median_us = [](auto&& step) {
       std::vector<double> us(kSteps);  // (kSteps)
@@ -282,7 +270,7 @@ TEST_CASE("optimizer loop builds timed over the default model's parameters", "[.
       return us[kSteps / 2];
     };
     const double sgd_us = median_us([&] { kernel.sgd(sgd_step, 0, kParameters); });
-    const double adam_us = median_us([&] { kernel.adam(adam_step, 0, kParameters); });
+    const double adam_us = median_us([&] { kernel.adam(adam_update, 0, kParameters); });
     std::cout << kernel.name << ": SGD " << sgd_us << " us, Adam " << adam_us << " us per step over " << kParameters
               << " parameters (median of " << kSteps << ")\n";
     if (!ref_sgd) {
