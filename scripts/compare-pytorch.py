@@ -177,13 +177,26 @@ def seatorch_epoch_seconds(binary, data_dir, seed, recipe, threads):
     return result["train_seconds"], result["test_accuracy"]
 
 
+def bench_cpus(binary):
+    """`seatorch bench cpus --json`: the CPUs' round trips ("pairs") and each one's speed alone
+    ("speeds")."""
+    out = subprocess.run([binary, "--quiet", "bench", "cpus", "--json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
 def cpu_round_trip(binary):
     """A cache line's round trip in ns between the first two CPUs (`seatorch bench cpus`), or
     None on one CPU: on a virtual machine the host may move the two between dies, and then two
     threads exchange everything several times slower (DECISIONS 64)."""
-    out = subprocess.run([binary, "--quiet", "bench", "cpus", "--json"], check=True, capture_output=True, text=True)
-    pairs = json.loads(out.stdout)["pairs"]
+    pairs = bench_cpus(binary)["pairs"]
     return pairs[0]["round_trip_ns"] if pairs else None
+
+
+def cpu_speeds(binary):
+    """Each CPU's sparse product alone in us, by CPU (`seatorch bench cpus`): on a virtual
+    machine one vCPU may run it, and the epoch, a fifth slower than the other while both reach
+    the same FMA peak (DECISIONS 74)."""
+    return {s["cpu"]: s["sparse_product_us"] for s in bench_cpus(binary)["speeds"]}
 
 
 def median(values):

@@ -12,6 +12,8 @@ the same Markdown table, so that every figure there can be checked on a reader's
   two threads   `seatorch train` (the default 12-epoch run) on 1 and 2 threads in turns: its
                 seconds of training, peak memory, whether the checkpoints are the same bytes, and
                 how far apart the two CPUs were around each two-thread run (`seatorch bench cpus`)
+  CPUs alone    each CPU's sparse product (`seatorch bench cpus`) before and after the report:
+                one vCPU of a virtual machine may run training a fifth slower than another
   epoch         `seatorch bench train --no-augmentation --epochs 3` (784-128-10, batch 64)
   INT8          `seatorch bench int8` on the one-thread run's model, and again with
                 SEATORCH_KERNEL=avx2 where the CPU has AVX-512 (what a CPU without it runs)
@@ -258,6 +260,7 @@ def main():
         sys.exit(f"speed-report.py: no seatorch binary at {args.seatorch}; build it (cmake --preset release && "
                  f"cmake --build --preset release) or pass --seatorch")
 
+    speeds_before = compare.cpu_speeds(args.seatorch)
     # The epoch's row first, though printed fourth: seconds long, and it needs the data, so a
     # missing data set is said (by seatorch) before anything longer runs.
     epoch, bench = epoch_row(args)
@@ -275,8 +278,13 @@ def main():
         rows.append(epoch)
         rows.append(int8_row(args, checkpoint, cpu_flags()))
 
+    speeds_after = compare.cpu_speeds(args.seatorch)
+    alone = ", ".join(f"CPU {cpu} {speeds_before[cpu]:.1f}/{speeds_after.get(cpu, float('nan')):.1f} us"
+                      for cpu in sorted(speeds_before))
     print(f"`{bench['cpu']}`, FMA peak {bench['peak_gflops']:.1f} GFLOPS per core ({bench['kernel']}), "
-          f"{datetime.date.today().isoformat()}, one-thread rows pinned to CPU {args.cpu}, {count(args.rounds, 'run')} of each:")
+          f"{datetime.date.today().isoformat()}, one-thread rows pinned to CPU {args.cpu}, {count(args.rounds, 'run')} of each; "
+          f"each CPU's sparse product alone before/after the report (`seatorch bench cpus`; a vCPU slower than "
+          f"another slows every row run on it): {alone}:")
     print()
     print("| what | command | result |")
     print("|---|---|---|")

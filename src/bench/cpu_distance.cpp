@@ -1,11 +1,9 @@
 // A cache line's round trip between two CPUs (bench/cpu_distance.hpp).
 #include "seatorch/bench/cpu_distance.hpp"
 
+#include "seatorch/bench/cpu_set.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/prefetch.hpp"
-
-#include <pthread.h>
-#include <sched.h>
 
 #include <algorithm>
 #include <array>
@@ -16,14 +14,6 @@
 
 namespace seatorch::bench {
 namespace {
-
-bool pin_this_thread(std::size_t cpu) {
-  if (cpu >= CPU_SETSIZE) return false;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
-}
 
 // The counter the two threads pass: alone on its cache line, so that nothing else moves it.
 struct alignas(core::kCacheLineBytes) Ball {
@@ -36,17 +26,6 @@ void wait_for(const std::atomic<std::uint64_t>& a, std::uint64_t value) {
 }
 
 }  // namespace
-
-std::vector<std::size_t> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<std::size_t> cpus;
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
-  for (std::size_t cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-  }
-  return cpus;
-}
 
 std::optional<double> round_trip_ns(std::size_t a, std::size_t b) {
   if (a == b) throw core::input_error("a round trip needs two different CPUs, not CPU {} twice", a);

@@ -1,9 +1,11 @@
 // `seatorch bench cpus`: how far apart the CPUs this process may use are, as a cache line's
-// round trip from the first to each other one, and its JSON. The measuring is
-// bench/cpu_distance.hpp's; read it before trusting a two-thread figure on a virtual machine.
+// round trip from the first to each other one, how fast each is alone, and its JSON. The
+// measuring is bench/cpu_distance.hpp's and bench/cpu_speed.hpp's; read them before trusting
+// a one- or two-thread figure on a virtual machine.
 #include "bench_modes.hpp"
 
 #include "seatorch/bench/cpu_distance.hpp"
+#include "seatorch/bench/cpu_speed.hpp"
 #include "seatorch/bench/machine.hpp"
 
 #include <fmt/format.h>
@@ -15,25 +17,54 @@
 namespace seatorch::cli {
 namespace {
 
+// The speeds table: each CPU's FMA peak and sparse product, and how much slower than the
+// fastest each one's product ran where they differ.
+void print_speeds(const std::vector<bench::CpuSpeed>& speeds) {
+  double fastest = 0.0;
+  for (const bench::CpuSpeed& s : speeds) {
+    if (fastest == 0.0 || s.sparse_product_us < fastest) fastest = s.sparse_product_us;
+  }
+  std::cout << fmt::format(
+      "# each CPU alone (thread CPU time): its FMA peak, and one sparse product, {} synthetic digits times "
+      "a {}-{} layer's Wᵀ (an L1 load for each FMA, as the first layer's forward; median of {} samples)\n",
+      bench::kSparseProbeRows, bench::kSparseProbeDepth, bench::kSparseProbeWidth, bench::kSparseProbeSamples);
+  std::cout << "cpu        FMA peak   sparse product\n";
+  for (const bench::CpuSpeed& s : speeds) {
+    const double slower = s.sparse_product_us / fastest;
+    const std::string fma = s.fma_gflops ? fmt::format("{:.1f} GFLOPS", *s.fma_gflops) : "-";
+    std::cout << fmt::format("{:<4} {:>15} {:>11.1f} us{}\n", s.cpu, fma, s.sparse_product_us,
+                             slower >= 1.005 ? fmt::format("  {:.2f}x the fastest", slower) : "");
+  }
+}
+
 int run_cpus_bench_command(bool json) {
   const std::vector<bench::CpuPair> pairs = bench::distances_from_first();
+  const std::vector<bench::CpuSpeed> speeds = bench::allowed_cpu_speeds();
   if (json) {
     nlohmann::json rows = nlohmann::json::array();
     for (const bench::CpuPair& p : pairs) rows.push_back({{"cpus", {p.a, p.b}}, {"round_trip_ns", p.round_trip_ns}});
-    print_json({{"cpu", bench::this_cpu()}, {"pairs", rows}});
+    nlohmann::json alone = nlohmann::json::array();
+    for (const bench::CpuSpeed& s : speeds) {
+      alone.push_back({{"cpu", s.cpu},
+                       {"fma_gflops", s.fma_gflops ? nlohmann::json(*s.fma_gflops) : nlohmann::json()},
+                       {"sparse_product_us", s.sparse_product_us}});
+    }
+    print_json({{"cpu", bench::this_cpu()}, {"pairs", rows}, {"speeds", alone}});
     return 0;
   }
   print_cpu(bench::this_cpu());
   if (pairs.empty()) {
     std::cout << "# one CPU usable: no pair to measure\n";
-    return 0;
+  } else {
+    std::cout << fmt::format(
+        "# a cache line from one CPU to the other and back (median of {} runs of {} round trips)\n",
+        bench::kRoundTripRuns, bench::kRoundTripsPerRun);
+    std::cout << "cpus        round trip\n";
+    for (const bench::CpuPair& p : pairs) {
+      std::cout << fmt::format("{:<10} {:>8.0f} ns\n", fmt::format("{}-{}", p.a, p.b), p.round_trip_ns);
+    }
   }
-  std::cout << fmt::format("# a cache line from one CPU to the other and back (median of {} runs of {} round trips)\n",
-                           bench::kRoundTripRuns, bench::kRoundTripsPerRun);
-  std::cout << "cpus        round trip\n";
-  for (const bench::CpuPair& p : pairs) {
-    std::cout << fmt::format("{:<10} {:>8.0f} ns\n", fmt::format("{}-{}", p.a, p.b), p.round_trip_ns);
-  }
+  print_speeds(speeds);
   return 0;
 }
 
@@ -42,7 +73,8 @@ int run_cpus_bench_command(bool json) {
 Command register_cpus_bench(CLI::App& bench) {
   auto json = std::make_shared<bool>(false);
   CLI::App* app = bench.add_subcommand(
-      "cpus", "How far apart the CPUs are: a cache line's round trip between the first and each other one");
+      "cpus", "How far apart the CPUs are (a cache line's round trip between the first and each other one), "
+              "and how fast each is alone");
   app->add_flag("--json", *json, "Print the results as one JSON object on stdout");
   Command command{app, {}};
   command.run = [json] { return run_cpus_bench_command(*json); };

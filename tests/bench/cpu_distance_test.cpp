@@ -1,6 +1,5 @@
-// A cache line's round trip between CPUs: the CPUs it may use against the kernel's own list in
-// /proc/self/status, the errors for a CPU it cannot use, and the watch the benches keep around
-// their two-thread runs.
+// A cache line's round trip between CPUs: the errors for a CPU it cannot use, and the watch
+// the benches keep around their two-thread runs.
 #include "seatorch/bench/cpu_distance.hpp"
 
 #include "seatorch/core/error.hpp"
@@ -8,46 +7,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstddef>
-#include <fstream>
 #include <optional>
-#include <sstream>
-#include <string>
 #include <vector>
 
 namespace b = seatorch::bench;
-
-namespace {
-
-// The "Cpus_allowed_list:" line of /proc/self/status ("0-3,6"), expanded; empty where absent.
-std::vector<std::size_t> cpus_allowed_list() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  std::vector<std::size_t> cpus;
-  while (std::getline(in, line)) {
-    const std::string key = "Cpus_allowed_list:";
-    if (line.rfind(key, 0) != 0) continue;
-    std::stringstream ranges(line.substr(key.size()));
-    std::string range;
-    while (std::getline(ranges, range, ',')) {
-      const std::size_t dash = range.find('-');
-      const std::size_t first = std::stoul(range.substr(0, dash));
-      const std::size_t last = dash == std::string::npos ? first : std::stoul(range.substr(dash + 1));
-      for (std::size_t cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
-    }
-  }
-  return cpus;
-}
-
-}  // namespace
-
-TEST_CASE("allowed_cpus lists the CPUs the kernel says this process may use", "[bench]") {
-  const std::vector<std::size_t> expected = cpus_allowed_list();
-  if (expected.empty()) {
-    WARN("no Cpus_allowed_list in /proc/self/status: nothing to compare with");
-    return;
-  }
-  CHECK(b::allowed_cpus() == expected);
-}
 
 TEST_CASE("round_trip_ns times two allowed CPUs and refuses the ones it cannot pin", "[bench]") {
   const std::vector<std::size_t> cpus = b::allowed_cpus();

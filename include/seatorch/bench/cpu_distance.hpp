@@ -4,8 +4,11 @@
 // on two, where everything two threads exchange costs several times more (docs/DECISIONS.md,
 // entry 64); a two-thread figure means little without this beside it.
 // Deliberately not here: the cache topology the OS reports (a guest's is made up), pinning
-// the worker pool's threads (core/parallel.hpp leaves placement to the OS).
+// the worker pool's threads (core/parallel.hpp leaves placement to the OS), how fast each CPU
+// is alone (cpu_speed.hpp).
 #pragma once
+
+#include "seatorch/bench/cpu_set.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -24,9 +27,6 @@ struct CpuPair {
   std::size_t b = 0;
   double round_trip_ns = 0.0;  // the median of several runs of many round trips
 };
-
-// The CPUs this process may run on, in increasing order (its affinity mask).
-std::vector<std::size_t> allowed_cpus();
 
 // A cache line's round trip between CPUs a and b in nanoseconds; nullopt when a thread cannot
 // be pinned to either (not in this process's affinity mask, or no such CPU). Takes about a
