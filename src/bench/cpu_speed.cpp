@@ -5,8 +5,8 @@
 #include "seatorch/bench/matmul_bench.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/rng.hpp"
-#include "seatorch/kernels/matmul.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
+#include "seatorch/kernels/matmul.hpp"
 
 #include <cmath>
 #include <exception>

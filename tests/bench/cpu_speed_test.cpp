@@ -3,10 +3,10 @@
 // cpu_speed() measures each CPU this process may use and refuses one it cannot.
 #include "seatorch/bench/cpu_speed.hpp"
 
+#include "../same_bits.hpp"
 #include "seatorch/bench/cpu_set.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/kernels/matmul.hpp"
-#include "../same_bits.hpp"
 
 #include <catch2/catch.hpp>
 
