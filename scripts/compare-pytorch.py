@@ -184,19 +184,23 @@ def bench_cpus(binary):
     return json.loads(out.stdout)
 
 
+def first_round_trip(cpus):
+    """From bench_cpus(): a cache line's round trip in ns between the first two CPUs, or None on
+    one CPU: on a virtual machine the host may move the two between dies, and then two threads
+    exchange everything several times slower (DECISIONS 64)."""
+    return cpus["pairs"][0]["round_trip_ns"] if cpus["pairs"] else None
+
+
+def sparse_speeds(cpus):
+    """From bench_cpus(): each CPU's sparse product alone in us, by CPU: on a virtual machine one
+    vCPU may run it, and the epoch, a fifth slower than the other while both reach the same FMA
+    peak (DECISIONS 74)."""
+    return {s["cpu"]: s["sparse_product_us"] for s in cpus["speeds"]}
+
+
 def cpu_round_trip(binary):
-    """A cache line's round trip in ns between the first two CPUs (`seatorch bench cpus`), or
-    None on one CPU: on a virtual machine the host may move the two between dies, and then two
-    threads exchange everything several times slower (DECISIONS 64)."""
-    pairs = bench_cpus(binary)["pairs"]
-    return pairs[0]["round_trip_ns"] if pairs else None
-
-
-def cpu_speeds(binary):
-    """Each CPU's sparse product alone in us, by CPU (`seatorch bench cpus`): on a virtual
-    machine one vCPU may run it, and the epoch, a fifth slower than the other while both reach
-    the same FMA peak (DECISIONS 74)."""
-    return {s["cpu"]: s["sparse_product_us"] for s in bench_cpus(binary)["speeds"]}
+    """first_round_trip() of a fresh `seatorch bench cpus`."""
+    return first_round_trip(bench_cpus(binary))
 
 
 def median(values):

@@ -132,10 +132,17 @@ def pytorch_row(args):
             "; ".join(results) + blas)
 
 
-def round_trip(args):
-    """compare-pytorch.py's cpu_round_trip() for this report's binary; NaN on one CPU."""
-    ns = compare.cpu_round_trip(args.seatorch)
-    return float("nan") if ns is None else ns
+def placement(args):
+    """`seatorch bench cpus` for this report's binary: the first two CPUs' round trip in ns (NaN on
+    one CPU) and each CPU's sparse product alone in us, by CPU."""
+    cpus = compare.bench_cpus(args.seatorch)
+    ns = compare.first_round_trip(cpus)
+    return float("nan") if ns is None else ns, compare.sparse_speeds(cpus)
+
+
+def before_after(before, after):
+    """Each CPU's sparse product before/after a run, from two placement() speeds."""
+    return ", ".join(f"CPU {cpu} {before[cpu]:.1f}/{after.get(cpu, float('nan')):.1f} us" for cpu in sorted(before))
 
 
 def threads_row(args, workdir):
@@ -144,16 +151,16 @@ def threads_row(args, workdir):
     seconds = {1: [], 2: []}
     peaks = {1: [], 2: []}
     digests = set()
-    distances = []  # per pair: the two CPUs' round trip (ns) before and after its two-thread run
+    placements = []  # per pair: placement() before and after its two-thread run
     for round_ in range(args.rounds):
         for threads in (1, 2):
             out = os.path.join(workdir, f"t{threads}-{round_}", "model.safetensors")
             if threads == 2:
-                before = round_trip(args)
+                before = placement(args)
             text, peak = run([args.seatorch, "--quiet", "train", "--data-dir", args.data_dir, "--threads",
                               str(threads), "--out", out, "--json"], pin=args.cpu if threads == 1 else None)
             if threads == 2:
-                distances.append((before, round_trip(args)))
+                placements.append((before, placement(args)))
             seconds[threads].append(json.loads(text)["train_seconds"])
             peaks[threads].append(mib(peak))
             with open(out, "rb") as f:
@@ -161,11 +168,13 @@ def threads_row(args, workdir):
     ratios = [one / two for one, two in zip(seconds[1], seconds[2])]
     same = (f"the same checkpoint from all {count(2 * args.rounds, 'run')} (SHA-256 {next(iter(digests))[:8]}...)"
             if len(digests) == 1 else f"{len(digests)} different checkpoints: the thread count changed the bits")
-    placed = ", ".join(f"{r:.2f}x ({a:.0f}/{b:.0f} ns)" for r, (a, b) in zip(ratios, distances))
+    placed = "; ".join(f"{r:.2f}x ({a[0]:.0f}/{b[0]:.0f} ns, sparse product {before_after(a[1], b[1])})"
+                       for r, (a, b) in zip(ratios, placements))
     result = (f"the 12-epoch default run {span(seconds[1], '{:.2f}')} s against {span(seconds[2], '{:.2f}')} s of "
               f"training ({span(ratios, '{:.2f}')}x, median {statistics.median(ratios):.2f}x, "
-              f"{count(args.rounds, 'pair')} in turns; each pair with the two CPUs' round trip before/after its "
-              f"two-thread run, `seatorch bench cpus`: {placed}); {same}; peak memory "
+              f"{count(args.rounds, 'pair')} in turns; each pair with the two CPUs' round trip and each CPU's "
+              f"sparse product alone before/after its two-thread run, `seatorch bench cpus`: {placed}); {same}; "
+              f"peak memory "
               f"{span(peaks[1], '{:.1f}')} MiB on one thread, {span(peaks[2], '{:.1f}')} MiB on two")
     return ("two threads (wall)", "`seatorch train --threads 1` against `--threads 2`", result), \
         os.path.join(workdir, "t1-0", "model.safetensors")
@@ -260,7 +269,7 @@ def main():
         sys.exit(f"speed-report.py: no seatorch binary at {args.seatorch}; build it (cmake --preset release && "
                  f"cmake --build --preset release) or pass --seatorch")
 
-    speeds_before = compare.cpu_speeds(args.seatorch)
+    speeds_before = placement(args)[1]
     # The epoch's row first, though printed fourth: seconds long, and it needs the data, so a
     # missing data set is said (by seatorch) before anything longer runs.
     epoch, bench = epoch_row(args)
@@ -278,9 +287,7 @@ def main():
         rows.append(epoch)
         rows.append(int8_row(args, checkpoint, cpu_flags()))
 
-    speeds_after = compare.cpu_speeds(args.seatorch)
-    alone = ", ".join(f"CPU {cpu} {speeds_before[cpu]:.1f}/{speeds_after.get(cpu, float('nan')):.1f} us"
-                      for cpu in sorted(speeds_before))
+    alone = before_after(speeds_before, placement(args)[1])
     print(f"`{bench['cpu']}`, FMA peak {bench['peak_gflops']:.1f} GFLOPS per core ({bench['kernel']}), "
           f"{datetime.date.today().isoformat()}, one-thread rows pinned to CPU {args.cpu}, {count(args.rounds, 'run')} of each; "
           f"each CPU's sparse product alone before/after the report (`seatorch bench cpus`; a vCPU slower than "
