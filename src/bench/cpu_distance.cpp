@@ -2,6 +2,7 @@
 #include "seatorch/bench/cpu_distance.hpp"
 
 #include "seatorch/bench/cpu_set.hpp"
+#include "seatorch/bench/cpu_speed.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/prefetch.hpp"
 
@@ -96,15 +97,36 @@ std::optional<CpuPair> first_pair() {
   return CpuPair{cpus[0], cpus[1], *ns};
 }
 
+namespace {
+
+// CPUs a's and b's sparse product alone in us; nullopt where either cannot be pinned.
+std::optional<std::array<double, 2>> sparse_speeds(std::size_t a, std::size_t b) {
+  const std::optional<CpuSpeed> first = cpu_speed(a);
+  const std::optional<CpuSpeed> second = cpu_speed(b);
+  if (!first || !second) return std::nullopt;
+  return std::array<double, 2>{first->sparse_product_us, second->sparse_product_us};
+}
+
+}  // namespace
+
 PlacementWatch::PlacementWatch(std::size_t threads) {
-  if (threads > 1) before_ = first_pair();
+  if (threads <= 1) return;
+  before_ = first_pair();
+  if (!before_) return;
+  const std::optional<std::array<double, 2>> speeds = sparse_speeds(before_->a, before_->b);
+  if (speeds) {
+    sparse_before_us_ = *speeds;
+  } else {
+    before_.reset();
+  }
 }
 
 std::optional<CpuPlacement> PlacementWatch::finish() const {
   if (!before_) return std::nullopt;
   const std::optional<double> after = round_trip_ns(before_->a, before_->b);
-  if (!after) return std::nullopt;
-  return CpuPlacement{before_->a, before_->b, before_->round_trip_ns, *after};
+  const std::optional<std::array<double, 2>> speeds = sparse_speeds(before_->a, before_->b);
+  if (!after || !speeds) return std::nullopt;
+  return CpuPlacement{before_->a, before_->b, before_->round_trip_ns, *after, sparse_before_us_, *speeds};
 }
 
 }  // namespace seatorch::bench

@@ -2,7 +2,7 @@
 #include "seatorch/bench/cpu_speed.hpp"
 
 #include "seatorch/bench/cpu_set.hpp"
-#include "seatorch/bench/matmul_bench.hpp"
+#include "seatorch/bench/fma_peak.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/core/rng.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"

@@ -11,9 +11,7 @@
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/tensor/tensor.hpp"
 
-#include <algorithm>
 #include <charconv>
-#include <thread>
 
 namespace seatorch::bench {
 namespace {
@@ -121,22 +119,6 @@ std::vector<MatmulProblem> mlp_matmul_problems() {
       {{kOut, kHidden, kBatch}, yes, no},  // dW2 = dYᵀ * H         (64, 10)ᵀ * (64, 128)
       {{kBatch, kHidden, kOut}, no, no},   // dH = dY * W2          (64, 10) * (10, 128)
   };
-}
-
-std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock, std::size_t threads) {
-  std::optional<FmaPeak> best;
-  for (const kernels::KernelInfo& kernel : kernels::available_kernels()) {
-    if (kernel.fma_probe == nullptr) continue;
-    const double gflops = best_probe_rate(kernel.fma_probe, seconds, clock) / 1e9;
-    if (!best || gflops > best->gflops) best = FmaPeak{std::string(kernel.name), gflops};
-  }
-  if (best) best->gflops *= static_cast<double>(peak_cores(threads));
-  return best;
-}
-
-std::size_t peak_cores(std::size_t threads) {
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  return std::clamp<std::size_t>(threads, 1, cores);
 }
 
 void check_clock(TimingClock clock) {

@@ -34,13 +34,21 @@ void print_cpu(const std::string& cpu) { std::cout << "# measured on " << cpu <<
 
 void print_cpu_distance(const std::optional<bench::CpuPlacement>& cpus, const std::string& during) {
   if (!cpus) return;
-  std::cout << fmt::format("# CPUs {} and {}: a cache line's round trip {:.0f} ns before {}, {:.0f} ns after\n",
-                           cpus->a, cpus->b, cpus->before_ns, during, cpus->after_ns);
+  std::cout << fmt::format(
+      "# CPUs {} and {}: a cache line's round trip {:.0f} ns before {}, {:.0f} ns after; alone, the sparse product "
+      "(bench cpus) {:.1f} and {:.1f} us before, {:.1f} and {:.1f} us after\n",
+      cpus->a, cpus->b, cpus->before_ns, during, cpus->after_ns, cpus->sparse_before_us[0], cpus->sparse_before_us[1],
+      cpus->sparse_after_us[0], cpus->sparse_after_us[1]);
 }
 
 nlohmann::json cpu_distance_json(const std::optional<bench::CpuPlacement>& cpus) {
   if (!cpus) return nullptr;
   return {{"cpus", {cpus->a, cpus->b}}, {"before", cpus->before_ns}, {"after", cpus->after_ns}};
+}
+
+nlohmann::json cpu_speed_json(const std::optional<bench::CpuPlacement>& cpus) {
+  if (!cpus) return nullptr;
+  return {{"cpus", {cpus->a, cpus->b}}, {"before", cpus->sparse_before_us}, {"after", cpus->sparse_after_us}};
 }
 
 Command register_bench(CLI::App& root) {

@@ -129,6 +129,7 @@ nlohmann::json matmul_json(const bench::MatmulBenchReport& report, const MatmulF
           {"clock", bench::clock_name(report.clock)},
           {"threads", report.threads},
           {"cpu_round_trip_ns", cpu_distance_json(report.cpus)},
+          {"cpu_sparse_product_us", cpu_speed_json(report.cpus)},
           {"reps", flags.reps}};
 }
 

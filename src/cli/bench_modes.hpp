@@ -34,11 +34,14 @@ std::string shape_label(const bench::MatmulProblem& p);
 // The first header line of every mode: the machine its figures belong to.
 void print_cpu(const std::string& cpu);
 
-// With two threads or more, how far apart the first two CPUs were before and after the timed
+// Where a two-thread run's first two CPUs were, and how fast each was alone, around its timed
 // work (bench/cpu_distance.hpp): a header line "# CPUs 0 and 1: a cache line's round trip 52
-// ns before the epochs, 54 ns after" (`during` names the work), and its JSON, {"cpus": [0, 1],
-// "before": 52.1, "after": 54.0}; nothing, and null, on one thread.
+// ns before the epochs, 54 ns after; alone, the sparse product (bench cpus) 50.1 and 64.2 us
+// before, ..." (`during` names the work), and its JSON, {"cpus": [0, 1], "before": 52.1,
+// "after": 54.0} for the round trip and {"cpus": [0, 1], "before": [50.1, 64.2], "after": [...]}
+// for the sparse product; nothing, and null, on one thread.
 void print_cpu_distance(const std::optional<bench::CpuPlacement>& cpus, const std::string& during);
 nlohmann::json cpu_distance_json(const std::optional<bench::CpuPlacement>& cpus);
+nlohmann::json cpu_speed_json(const std::optional<bench::CpuPlacement>& cpus);
 
 }  // namespace seatorch::cli

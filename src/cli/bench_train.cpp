@@ -137,6 +137,7 @@ int run_train_bench_command(TrainBenchFlags flags) {
                 {"threads", r.threads},
                 {"peak_gflops", r.peak ? nlohmann::json(r.peak->gflops) : nlohmann::json()},
                 {"cpu_round_trip_ns", cpu_distance_json(r.cpus)},
+                {"cpu_sparse_product_us", cpu_speed_json(r.cpus)},
                 {"product_flops_per_epoch", r.product_flops},
                 {"dense_product_flops_per_epoch", r.dense_product_flops},
                 {"breakdown_seconds",

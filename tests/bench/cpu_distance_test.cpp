@@ -55,4 +55,13 @@ TEST_CASE("PlacementWatch times the first two CPUs before and after, and only fo
   INFO("before " << placement->before_ns << " ns, after " << placement->after_ns << " ns");
   CHECK(placement->before_ns > 1.0);
   CHECK(placement->after_ns > 1.0);
+  // Each CPU's sparse product alone, as cpu_speed() bounds it (cpu_speed_test.cpp).
+  for (std::size_t i = 0; i < 2; ++i) {
+    INFO("CPU " << (i == 0 ? placement->a : placement->b) << ": " << placement->sparse_before_us[i] << " us before, "
+                << placement->sparse_after_us[i] << " us after");
+    CHECK(placement->sparse_before_us[i] > 1.0);
+    CHECK(placement->sparse_before_us[i] < 1e5);
+    CHECK(placement->sparse_after_us[i] > 1.0);
+    CHECK(placement->sparse_after_us[i] < 1e5);
+  }
 }

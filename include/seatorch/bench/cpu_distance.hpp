@@ -4,12 +4,14 @@
 // on two, where everything two threads exchange costs several times more (docs/DECISIONS.md,
 // entry 64); a two-thread figure means little without this beside it.
 // Deliberately not here: the cache topology the OS reports (a guest's is made up), pinning
-// the worker pool's threads (core/parallel.hpp leaves placement to the OS), how fast each CPU
-// is alone (cpu_speed.hpp).
+// the worker pool's threads (core/parallel.hpp leaves placement to the OS), measuring how fast
+// each CPU is alone (cpu_speed.hpp, which the watch below calls).
 #pragma once
 
 #include "seatorch/bench/cpu_set.hpp"
+#include "seatorch/bench/cpu_speed.hpp"
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -41,17 +43,22 @@ std::vector<CpuPair> distances_from_first();
 // with fewer than two, or where they cannot be pinned.
 std::optional<CpuPair> first_pair();
 
-// The first two CPUs' round trip before some timed work and after it.
+// The first two CPUs' round trip before some timed work and after it, and how fast each of
+// the two was alone then (cpu_speed.hpp: a vCPU slower than the other holds two threads to
+// its pace).
 struct CpuPlacement {
   std::size_t a = 0;
   std::size_t b = 0;
   double before_ns = 0.0;
   double after_ns = 0.0;
+  std::array<double, 2> sparse_before_us{};  // CPU a's and CPU b's SparseProbe alone, before
+  std::array<double, 2> sparse_after_us{};   // and after
 };
 
 // Watches where a run's threads are: constructed before the timed work, it takes first_pair()
-// when there are two threads or more; finish() after the work takes the same pair's round trip
-// again. nullopt on one thread, with fewer than two CPUs, or where they cannot be pinned.
+// and both CPUs' speed alone when there are two threads or more; finish() after the work takes
+// them again (some 0.3 s each time). nullopt on one thread, with fewer than two CPUs, or where
+// they cannot be pinned.
 class PlacementWatch {
  public:
   explicit PlacementWatch(std::size_t threads);
@@ -59,6 +66,7 @@ class PlacementWatch {
 
  private:
   std::optional<CpuPair> before_;
+  std::array<double, 2> sparse_before_us_{};
 };
 
 }  // namespace seatorch::bench

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "seatorch/bench/cpu_distance.hpp"
+#include "seatorch/bench/fma_peak.hpp"
 #include "seatorch/bench/timing.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
@@ -45,23 +46,6 @@ std::vector<MatmulProblem> square_matmul_problems(const std::vector<std::size_t>
 // weights stored (out, in)): both layers forward X·Wᵀ (nt), their weight gradients dYᵀ·X (tn)
 // and the hidden layer's input gradient dY·W (nn); the input's gradient is not computed.
 std::vector<MatmulProblem> mlp_matmul_problems();
-
-// The FMA throughput this core reaches in registers alone, with the best ISA it has.
-struct FmaPeak {
-  std::string isa;  // the kernel whose probe was fastest, e.g. "avx512"
-  double gflops = 0.0;
-};
-
-// Runs each available ISA's FMA probe for about `seconds` (the best of ten short runs, timed
-// with `clock`) and returns the fastest; nullopt when no kernel of this CPU has a probe. The
-// probe runs on one core; the peak of `threads` threads is that times the cores they can use
-// (the cores are alike, each with its own FMA units; threads beyond the cores add none).
-std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05, TimingClock clock = TimingClock::kThreadCpu,
-                                        std::size_t threads = 1);
-
-// How many cores' FMA units `threads` threads can use: the factor measure_fma_peak scales its
-// one-core probe by (at least 1, at most the CPUs this machine has).
-std::size_t peak_cores(std::size_t threads);
 
 struct MatmulBenchOptions {
   std::vector<MatmulProblem> problems;

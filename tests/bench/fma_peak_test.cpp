@@ -1,0 +1,39 @@
+// The FMA peak: a plausible probe with an ISA this CPU has, and the cores a run's threads can
+// use, which several threads' peak is the one-core probe times.
+#include "seatorch/bench/fma_peak.hpp"
+
+#include "seatorch/kernels/kernel_registry.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <thread>
+
+namespace b = seatorch::bench;
+namespace k = seatorch::kernels;
+
+TEST_CASE("the FMA peak probe returns a plausible throughput", "[bench]") {
+  const std::optional<b::FmaPeak> peak = b::measure_fma_peak(0.01);
+  bool has_probe = false;
+  for (const k::KernelInfo& kernel : k::available_kernels()) has_probe |= kernel.fma_probe != nullptr;
+  REQUIRE(peak.has_value() == has_probe);
+  if (peak) {
+    INFO("peak " << peak->gflops << " GFLOPS with " << peak->isa);
+    // One core: more than a scalar FPU at 1 GHz, less than any core built so far can do.
+    CHECK(peak->gflops > 1.0);
+    CHECK(peak->gflops < 1000.0);
+    CHECK(k::find_kernel(peak->isa) != nullptr);
+  }
+}
+
+TEST_CASE("peak_cores counts the cores a run's threads can use", "[bench]") {
+  // Two probes' ratio is not compared: on a shared machine one probe alone can read a third
+  // low (DECISIONS 49).
+  const std::size_t cpus = std::max(1u, std::thread::hardware_concurrency());
+  CHECK(b::peak_cores(2) == std::min<std::size_t>(2, cpus));
+  CHECK(b::peak_cores(1) == 1);
+  CHECK(b::peak_cores(0) == 1);
+  CHECK(b::peak_cores(cpus + 5) == cpus);
+}
