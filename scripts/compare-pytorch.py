@@ -198,9 +198,9 @@ def sparse_speeds(cpus):
     return {s["cpu"]: s["sparse_product_us"] for s in cpus["speeds"]}
 
 
-def cpu_round_trip(binary):
-    """first_round_trip() of a fresh `seatorch bench cpus`."""
-    return first_round_trip(bench_cpus(binary))
+def speeds_before_after(before, after):
+    """Two sparse_speeds(), taken before and after a run, as "CPU 0 50.1/51.0 us, CPU 1 ..."."""
+    return ", ".join(f"CPU {cpu} {before[cpu]:.1f}/{after.get(cpu, float('nan')):.1f} us" for cpu in sorted(before))
 
 
 def median(values):
@@ -233,7 +233,7 @@ def main():
     if args.profile:
         pytorch_epoch_seconds(args.data_dir, args.seed, recipe, args.threads, profile=True)
     torch_runs, st_runs = [], []
-    placement = [cpu_round_trip(args.seatorch)] if args.threads > 1 else None
+    placement = [bench_cpus(args.seatorch)] if args.threads > 1 else None
     for _ in range(args.reps):
         torch_runs.append(pytorch_epoch_seconds(args.data_dir, args.seed, recipe, args.threads))
         # OpenBLAS's idle threads in this process poll for a while after PyTorch's epoch: let
@@ -241,7 +241,7 @@ def main():
         time.sleep(1.0)
         st_runs.append(seatorch_epoch_seconds(args.seatorch, args.data_dir, args.seed, recipe, args.threads))
     if placement is not None:
-        placement.append(cpu_round_trip(args.seatorch))
+        placement.append(bench_cpus(args.seatorch))
     torch_s, st_s = median([r[0] for r in torch_runs]), median([r[0] for r in st_runs])
     torch_version = torch.__version__.split("+")[0]
     blas_core = os.environ.get("OPENBLAS_CORETYPE", "as OpenBLAS chose it")
@@ -251,8 +251,10 @@ def main():
                           "pytorch_seconds": torch_s, "seatorch_seconds": st_s,
                           "pytorch_runs": [r[0] for r in torch_runs], "seatorch_runs": [r[0] for r in st_runs],
                           "ratio": None if blas_refusal else st_s / torch_s, "ratio_refused": blas_refusal or None,
-                          "cpu_round_trip_ns": None if placement is None else {"before": placement[0],
-                                                                              "after": placement[1]}}))
+                          "cpu_round_trip_ns": None if placement is None else {
+                              "before": first_round_trip(placement[0]), "after": first_round_trip(placement[1])},
+                          "cpu_sparse_product_us": None if placement is None else {
+                              "before": sparse_speeds(placement[0]), "after": sparse_speeds(placement[1])}}))
         return
     print(f"{recipe['title']}, {args.threads} thread{'s' if args.threads > 1 else ''}, 1 epoch of MNIST, "
           f"median of {args.reps}" + (f", on {cpu}" if cpu else ""))
@@ -260,8 +262,10 @@ def main():
     for name, s, runs in ((f"PyTorch {torch_version}", torch_s, torch_runs), ("seatorch", st_s, st_runs)):
         print(f"{name:10} {s:8.3f} {' '.join(f'{r[0]:.3f}' for r in runs):>24} {runs[0][1]:9.4f}")
     print(f"BLAS: OpenBLAS core {blas_core}" + (f" ({blas_note})" if blas_note else ""))
-    if placement is not None and None not in placement:
-        print(f"CPUs: a cache line's round trip {placement[0]:.0f} ns before, {placement[1]:.0f} ns after "
+    if placement is not None and placement[0]["pairs"]:
+        alone = speeds_before_after(sparse_speeds(placement[0]), sparse_speeds(placement[1]))
+        print(f"CPUs: a cache line's round trip {first_round_trip(placement[0]):.0f} ns before, "
+              f"{first_round_trip(placement[1]):.0f} ns after; each one's sparse product alone before/after: {alone} "
               "(`seatorch bench cpus`)")
     if blas_refusal:
         print(f"seatorch / PyTorch time ratio: not shown: {blas_refusal}")

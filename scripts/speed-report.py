@@ -140,11 +140,6 @@ def placement(args):
     return float("nan") if ns is None else ns, compare.sparse_speeds(cpus)
 
 
-def before_after(before, after):
-    """Each CPU's sparse product before/after a run, from two placement() speeds."""
-    return ", ".join(f"CPU {cpu} {before[cpu]:.1f}/{after.get(cpu, float('nan')):.1f} us" for cpu in sorted(before))
-
-
 def threads_row(args, workdir):
     """The default 12-epoch run on 1 and 2 threads, in turns. Returns the row and the one-thread
     run's checkpoint (for the INT8 row)."""
@@ -168,7 +163,7 @@ def threads_row(args, workdir):
     ratios = [one / two for one, two in zip(seconds[1], seconds[2])]
     same = (f"the same checkpoint from all {count(2 * args.rounds, 'run')} (SHA-256 {next(iter(digests))[:8]}...)"
             if len(digests) == 1 else f"{len(digests)} different checkpoints: the thread count changed the bits")
-    placed = "; ".join(f"{r:.2f}x ({a[0]:.0f}/{b[0]:.0f} ns, sparse product {before_after(a[1], b[1])})"
+    placed = "; ".join(f"{r:.2f}x ({a[0]:.0f}/{b[0]:.0f} ns, sparse product {compare.speeds_before_after(a[1], b[1])})"
                        for r, (a, b) in zip(ratios, placements))
     result = (f"the 12-epoch default run {span(seconds[1], '{:.2f}')} s against {span(seconds[2], '{:.2f}')} s of "
               f"training ({span(ratios, '{:.2f}')}x, median {statistics.median(ratios):.2f}x, "
@@ -287,7 +282,7 @@ def main():
         rows.append(epoch)
         rows.append(int8_row(args, checkpoint, cpu_flags()))
 
-    alone = before_after(speeds_before, placement(args)[1])
+    alone = compare.speeds_before_after(speeds_before, placement(args)[1])
     print(f"`{bench['cpu']}`, FMA peak {bench['peak_gflops']:.1f} GFLOPS per core ({bench['kernel']}), "
           f"{datetime.date.today().isoformat()}, one-thread rows pinned to CPU {args.cpu}, {count(args.rounds, 'run')} of each; "
           f"each CPU's sparse product alone before/after the report (`seatorch bench cpus`; a vCPU slower than "

@@ -92,7 +92,7 @@ void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const
   using Reg = typename V::Reg;
   constexpr std::size_t kW = V::kLanes;
   constexpr std::size_t kRow = R * kW;
-  // (i1 - i0, kRow): pass sums between chunks, needed only where a pass has more than one
+  // (i1 - i0, kRow): pass sums between chunks, needed only where a pass has more than one chunk
   float* sums = chunk < pass ? pack_buffer(PackSlot::kA, kSparseGroup * kRow) : nullptr;
   std::size_t next[kSparseGroup];        // per row: its first entry not yet multiplied
   std::size_t pass_first[kSparseGroup];  // per row: its first entry in the current pass

@@ -57,7 +57,7 @@ struct CpuPlacement {
 
 // Watches where a run's threads are: constructed before the timed work, it takes first_pair()
 // and both CPUs' speed alone when there are two threads or more; finish() after the work takes
-// them again (some 0.3 s each time). nullopt on one thread, with fewer than two CPUs, or where
+// them again (some 0.2 s each time). nullopt on one thread, with fewer than two CPUs, or where
 // they cannot be pinned.
 class PlacementWatch {
  public:

@@ -3,10 +3,10 @@
 // first layer's forward, on a fixed batch of synthetic digits).
 //
 // On a virtual machine two vCPUs need not be alike. On the Zen 5 guests one of the two at a
-// time ran the sparse product 25-30 % slower than the other (50 against 63-65 us), and the
-// default model's one-thread epoch 22 % slower, while both reached the same FMA peak: another
-// guest's thread sharing the core, by the look of it, and the slow one changed from one hour
-// to the next (DECISIONS 74). A one-thread figure then depends on the CPU it ran on, and a
+// time ran the sparse product a fifth to a third slower than the other (50-52 against 62-70
+// us; one reading 92), and the default model's one-thread epoch 22 % slower, while both
+// reached the same FMA peak: another guest's thread sharing the core, by the look of it, and
+// which one was slow changed within minutes (DECISIONS 74). A one-thread figure then depends on the CPU it ran on, and a
 // two-thread one is held back by the slower; the FMA probe alone does not show it.
 // Deliberately not here: choosing a CPU for the caller (the scripts pin their one-thread rows
 // themselves), anything timed on more than one thread (cpu_distance.hpp).
@@ -55,7 +55,7 @@ struct CpuSpeed {
 inline constexpr std::size_t kSparseProbeSamples = 7;
 
 // Both figures for `cpu`, measured on a thread pinned to it (the caller's own affinity stays
-// as it was), by thread CPU time; about 0.15 s. nullopt when no thread can be pinned there.
+// as it was), by thread CPU time; about 0.1 s. nullopt when no thread can be pinned there.
 std::optional<CpuSpeed> cpu_speed(std::size_t cpu);
 
 // cpu_speed() of each CPU this process may run on, in order.

@@ -10,8 +10,9 @@
 // measured 3-6 % slower (DECISIONS 72). Eight rows divide the MLP's 64, 128 and 784. C at
 // most 14 rows tall (the 10-class layer's weight gradient dYᵀ·H) runs with tiles exactly that
 // tall, and C at most 14 wide (its forward H·Wᵀ, or the gradient in the form Hᵀ·dY) as Cᵀ
-// through the same tiles, stored transposed: a 10-row tile wastes no lanes. A C at most 16 wide, or the last 16 columns of a wider one, runs
-// the tile one register wide (the driver's fitted_micro_kernel).
+// through the same tiles, stored transposed: a 10-row tile wastes no lanes. A C at most 16
+// wide, or the last 16 columns of a wider one, runs the tile one register wide (the driver's
+// fitted_micro_kernel).
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
