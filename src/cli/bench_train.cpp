@@ -27,10 +27,16 @@ struct TrainBenchFlags {
 
 nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
   if (!a) return nullptr;
-  return {{"architecture", a->architecture},       {"augment", a->augment},
-          {"augment_seconds", a->augment_seconds}, {"rest_seconds", a->rest_seconds},
-          {"product_flops", a->product_flops},     {"dense_product_flops", a->dense_product_flops},
-          {"product_seconds", a->product_seconds}, {"share", a->share()}};
+  return {{"architecture", a->architecture},
+          {"optimizer", a->optimizer},
+          {"batch", a->batch},
+          {"augment", a->augment},
+          {"augment_seconds", a->augment_seconds},
+          {"rest_seconds", a->rest_seconds},
+          {"product_flops", a->product_flops},
+          {"dense_product_flops", a->dense_product_flops},
+          {"product_seconds", a->product_seconds},
+          {"share", a->share()}};
 }
 
 // "90.1 GFLOPS, 77.4 % of the FMA peak"
