@@ -6,6 +6,7 @@
 //     static constexpr int kMR, kNR;        // register tile: kMR A rows x kNR row blocks
 //     static constexpr std::size_t kPrefetchSteps;  // how many groups of 4 activations ahead
 //                                           //   each row block's weights are prefetched; 0: none
+//     static constexpr bool kUnrollSteps;   // whether the tile's loop runs two groups a turn
 //     using Acc;                            // a vector of kRows int32 sums
 //     using Act;                            // 4 activations, prepared for dot()
 //     using ActWord;                        // 4 activations as A holds them: 4 bytes, or
@@ -67,7 +68,9 @@ struct Operands {
   std::size_t lda = 0;
   const std::int8_t* packed_b = nullptr;  // B (n, k) packed for the ISA: blocks of Isa::kBlockBytes
   // For a listed tile (layer_lit's), the only whole groups of 4 activations it visits, in
-  // increasing order: the groups not all zero in any of its rows. Other tiles visit every one.
+  // increasing order: the groups not all zero in any of its rows, each as its byte offset in
+  // an A row (the group times sizeof(Isa::ActWord)), so that the step takes A's word and B's
+  // block with no shift where B's scale fits an address (AVX2: 4). Other tiles visit every one.
   const std::uint32_t* groups = nullptr;
   std::size_t group_count = 0;
   // When set, tile row i computes A row order[i] (a permutation of 0 .. m-1), else A row i;
@@ -105,19 +108,44 @@ Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
   return v;
 }
 
+// One group of 4 activations, at byte `at` of each A row: every sum of the tile gains its 4
+// products. `ahead` is the group Isa::kPrefetchSteps later, whose weights it asks for. Past a
+// block's end that is the next block's start, or bytes beyond B: a prefetch never faults.
+template <class Isa, int MR, int NR>
+[[gnu::always_inline]] inline void step(typename Isa::Acc (&acc)[MR][NR], const std::int8_t* const (&b)[NR],
+                                        const std::uint8_t* const (&a)[MR], std::size_t at, std::size_t ahead) {
+  constexpr std::size_t kBlocksPerAct = Isa::kBlockBytes / sizeof(typename Isa::ActWord);
+  typename Isa::Acc bv[NR];
+#pragma GCC unroll 8
+  for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + at * kBlocksPerAct);
+  if constexpr (Isa::kPrefetchSteps > 0) {
+#pragma GCC unroll 8
+    for (int c = 0; c < NR; ++c) __builtin_prefetch(b[c] + ahead * kBlocksPerAct);
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r) {
+    typename Isa::ActWord four;
+    std::memcpy(&four, a[r] + at, sizeof(four));
+    const typename Isa::Act av = Isa::broadcast(four);
+#pragma GCC unroll 8
+    for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
+  }
+}
+
 // C rows of tile rows i0 .. i0+MR-1 (A rows a_row(g, i)), row blocks jb0 .. jb0+NR-1, handed
 // to `out`.
 //
 // The shape of this function is what keeps GCC 12 fast here: fully unrolled loops over
 // compile-time bounds, the partial group of k (1..3 activations) done *before* the main loop, and
 // after it only whole-vector stores to a local array. With the partial group after the loop,
-// a masked store of the accumulators, or a lambda, GCC copied every accumulator to another
-// register on each iteration (2 moves per vpdpbusd) and ran at 2/3 of the kernel's speed.
+// a masked store of the accumulators, or a lambda that took them, GCC copied every accumulator
+// to another register on each iteration (2 moves per vpdpbusd) and ran at 2/3 of the kernel's
+// speed; step() above, forced inline, leaves them in place (checked in the disassembly).
 // And it is never inlined: inlined into layer_avx2, the AVX2 tile reloaded its four
 // activation row pointers from the stack on every step; on its own it keeps them in
 // registers (`bench int8`, AVX2 path, median 311k -> 334k images/s over seven pairs on Zen 4,
 // DECISIONS 62). The VNNI tile was already compiled on its own. A listed tile (kListed:
-// layer_lit's) takes its groups' indices from g.groups; the rest of its step is the same.
+// layer_lit's) takes its groups' offsets from g.groups; the rest of its step is the same.
 template <class Isa, int MR, int NR, bool kListed, class Out>
 [[gnu::noinline]] void tile(const Operands& g, std::size_t i0, std::size_t jb0, Out& out) {
   constexpr std::size_t R = Isa::kRows;
@@ -155,26 +183,13 @@ template <class Isa, int MR, int NR, bool kListed, class Out>
     }
   }
   const std::size_t steps = kListed ? g.group_count : full;
-  for (std::size_t e = 0; e < steps; ++e) {
-    const std::size_t p4 = kListed ? g.groups[e] : e;
-    typename Isa::Acc bv[NR];
-#pragma GCC unroll 8
-    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + p4 * Isa::kBlockBytes);
-    // The group kPrefetchSteps ahead, in the list when the tile has one. Past a block's end
-    // this asks for the next block's start, or for bytes beyond B: a prefetch never faults.
-    if constexpr (Isa::kPrefetchSteps > 0) {
-      const std::size_t ahead = kListed ? g.groups[e + Isa::kPrefetchSteps] : p4 + Isa::kPrefetchSteps;
-#pragma GCC unroll 8
-      for (int c = 0; c < NR; ++c) __builtin_prefetch(b[c] + ahead * Isa::kBlockBytes);
-    }
-#pragma GCC unroll 8
-    for (int r = 0; r < MR; ++r) {
-      typename Isa::ActWord four;
-      std::memcpy(&four, a[r] + p4 * sizeof(four), sizeof(four));
-      const typename Isa::Act av = Isa::broadcast(four);
-#pragma GCC unroll 8
-      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
-    }
+  constexpr std::size_t kActBytes = sizeof(typename Isa::ActWord);
+  const auto at = [&](std::size_t e) { return kListed ? g.groups[e] : e * kActBytes; };  // e's offset in A's row
+  if constexpr (Isa::kUnrollSteps) {
+#pragma GCC unroll 2
+    for (std::size_t e = 0; e < steps; ++e) step<Isa, MR, NR>(acc, b, a, at(e), at(e + Isa::kPrefetchSteps));
+  } else {
+    for (std::size_t e = 0; e < steps; ++e) step<Isa, MR, NR>(acc, b, a, at(e), at(e + Isa::kPrefetchSteps));
   }
 
   alignas(64) std::int32_t sums[MR][NR * R];  // the tile, (MR, NR * kRows)
@@ -319,11 +334,12 @@ inline std::size_t first_lit_group(const std::uint64_t* bits, std::size_t words,
 }
 
 // The whole groups of 4 activations lit in any of tile rows i0 .. i0+rows-1 (g.row_lit), in
-// increasing order, into groups; their count. The Isa::kPrefetchSteps entries after the last
-// are k / 4 (the tile prefetches that far ahead in the list; past B's block a prefetch never
-// faults).
+// increasing order, into groups as byte offsets in an A row (Operands::groups); their count.
+// The Isa::kPrefetchSteps entries after the last are group k / 4's (the tile prefetches that
+// far ahead in the list; past B's block a prefetch never faults).
 template <class Isa>
 std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std::uint32_t* groups) {
+  constexpr std::size_t kActBytes = sizeof(typename Isa::ActWord);
   std::uint64_t any[kMaxLitWords] = {};  // (g.lit_words): the OR of the tile's rows' lit bits
   for (std::size_t r = 0; r < rows; ++r) {
     const std::uint64_t* bits = g.row_lit + a_row(g, i0 + r) * g.lit_words;
@@ -332,9 +348,10 @@ std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std:
   std::size_t count = 0;
   for (std::size_t w = 0; w < g.lit_words; ++w) {
     for (std::uint64_t m = any[w]; m != 0; m &= m - 1)
-      groups[count++] = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(m)));
+      groups[count++] = static_cast<std::uint32_t>((w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))) * kActBytes);
   }
-  for (std::size_t s = 0; s < Isa::kPrefetchSteps; ++s) groups[count + s] = static_cast<std::uint32_t>(g.k / 4);
+  for (std::size_t s = 0; s < Isa::kPrefetchSteps; ++s)
+    groups[count + s] = static_cast<std::uint32_t>(g.k / 4 * kActBytes);
   return count;
 }
 

@@ -150,6 +150,7 @@ struct Avx512Vnni {
   // groups ahead: the hardware prefetcher alone left 4 streams per tile short of L1 (5-9 %
   // more images per second on the model-207 Xeon, DECISIONS 53).
   static constexpr std::size_t kPrefetchSteps = 8;
+  static constexpr bool kUnrollSteps = false;
   using Acc = __m512i;
   // Throughput x latency of vpdpbusd with room to spare: Zen 4 issues one 512-bit per cycle
   // with 4 cycles latency; cores with two VNNI ports and 5 cycles need 10.

@@ -24,6 +24,7 @@ struct AvxVnni : YmmPolicy {
   static constexpr int kMR = kAvxVnniTileImages;
   static constexpr int kNR = 2;
   static constexpr std::size_t kPrefetchSteps = 0;
+  static constexpr bool kUnrollSteps = false;
   // Throughput x latency of vpdpbusd (two a cycle, 5 cycles, on Intel's cores), and few
   // enough to leave the operands their registers.
   static constexpr std::size_t kProbeChains = 12;
