@@ -185,6 +185,8 @@ template <class Isa, int MR, int NR, bool kListed, class Out>
   const std::size_t steps = kListed ? g.group_count : full;
   constexpr std::size_t kActBytes = sizeof(typename Isa::ActWord);
   const auto at = [&](std::size_t e) { return kListed ? g.groups[e] : e * kActBytes; };  // e's offset in A's row
+  // Two loops, not one under `#pragma GCC unroll` of a policy's count: GCC 12 crashes on a
+  // count that depends on the template.
   if constexpr (Isa::kUnrollSteps) {
 #pragma GCC unroll 2
     for (std::size_t e = 0; e < steps; ++e) step<Isa, MR, NR>(acc, b, a, at(e), at(e + Isa::kPrefetchSteps));
