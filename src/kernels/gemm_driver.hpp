@@ -38,9 +38,10 @@ struct Blocking {
   // lines before a pass at least prefetch_c_depth deep (0: never); see prefetch_tile.
   std::size_t prefetch_c_depth = 0;
   std::size_t prefetch_c_floats = 0;
-  // A large product's A stored (m, k) is packed when its rows are at least this many floats
-  // apart (0: however far apart); closer rows are read in place. See choose_packing.
-  std::size_t pack_a_from_ld = 0;
+  // A large product's A stored (m, k), or B stored (k, n), is packed when its rows are at least
+  // this many floats apart (0: however far apart); closer rows are read in place. See
+  // choose_packing.
+  std::size_t pack_from_ld = 0;
 };
 
 // Which operands the driver copies into micro-panels rather than reading in place.
@@ -220,9 +221,11 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 //   micro-panels that a copy free of cache conflicts pays too (Zen 4: +3 % to +20 % at
 //   1024..2048 for the 6-row AVX2 tile).
 // - Even then the AVX-512 tile reads A stored (m, k) in place while its rows are under 4 KiB
-//   apart (Blocking::pack_a_from_ld): 384^3-768^3 1.4-1.8 % faster than through the copy and
+//   apart (Blocking::pack_from_ld): 384^3-768^3 1.4-1.8 % faster than through the copy and
 //   the default model's evaluation forward 1024x256x784:nt 3 %. The AVX2 tile lost 2.4 % at
 //   1000^3 in place and gained at most 1 % below, so it packs (DECISIONS 63).
+// - And by the same rule B stored (k, n): on Zen 5 384^3 2-4 % and 512^3 1-3 % faster in
+//   place, 768^3 the same; at 1024^3, rows 4 KiB apart, 6-8 % slower (DECISIONS 78).
 // - Small problems, the MLP's, read both in place: there a copy costs up to 10 % and buys
 //   nothing.
 // - Except A stored (k, m), the weight gradient's dYᵀ, when its rows are a multiple of 1 KiB
@@ -247,11 +250,13 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const auto [m, n, k] = args.shape;
   const bool large = m > 2 * blocking.mc;
   // Read in place, A would cost more than its copy: stored (k, m), or with rows far apart.
-  const bool a_in_place_costly = args.ta == Transpose::kYes || args.lda >= blocking.pack_a_from_ld;
+  const bool a_in_place_costly = args.ta == Transpose::kYes || args.lda >= blocking.pack_from_ld;
   const bool a_strided = args.ta == Transpose::kYes && k > kAliasedRowsInL1;
   const bool a_aliased = a_strided && (args.lda % kAliasedRowFloats == 0 ||
                                        (args.lda % kHalfAliasedRowFloats == 0 && n > kHalfAliasedPanels * NR));
-  return {.a = (large && n > 4 * NR && a_in_place_costly) || a_aliased, .b = large || args.tb == Transpose::kYes};
+  const bool b_in_place_costly = args.ldb >= blocking.pack_from_ld;
+  return {.a = (large && n > 4 * NR && a_in_place_costly) || a_aliased,
+          .b = (large && b_in_place_costly) || args.tb == Transpose::kYes};
 }
 
 // Asks for the cache lines of a C tile, (m_eff, n_eff) at c with row stride ldc, with intent
@@ -380,10 +385,10 @@ bool prefer_transposed(const MatmulArgs& args, const Blocking& blocking) {
   if constexpr (MR <= V::kLanes) {
     const auto [m, n, k] = args.shape;
     // Judged as if a large W were packed however close its rows: read in place through Cᵀ's
-    // transposed stores (Blocking::pack_a_from_ld), it measured slower than the product of C
+    // transposed stores (Blocking::pack_from_ld), it measured slower than the product of C
     // itself (200x600x300:nt 2.8 %, 300x1024x784:nt 1.3 %; DECISIONS 63).
     Blocking large_w_packed = blocking;
-    large_w_packed.pack_a_from_ld = 0;
+    large_w_packed.pack_from_ld = 0;
     return args.ta == Transpose::kNo && args.tb == Transpose::kYes && m < n && k >= kMinTransposedDepth &&
            !choose_packing<V, NR>(transposed_problem(args), large_w_packed).a;
   }

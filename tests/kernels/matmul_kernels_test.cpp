@@ -163,9 +163,9 @@ TEST_CASE("matmul kernels match ref across every cache block boundary", "[kernel
 TEST_CASE("matmul kernels match ref on problems large enough to pack both operands", "[kernels]") {
   seatorch::core::Rng rng(106);
   // Small problems read A and B in place; past m > 2 * MC (MC <= 144 in every kernel) with
-  // C wider than four micro-tiles, the driver packs B, and A: always on most kernels, on the
-  // AVX-512 one when stored (k, m) or with rows 4 KiB or more apart (pad 990: every leading
-  // dimension over 1024 floats). Odd sizes leave partial panels.
+  // C wider than four micro-tiles, the driver packs B and A: always on most kernels, on the
+  // AVX-512 one each only when stored transposed ((k, m), (n, k)) or with rows 4 KiB or more
+  // apart (pad 990: every leading dimension over 1024 floats). Odd sizes leave partial panels.
   check_all_forms(301, 141, 37, 2, rng);
   check_all_forms(301, 141, 37, 990, rng);
   check_all_kernels(make_problem({297, 133, 520, false, false, true, 1}, rng));    // two KC blocks
