@@ -6,8 +6,9 @@
 // time ran the sparse product a fifth to a third slower than the other (50-52 against 62-70
 // us; one reading 92), and the default model's one-thread epoch 22 % slower, while both
 // reached the same FMA peak: another guest's thread sharing the core, by the look of it, and
-// which one was slow changed within minutes (DECISIONS 74). A one-thread figure then depends on the CPU it ran on, and a
-// two-thread one is held back by the slower; the FMA probe alone does not show it.
+// which one was slow changed within minutes (DECISIONS 74). A one-thread figure then depends
+// on the CPU it ran on, and a two-thread one is held back by the slower; the FMA probe alone
+// does not show it.
 // Deliberately not here: choosing a CPU for the caller (the scripts pin their one-thread rows
 // themselves), anything timed on more than one thread (cpu_distance.hpp).
 #pragma once
