@@ -38,10 +38,11 @@ struct Blocking {
   // lines before a pass at least prefetch_c_depth deep (0: never); see prefetch_tile.
   std::size_t prefetch_c_depth = 0;
   std::size_t prefetch_c_floats = 0;
-  // A large product's A stored (m, k), or B stored (k, n), is packed when its rows are at least
-  // this many floats apart (0: however far apart); closer rows are read in place. See
-  // choose_packing.
-  std::size_t pack_from_ld = 0;
+  // A large product's A stored (m, k), and B stored (k, n), are each packed when their rows
+  // are at least this many floats apart (0: however far apart); closer rows are read in
+  // place. See choose_packing.
+  std::size_t pack_a_from_ld = 0;
+  std::size_t pack_b_from_ld = 0;
 };
 
 // Which operands the driver copies into micro-panels rather than reading in place.
@@ -186,18 +187,29 @@ void pack_b_panel(const MatmulArgs& args, std::size_t p0, std::size_t j, std::si
 // Packs depth [p0, p0 + kc) and columns [j0, j0 + nc) of op(B) into micro-panels: panel s
 // starts at dst + s * NR * kc and holds op(B)(p0 + p, j0 + s * NR + j) at p * width + j, its
 // width packed_panel_width.
-// B stored (k, n) is copied a whole row of the block at a time, across every full panel:
-// panel by panel, the copy read NR floats of one row and jumped to the next (2-4 KiB on),
-// and ran at a fraction of the memory's speed (on Zen 4, 3 % of a 1024^3 product's time for
-// 4 MiB). Row by row it reads B as it lies: 512^3 and 1024^3 1-1.7 % faster (DECISIONS 63).
+// B stored (k, n) is copied kPackRowsAtOnce rows of the block at a time, across every full
+// panel. Panel by panel, the copy read NR floats of one row and jumped to the next (2-4 KiB
+// on), and ran at a fraction of the memory's speed (on Zen 4, 3 % of a 1024^3 product's time
+// for 4 MiB); row by row it read B as it lies (512^3 and 1024^3 1-1.7 % faster, DECISIONS 63)
+// but wrote one line of each panel in turn, panels kc * NR floats apart: at 1024^3 every one
+// of the 32 AVX-512 panels' lines falls in the same L1 and L2 sets. Eight rows at a time
+// write each panel in runs of eight rows, lines in different sets, and still read each row
+// of B in order: the copy's share of a 1024^3 product 1.3-1.4 -> 0.9-1.1 % of the samples on
+// Zen 5, the product 1 % faster (DECISIONS 79).
+inline constexpr std::size_t kPackRowsAtOnce = 8;
+
 template <class V, std::size_t NR>
 void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t kc, std::size_t nc, float* dst) {
   if (args.tb == Transpose::kNo && nc >= NR) {
     const std::size_t full = nc / NR * NR;  // columns in full panels
     const float* src = args.b + p0 * args.ldb + j0;
-    for (std::size_t p = 0; p < kc; ++p, src += args.ldb) {
-      float* out = dst + p * NR;
-      for (std::size_t s0 = 0; s0 < full; s0 += NR, out += NR * kc) std::memcpy(out, src + s0, NR * sizeof(float));
+    for (std::size_t q = 0; q < kc; q += kPackRowsAtOnce) {
+      const std::size_t rows = min_of<V>(kPackRowsAtOnce, kc - q);
+      for (std::size_t s0 = 0; s0 < full; s0 += NR) {
+        const float* in = src + q * args.ldb + s0;
+        float* out = dst + s0 * kc + q * NR;
+        for (std::size_t p = 0; p < rows; ++p) std::memcpy(out + p * NR, in + p * args.ldb, NR * sizeof(float));
+      }
     }
     j0 += full;
     nc -= full;
@@ -220,12 +232,15 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 //   strided re-reads; and when C is also wide (n > 4 NR), A's block is reused by so many
 //   micro-panels that a copy free of cache conflicts pays too (Zen 4: +3 % to +20 % at
 //   1024..2048 for the 6-row AVX2 tile).
-// - Even then the AVX-512 tile reads A stored (m, k) in place while its rows are under 4 KiB
-//   apart (Blocking::pack_from_ld): 384^3-768^3 1.4-1.8 % faster than through the copy and
-//   the default model's evaluation forward 1024x256x784:nt 3 %. The AVX2 tile lost 2.4 % at
-//   1000^3 in place and gained at most 1 % below, so it packs (DECISIONS 63).
-// - And by the same rule B stored (k, n): on Zen 5 384^3 2-4 % and 512^3 1-3 % faster in
-//   place, 768^3 the same; at 1024^3, rows 4 KiB apart, 6-8 % slower (DECISIONS 78).
+// - Even then the AVX-512 tile reads A stored (m, k) in place while its rows are under 8 KiB
+//   apart (Blocking::pack_a_from_ld): 384^3-768^3 1.4-1.8 % faster than through the copy on
+//   Zen 4 and the default model's evaluation forward 1024x256x784:nt 3 % (DECISIONS 63); rows
+//   4 KiB apart 1024^3 the same there and 1.7 % faster on Zen 5, whose 12-way L1 holds the
+//   tile's 8 rows in one set (DECISIONS 79); 8 KiB apart, 2048^3 1.2 % slower on Zen 4. The
+//   AVX2 tile lost 2.4 % at 1000^3 in place and gained at most 1 % below, so it packs.
+// - And B stored (k, n) while its rows are under 4 KiB apart (pack_b_from_ld): on Zen 5 384^3
+//   2-4 % and 512^3 1-3 % faster in place, 768^3 the same; at 1024^3, rows 4 KiB apart, 6-8 %
+//   slower (DECISIONS 78): each step reads a whole line pair of a new row, all in two sets.
 // - Small problems, the MLP's, read both in place: there a copy costs up to 10 % and buys
 //   nothing.
 // - Except A stored (k, m), the weight gradient's dYᵀ, when its rows are a multiple of 1 KiB
@@ -250,11 +265,11 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const auto [m, n, k] = args.shape;
   const bool large = m > 2 * blocking.mc;
   // Read in place, A would cost more than its copy: stored (k, m), or with rows far apart.
-  const bool a_in_place_costly = args.ta == Transpose::kYes || args.lda >= blocking.pack_from_ld;
+  const bool a_in_place_costly = args.ta == Transpose::kYes || args.lda >= blocking.pack_a_from_ld;
   const bool a_strided = args.ta == Transpose::kYes && k > kAliasedRowsInL1;
   const bool a_aliased = a_strided && (args.lda % kAliasedRowFloats == 0 ||
                                        (args.lda % kHalfAliasedRowFloats == 0 && n > kHalfAliasedPanels * NR));
-  const bool b_in_place_costly = args.ldb >= blocking.pack_from_ld;
+  const bool b_in_place_costly = args.ldb >= blocking.pack_b_from_ld;
   return {.a = (large && n > 4 * NR && a_in_place_costly) || a_aliased,
           .b = (large && b_in_place_costly) || args.tb == Transpose::kYes};
 }
@@ -385,10 +400,10 @@ bool prefer_transposed(const MatmulArgs& args, const Blocking& blocking) {
   if constexpr (MR <= V::kLanes) {
     const auto [m, n, k] = args.shape;
     // Judged as if a large W were packed however close its rows: read in place through Cᵀ's
-    // transposed stores (Blocking::pack_from_ld), it measured slower than the product of C
+    // transposed stores (Blocking::pack_a_from_ld), it measured slower than the product of C
     // itself (200x600x300:nt 2.8 %, 300x1024x784:nt 1.3 %; DECISIONS 63).
     Blocking large_w_packed = blocking;
-    large_w_packed.pack_from_ld = 0;
+    large_w_packed.pack_a_from_ld = 0;
     return args.ta == Transpose::kNo && args.tb == Transpose::kYes && m < n && k >= kMinTransposedDepth &&
            !choose_packing<V, NR>(transposed_problem(args), large_w_packed).a;
   }

@@ -164,12 +164,14 @@ TEST_CASE("matmul kernels match ref on problems large enough to pack both operan
   seatorch::core::Rng rng(106);
   // Small problems read A and B in place; past m > 2 * MC (MC <= 144 in every kernel) with
   // C wider than four micro-tiles, the driver packs B and A: always on most kernels, on the
-  // AVX-512 one each only when stored transposed ((k, m), (n, k)) or with rows 4 KiB or more
-  // apart (pad 990: every leading dimension over 1024 floats). Odd sizes leave partial panels.
+  // AVX-512 one each only when stored transposed ((k, m), (n, k)) or with rows far apart: A
+  // 8 KiB or more, B 4 KiB (pad 990: every leading dimension over 1024 floats, so A in place
+  // and B packed; pad 2040: over 2048, both packed). Odd sizes leave partial panels.
   check_all_forms(301, 141, 37, 2, rng);
   check_all_forms(301, 141, 37, 990, rng);
-  check_all_kernels(make_problem({297, 133, 520, false, false, true, 1}, rng));    // two KC blocks
-  check_all_kernels(make_problem({297, 133, 520, false, true, false, 504}, rng));  // the same, A packed
+  check_all_forms(301, 141, 37, 2040, rng);
+  check_all_kernels(make_problem({297, 133, 520, false, false, true, 1}, rng));     // two KC blocks
+  check_all_kernels(make_problem({297, 133, 520, false, true, false, 1528}, rng));  // the same, A packed
 }
 
 TEST_CASE("matmul kernels match ref when a small A stored (k, m) has rows 1 KiB apart", "[kernels]") {

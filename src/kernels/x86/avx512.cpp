@@ -112,14 +112,15 @@ constexpr std::size_t kNarrowMaxN = 14;
 // turns gave 1.09-1.12 x OpenBLAS at 1024^3 with it against 1.03-1.07 x without. A shallow
 // pass does not repay it (the depth-64 weight gradient ran 3-10 % slower), and a C the L2
 // holds has nothing to gain, so no product of the MLPs' prefetches. A large A stored (m, k)
-// or B stored (k, n) is read in place unless its rows are 4 KiB or more apart
+// is read in place unless its rows are 8 KiB or more apart, B stored (k, n) unless 4 KiB
 // (gemm_driver.hpp's choose_packing).
 constexpr Blocking kBlocking{.mc = 128,
                              .kc = 512,
                              .nc = 2048,
                              .prefetch_c_depth = 256,
                              .prefetch_c_floats = std::size_t{1} << 18,
-                             .pack_from_ld = 1024};
+                             .pack_a_from_ld = 2048,
+                             .pack_b_from_ld = 1024};
 // The sparse product's rows 8 registers (128 floats) wide: a row's pass sum takes 8 of the 32
 // registers, and the 784-128 layer's 128 outputs are one block.
 constexpr std::size_t kSparseNv = 8;
