@@ -234,10 +234,11 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 //   1024..2048 for the 6-row AVX2 tile).
 // - Even then the AVX-512 tile reads A stored (m, k) in place while its rows are under 8 KiB
 //   apart (Blocking::pack_a_from_ld): 384^3-768^3 1.4-1.8 % faster than through the copy on
-//   Zen 4 and the default model's evaluation forward 1024x256x784:nt 3 % (DECISIONS 63); rows
-//   4 KiB apart 1024^3 the same there and 1.7 % faster on Zen 5, whose 12-way L1 holds the
-//   tile's 8 rows in one set (DECISIONS 79); 8 KiB apart, 2048^3 1.2 % slower on Zen 4. The
-//   AVX2 tile lost 2.4 % at 1000^3 in place and gained at most 1 % below, so it packs.
+//   Zen 4 and the default model's evaluation forward 1024x256x784:nt 3 % (DECISIONS 63). Rows
+//   4 KiB apart put each depth's 8 lines of the tile's rows in one L1 set: 1024^3 the same on
+//   Zen 4 (8 ways), a median 1.045x OpenBLAS against 1.03x on Zen 5 (12 ways; DECISIONS 79);
+//   8 KiB apart, 2048^3 1.2 % slower on Zen 4. The AVX2 tile lost 2.4 % at 1000^3 in place
+//   and gained at most 1 % below, so it packs.
 // - And B stored (k, n) while its rows are under 4 KiB apart (pack_b_from_ld): on Zen 5 384^3
 //   2-4 % and 512^3 1-3 % faster in place, 768^3 the same; at 1024^3, rows 4 KiB apart, 6-8 %
 //   slower (DECISIONS 78): each step reads a whole line pair of a new row, all in two sets.
