@@ -108,9 +108,17 @@ Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
   return v;
 }
 
-// One group of 4 activations, at byte `at` of each A row: every sum of the tile gains its 4
-// products. `ahead` is the group Isa::kPrefetchSteps later, whose weights it asks for. Past a
-// block's end that is the next block's start, or bytes beyond B: a prefetch never faults.
+// Group p4 of 4 activations (activations 4 p4 .. 4 p4 + 3) as the tiles address it: its byte
+// offset in an A row, which A's rows and B's blocks are both reached from (Operands::groups).
+template <class Isa>
+constexpr std::size_t group_offset(std::size_t p4) {
+  return p4 * sizeof(typename Isa::ActWord);
+}
+
+// One group of 4 activations, at byte offset `at` of each A row (group_offset): every sum of
+// the tile gains its 4 products. `ahead` is the offset of the group Isa::kPrefetchSteps later,
+// whose weights it asks for. Past a block's end that is the next block's start, or bytes
+// beyond B: a prefetch never faults.
 template <class Isa, int MR, int NR>
 [[gnu::always_inline]] inline void step(typename Isa::Acc (&acc)[MR][NR], const std::int8_t* const (&b)[NR],
                                         const std::uint8_t* const (&a)[MR], std::size_t at, std::size_t ahead) {
@@ -183,8 +191,7 @@ template <class Isa, int MR, int NR, bool kListed, class Out>
     }
   }
   const std::size_t steps = kListed ? g.group_count : full;
-  constexpr std::size_t kActBytes = sizeof(typename Isa::ActWord);
-  const auto at = [&](std::size_t e) { return kListed ? g.groups[e] : e * kActBytes; };  // e's offset in A's row
+  const auto at = [&](std::size_t e) { return kListed ? g.groups[e] : group_offset<Isa>(e); };
   // Two loops, not one under `#pragma GCC unroll` of a policy's count: GCC 12 crashes on a
   // count that depends on the template.
   if constexpr (Isa::kUnrollSteps) {
@@ -341,7 +348,6 @@ inline std::size_t first_lit_group(const std::uint64_t* bits, std::size_t words,
 // far ahead in the list; past B's block a prefetch never faults).
 template <class Isa>
 std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std::uint32_t* groups) {
-  constexpr std::size_t kActBytes = sizeof(typename Isa::ActWord);
   std::uint64_t any[kMaxLitWords] = {};  // (g.lit_words): the OR of the tile's rows' lit bits
   for (std::size_t r = 0; r < rows; ++r) {
     const std::uint64_t* bits = g.row_lit + a_row(g, i0 + r) * g.lit_words;
@@ -350,10 +356,11 @@ std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std:
   std::size_t count = 0;
   for (std::size_t w = 0; w < g.lit_words; ++w) {
     for (std::uint64_t m = any[w]; m != 0; m &= m - 1)
-      groups[count++] = static_cast<std::uint32_t>((w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))) * kActBytes);
+      groups[count++] =
+          static_cast<std::uint32_t>(group_offset<Isa>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))));
   }
   for (std::size_t s = 0; s < Isa::kPrefetchSteps; ++s)
-    groups[count + s] = static_cast<std::uint32_t>(g.k / 4 * kActBytes);
+    groups[count + s] = static_cast<std::uint32_t>(group_offset<Isa>(g.k / 4));
   return count;
 }
 
