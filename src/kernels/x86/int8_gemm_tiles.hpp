@@ -118,22 +118,29 @@ constexpr std::size_t group_offset(std::size_t p4) {
 // One group of 4 activations, at byte offset `at` of each A row (group_offset): every sum of
 // the tile gains its 4 products. `ahead` is the offset of the group Isa::kPrefetchSteps later,
 // whose weights it asks for. Past a block's end that is the next block's start, or bytes
-// beyond B: a prefetch never faults.
-template <class Isa, int MR, int NR>
+// beyond B: a prefetch never faults. kLast: the row's last group, short of 4 (a row holds k
+// activations): read to the row's end only, zero padded, with nothing after it to prefetch.
+template <class Isa, int MR, int NR, bool kLast = false>
 [[gnu::always_inline]] inline void step(typename Isa::Acc (&acc)[MR][NR], const std::int8_t* const (&b)[NR],
-                                        const std::uint8_t* const (&a)[MR], std::size_t at, std::size_t ahead) {
-  constexpr std::size_t kBlocksPerAct = Isa::kBlockBytes / sizeof(typename Isa::ActWord);
+                                        const std::uint8_t* const (&a)[MR], std::size_t at, std::size_t ahead,
+                                        std::size_t k = 0) {
+  using Word = typename Isa::ActWord;
+  constexpr std::size_t kBlocksPerAct = Isa::kBlockBytes / sizeof(Word);
   typename Isa::Acc bv[NR];
 #pragma GCC unroll 8
   for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + at * kBlocksPerAct);
-  if constexpr (Isa::kPrefetchSteps > 0) {
+  if constexpr (!kLast && Isa::kPrefetchSteps > 0) {
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) __builtin_prefetch(b[c] + ahead * kBlocksPerAct);
   }
 #pragma GCC unroll 8
   for (int r = 0; r < MR; ++r) {
-    typename Isa::ActWord four;
-    std::memcpy(&four, a[r] + at, sizeof(four));
+    Word four;
+    if constexpr (kLast) {
+      four = four_activations<Word>(a[r], at / sizeof(Word), k);
+    } else {
+      std::memcpy(&four, a[r] + at, sizeof(four));
+    }
     const typename Isa::Act av = Isa::broadcast(four);
 #pragma GCC unroll 8
     for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
@@ -179,17 +186,8 @@ template <class Isa, int MR, int NR, bool kListed, class Out>
       for (int c = 0; c < NR; ++c) acc[r][c] = Isa::sub(column[c], row);
     }
   }
-  if (full < k4) {  // the last 1..3 activations, zero padded, come first
-    typename Isa::Acc bv[NR];
-#pragma GCC unroll 8
-    for (int c = 0; c < NR; ++c) bv[c] = Isa::load(b[c] + full * Isa::kBlockBytes);
-#pragma GCC unroll 8
-    for (int r = 0; r < MR; ++r) {
-      const typename Isa::Act av = Isa::broadcast(four_activations<typename Isa::ActWord>(a[r], full, g.k));
-#pragma GCC unroll 8
-      for (int c = 0; c < NR; ++c) acc[r][c] = Isa::dot(acc[r][c], av, bv[c]);
-    }
-  }
+  // The last 1..3 activations, zero padded, come first.
+  if (full < k4) step<Isa, MR, NR, true>(acc, b, a, group_offset<Isa>(full), 0, g.k);
   const std::size_t steps = kListed ? g.group_count : full;
   const auto at = [&](std::size_t e) { return kListed ? g.groups[e] : group_offset<Isa>(e); };
   // Two loops, not one under `#pragma GCC unroll` of a policy's count: GCC 12 crashes on a
