@@ -98,13 +98,12 @@ struct RequantizeSums {
   std::size_t ldu = 0;
 };
 
-// Activations p4*4 .. p4*4+3 of an A row as one little-endian word, zero past k. A holds
-// sizeof(Word) / 4 bytes per activation.
+// The `count` (< 4) activations at `from` that end an A row, as one little-endian word of 4
+// with the missing ones zero. A holds sizeof(Word) / 4 bytes per activation.
 template <class Word>
-Word four_activations(const std::uint8_t* row, std::size_t p4, std::size_t k) {
-  constexpr std::size_t kBytes = sizeof(Word) / 4;
+Word last_activations(const std::uint8_t* from, std::size_t count) {
   Word v = 0;
-  std::memcpy(&v, row + p4 * sizeof(Word), (k - p4 * 4 < 4 ? k - p4 * 4 : 4) * kBytes);
+  std::memcpy(&v, from, count * (sizeof(Word) / 4));
   return v;
 }
 
@@ -118,12 +117,12 @@ constexpr std::size_t group_offset(std::size_t p4) {
 // One group of 4 activations, at byte offset `at` of each A row (group_offset): every sum of
 // the tile gains its 4 products. `ahead` is the offset of the group Isa::kPrefetchSteps later,
 // whose weights it asks for. Past a block's end that is the next block's start, or bytes
-// beyond B: a prefetch never faults. kLast: the row's last group, short of 4 (a row holds k
-// activations): read to the row's end only, zero padded, with nothing after it to prefetch.
+// beyond B: a prefetch never faults. kLast: the row's last group, of only `count` (1..3)
+// activations: read to the row's end, zero padded, with nothing after it to prefetch.
 template <class Isa, int MR, int NR, bool kLast = false>
 [[gnu::always_inline]] inline void step(typename Isa::Acc (&acc)[MR][NR], const std::int8_t* const (&b)[NR],
                                         const std::uint8_t* const (&a)[MR], std::size_t at, std::size_t ahead,
-                                        std::size_t k = 0) {
+                                        std::size_t count = 4) {
   using Word = typename Isa::ActWord;
   constexpr std::size_t kBlocksPerAct = Isa::kBlockBytes / sizeof(Word);
   typename Isa::Acc bv[NR];
@@ -137,7 +136,7 @@ template <class Isa, int MR, int NR, bool kLast = false>
   for (int r = 0; r < MR; ++r) {
     Word four;
     if constexpr (kLast) {
-      four = four_activations<Word>(a[r], at / sizeof(Word), k);
+      four = last_activations<Word>(a[r] + at, count);
     } else {
       std::memcpy(&four, a[r] + at, sizeof(four));
     }
@@ -187,7 +186,7 @@ template <class Isa, int MR, int NR, bool kListed, class Out>
     }
   }
   // The last 1..3 activations, zero padded, come first.
-  if (full < k4) step<Isa, MR, NR, true>(acc, b, a, group_offset<Isa>(full), 0, g.k);
+  if (full < k4) step<Isa, MR, NR, true>(acc, b, a, group_offset<Isa>(full), 0, g.k - 4 * full);
   const std::size_t steps = kListed ? g.group_count : full;
   const auto at = [&](std::size_t e) { return kListed ? g.groups[e] : group_offset<Isa>(e); };
   // Two loops, not one under `#pragma GCC unroll` of a policy's count: GCC 12 crashes on a
