@@ -60,7 +60,7 @@ SparseProbe::SparseProbe()
 
 // The kernel's own entry point, not kernels::sparse_matmul: that one splits a product this
 // size across the pool's threads, and this measures one CPU.
-void SparseProbe::run() { kernels::selected_kernel_info().sparse_matmul(args_); }
+void SparseProbe::run() { kernels::selected_kernel_info().sparse_matmul(args_, {}); }
 
 std::optional<CpuSpeed> cpu_speed(std::size_t cpu) {
   std::optional<CpuSpeed> speed;

@@ -10,6 +10,7 @@
 #include "isa_kernels.hpp"
 #include "sparse_driver.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace seatorch::kernels {
@@ -27,18 +28,24 @@ struct PortableVec {
     std::memcpy(&r, p, sizeof r);
     return r;
   }
+  // n < kLanes always; the bound says so for GCC 12, whose -Warray-bounds cannot see it
+  // through the sparse tile's choice of width.
   static Reg load_n(const float* p, std::size_t n) {
     Reg r{};
-    for (std::size_t l = 0; l < n; ++l) r[l] = p[l];
+    for (std::size_t l = 0; l < n && l < kLanes; ++l) r[l] = p[l];
     return r;
   }
   static Reg broadcast(const float* p) { return Reg{} + *p; }
   // No fused multiply-add: the baseline targets have none, and std::fma would be a call.
   static Reg fma(Reg a, Reg b, Reg c) { return a * b + c; }
   static Reg add(Reg a, Reg b) { return a + b; }
+  static Reg relu(Reg x) {
+    for (std::size_t l = 0; l < kLanes; ++l) x[l] = std::max(x[l], 0.0f);
+    return x;
+  }
   static void store(float* p, Reg r) { std::memcpy(p, &r, sizeof r); }
   static void store_n(float* p, Reg r, std::size_t n) {
-    for (std::size_t l = 0; l < n; ++l) p[l] = r[l];
+    for (std::size_t l = 0; l < n && l < kLanes; ++l) p[l] = r[l];
   }
   static void transpose(Reg* r) {
     for (std::size_t i = 1; i < kLanes; ++i) {
@@ -62,10 +69,12 @@ constexpr std::size_t kSparseNv = 4;
 
 }  // namespace
 
-void matmul_blocked(const MatmulArgs& args) { gemm<PortableVec, kMr, kNv>(args, kBlocking); }
+void matmul_blocked(const MatmulArgs& args, const Epilogue& epilogue) {
+  gemm<PortableVec, kMr, kNv>(args, epilogue, kBlocking);
+}
 
-void sparse_matmul_blocked(const SparseMatmulArgs& args) {
-  sparse_columns<PortableVec, kSparseNv>(args, kBlocking.kc, 0);
+void sparse_matmul_blocked(const SparseMatmulArgs& args, const Epilogue& epilogue) {
+  sparse_columns<PortableVec, kSparseNv>(args, epilogue, kBlocking.kc, 0);
 }
 
 void compress_rows_blocked(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {

@@ -313,11 +313,13 @@ void fitted_micro_kernel(const MicroTile& t, std::index_sequence<Nv...>) {
   (void)((registers == Nv + 1 && (micro_kernel<V, MR, Nv + 1, kTransposedC>(t), true)) || ...);
 }
 
-// The blocked loops over op(A) op(B). With kTransposedC they compute the transpose of C:
-// args describe Cᵀ's product and the micro-kernel stores each tile transposed into args.c
-// (tile element (i, j) at c[j * ldc + i]).
+// The blocked loops over op(A) op(B), with the epilogue (bias on the first pass over the
+// depth, ReLU on the last) applied as each tile is stored. With kTransposedC they compute
+// the transpose of C: args describe Cᵀ's product and the micro-kernel stores each tile
+// transposed into args.c (tile element (i, j) at c[j * ldc + i]); the bias, C's columns,
+// then runs along the tiles' rows.
 template <class V, std::size_t MR, std::size_t NV, bool kTransposedC>
-void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
+void gemm_blocked(const MatmulArgs& args, const Epilogue& epilogue, const Blocking& blocking) {
   constexpr std::size_t NR = NV * V::kLanes;
   const auto [m, n, k] = args.shape;
   const Packing packing = choose_packing<V, NR>(args, blocking);
@@ -345,6 +347,8 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
       t.kc = kc;
       t.ldc = args.ldc;
       t.accumulate = args.accumulate || pc > 0;
+      const float* bias = pc == 0 ? epilogue.bias : nullptr;
+      t.relu = epilogue.relu && pc + kc == k;
       for (std::size_t ic = 0; ic < m; ic += blocking.mc) {
         const std::size_t mc = min_of<V>(blocking.mc, m - ic);
         if (packing.a) pack_a<V, MR>(args, ic, pc, mc, kc, a_buf);
@@ -374,6 +378,7 @@ void gemm_blocked(const MatmulArgs& args, const Blocking& blocking) {
               t.a_cs = 1;
             }
             t.c = kTransposedC ? args.c + (jc + jr) * args.ldc + ic + ir : args.c + (ic + ir) * args.ldc + jc + jr;
+            t.bias = bias == nullptr ? nullptr : kTransposedC ? bias + ic + ir : bias + jc + jr;
             if (prefetch_c && kc >= blocking.prefetch_c_depth) prefetch_tile(t);
             fitted_micro_kernel<V, MR, kTransposedC>(t, std::make_index_sequence<NV>{});
           }
@@ -412,13 +417,13 @@ bool prefer_transposed(const MatmulArgs& args, const Blocking& blocking) {
 }
 
 template <class V, std::size_t MR, std::size_t NV>
-void gemm(const MatmulArgs& args, const Blocking& blocking) {
-  if (matmul_degenerate(args)) return;
+void gemm(const MatmulArgs& args, const Epilogue& epilogue, const Blocking& blocking) {
+  if (matmul_degenerate(args, epilogue)) return;
   if constexpr (MR <= V::kLanes) {
     if (prefer_transposed<V, MR, NV * V::kLanes>(args, blocking))
-      return gemm_blocked<V, MR, NV, true>(transposed_problem(args), blocking);
+      return gemm_blocked<V, MR, NV, true>(transposed_problem(args), epilogue, blocking);
   }
-  gemm_blocked<V, MR, NV, false>(args, blocking);
+  gemm_blocked<V, MR, NV, false>(args, epilogue, blocking);
 }
 
 // C at most sizeof...(Rows) rows tall, the 10-class layer's weight gradient dYᵀ·X (or, with
@@ -426,9 +431,10 @@ void gemm(const MatmulArgs& args, const Blocking& blocking) {
 // exactly m rows high, where m rounded up to MR wastes lanes (10 of 16 rows' work used).
 // Every element's products are summed as in gemm_blocked, so the bits are the same.
 template <class V, std::size_t NV, bool kTransposedC, std::size_t... Rows>
-void gemm_short(const MatmulArgs& args, const Blocking& blocking, std::index_sequence<Rows...>) {
+void gemm_short(const MatmulArgs& args, const Epilogue& epilogue, const Blocking& blocking,
+                std::index_sequence<Rows...>) {
   const std::size_t m = args.shape.m;
-  (void)((m == Rows + 1 && (gemm_blocked<V, Rows + 1, NV, kTransposedC>(args, blocking), true)) || ...);
+  (void)((m == Rows + 1 && (gemm_blocked<V, Rows + 1, NV, kTransposedC>(args, epilogue, blocking), true)) || ...);
 }
 
 }  // namespace seatorch::kernels

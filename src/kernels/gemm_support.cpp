@@ -2,6 +2,8 @@
 // gemm_support.hpp).
 #include "gemm_support.hpp"
 
+#include "epilogue_rows.hpp"
+
 #include <algorithm>
 #include <memory>
 #include <new>
@@ -45,13 +47,18 @@ MatmulArgs transposed_problem(const MatmulArgs& args) {
   return t;
 }
 
-bool matmul_degenerate(const MatmulArgs& args) {
+bool matmul_degenerate(const MatmulArgs& args, const Epilogue& epilogue) {
   const auto [m, n, k] = args.shape;
   if (m == 0 || n == 0) return true;
   if (k != 0) return false;
   if (!args.accumulate) {
-    for (std::size_t i = 0; i < m; ++i) std::fill_n(args.c + i * args.ldc, n, 0.0f);
+    if (epilogue.bias != nullptr) {
+      start_from_bias(epilogue.bias, args.c, args.ldc, m, n);
+    } else {
+      for (std::size_t i = 0; i < m; ++i) std::fill_n(args.c + i * args.ldc, n, 0.0f);
+    }
   }
+  if (epilogue.relu) clamp_at_zero(args.c, args.ldc, m, n);
   return true;
 }
 

@@ -23,7 +23,8 @@ float* pack_buffer(PackSlot slot, std::size_t floats);
 MatmulArgs transposed_problem(const MatmulArgs& args);
 
 // Handles the shapes with nothing to multiply: m or n zero (nothing to do) and k zero (C is
-// zeroed, or left as is when accumulating). Returns true when it handled the call.
-bool matmul_degenerate(const MatmulArgs& args);
+// the bias rows or zero, or left as is when accumulating; then clamped at zero for a ReLU).
+// Returns true when it handled the call.
+bool matmul_degenerate(const MatmulArgs& args, const Epilogue& epilogue);
 
 }  // namespace seatorch::kernels

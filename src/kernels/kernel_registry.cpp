@@ -3,15 +3,30 @@
 #include "seatorch/kernels/kernel_registry.hpp"
 
 #include "cpu_isa.hpp"
+#include "epilogue_rows.hpp"
 #include "isa_kernels.hpp"
 
 #include <vector>
 
 namespace seatorch::kernels {
+namespace {
+
+// The reference products with the epilogue as Epilogue specifies it: C holds the bias rows,
+// the product is accumulated onto them, and the clamp follows. The fast kernels' fused
+// epilogues are tested against this order (tests/kernels).
+void matmul_ref_epilogue(const MatmulArgs& args, const Epilogue& epilogue) {
+  with_epilogue(args, args.shape.m, args.shape.n, epilogue, matmul_ref);
+}
+
+void sparse_matmul_ref_epilogue(const SparseMatmulArgs& args, const Epilogue& epilogue) {
+  with_epilogue(args, args.a->rows, args.n, epilogue, sparse_matmul_ref);
+}
+
+}  // namespace
 
 std::span<const KernelInfo> available_kernels() {
   static const std::vector<KernelInfo> kernels = builds_this_cpu_runs<KernelInfo>({
-    {Isa::kBaseline, {"ref", matmul_ref, sparse_matmul_ref, compress_rows_ref, nullptr}},
+    {Isa::kBaseline, {"ref", matmul_ref_epilogue, sparse_matmul_ref_epilogue, compress_rows_ref, nullptr}},
         {Isa::kBaseline, {"blocked", matmul_blocked, sparse_matmul_blocked, compress_rows_blocked, nullptr}},
 #if defined(__x86_64__)
         {Isa::kAvx2Fma, {"avx2", matmul_avx2, sparse_matmul_avx2, compress_rows_avx2, fma_probe_avx2}},

@@ -4,7 +4,6 @@
 // files).
 #include "seatorch/kernels/matmul.hpp"
 
-#include "epilogue_rows.hpp"
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
@@ -37,9 +36,8 @@ const KernelInfo& selected_info() {
   return *kernel;
 }
 
-// The bias rows before a block's product and the ReLU after it, on the block just computed.
 void run_block(const KernelInfo& kernel, const MatmulArgs& block, const Epilogue& epilogue) {
-  with_epilogue(block, block.shape.m, block.shape.n, epilogue, kernel.matmul);
+  kernel.matmul(block, epilogue);
 }
 
 // The block of C at rows [i0, i1) and columns [j0, j1), as a product of its own.

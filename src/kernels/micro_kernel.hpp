@@ -8,6 +8,7 @@
 //
 //   V::Reg, V::kLanes, zero(), load(p), load_n(p, n), broadcast(p), fma(a, b, c) = a*b + c,
 //   add(a, b), store(p, r), store_n(p, r, n)        (the _n forms touch only n < kLanes lanes)
+//   relu(x): each lane as std::max(x, 0.0f) gives it (a NaN kept, -0 kept as -0)
 //   transpose(r): transposes the kLanes x kLanes block held in r[0..kLanes) (packing uses it)
 //   transpose_half(r), optional: the (kLanes / 2) x kLanes block in r[0..kLanes / 2), each
 //     register afterwards two columns (gemm_driver.hpp's pack_transposed)
@@ -38,7 +39,52 @@ struct MicroTile {
   std::size_t m_eff = 0;    // rows of the tile inside C, 1..MR (A rows past it are not read)
   std::size_t n_eff = 0;    // columns of the tile inside C, 1..NR
   bool accumulate = false;  // C += A*B rather than C = A*B
+  // The Epilogue (matmul.hpp), applied as the tile is stored. Without accumulate, C starts
+  // from the bias rather than from zero: bias[j] for the tile's column j (for a transposed
+  // tile, bias[i] for its row i, a column of C); the driver passes it on a product's first
+  // pass over the depth only. relu clamps C at zero as stored: the last pass only.
+  const float* bias = nullptr;
+  bool relu = false;
 };
+
+// What a tile stores at one register of C: acc added to what C holds (accumulate) or to the
+// bias (`start`, null when there is none), then clamped at zero when asked. The additions
+// are the unfused epilogue's, C holding the bias (epilogue_rows.hpp), in its operand order.
+template <class V>
+[[gnu::always_inline]] inline typename V::Reg stored_value(typename V::Reg acc, const typename V::Reg* start,
+                                                           bool relu) {
+  const typename V::Reg sum = start != nullptr ? V::add(*start, acc) : acc;
+  return relu ? V::relu(sum) : sum;
+}
+
+// Stores the (MR, NV * lanes) tile acc into C, rows past m_eff and columns past n_eff left
+// alone. kEpilogue false: the plain product (t.bias and t.relu unused).
+template <class V, std::size_t MR, std::size_t NV, bool kEpilogue>
+[[gnu::always_inline]] inline void store_tile(const MicroTile& t, const typename V::Reg (&acc)[MR][NV]) {
+  using Reg = typename V::Reg;
+  constexpr std::size_t kW = V::kLanes;
+  const bool relu = kEpilogue && t.relu;
+  // Where each row's sum starts: C itself, the bias row, or nothing (the product alone).
+  const float* start_row = kEpilogue && !t.accumulate ? t.bias : nullptr;
+#pragma GCC unroll 32
+  for (std::size_t i = 0; i < MR; ++i) {
+    if (i >= t.m_eff) break;
+    float* c_row = t.c + i * t.ldc;
+    const float* from = t.accumulate ? c_row : start_row;
+#pragma GCC unroll 8
+    for (std::size_t v = 0; v < NV; ++v) {
+      const std::size_t j = v * kW;
+      if (j + kW <= t.n_eff) {
+        const Reg held = from != nullptr ? V::load(from + j) : V::zero();
+        V::store(c_row + j, stored_value<V>(acc[i][v], from != nullptr ? &held : nullptr, relu));
+      } else if (j < t.n_eff) {
+        const std::size_t n = t.n_eff - j;
+        const Reg held = from != nullptr ? V::load_n(from + j, n) : V::zero();
+        V::store_n(c_row + j, stored_value<V>(acc[i][v], from != nullptr ? &held : nullptr, relu), n);
+      }
+    }
+  }
+}
 
 // With kTransposedC the tile is Cᵀ: tile element (i, j) goes to c[j * ldc + i], written
 // through V::transpose, one kLanes x kLanes block per vector column (MR <= kLanes); only
@@ -83,40 +129,43 @@ template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
 
   if constexpr (kTransposedC) {
     static_assert(MR <= kW, "a transposed tile is written in kLanes x kLanes blocks");
+    // The bias of C's columns, one per row of the tile, added before the transpose: each
+    // element gets bias + acc either way.
+    const bool biased = !t.accumulate && t.bias != nullptr;
 #pragma GCC unroll 8
     for (std::size_t v = 0; v < NV; ++v) {
       Reg block[kW];
 #pragma GCC unroll 16
-      for (std::size_t l = 0; l < kW; ++l) block[l] = l < MR ? acc[l][v] : V::zero();
+      for (std::size_t l = 0; l < kW; ++l) {
+        if (l >= MR) {
+          block[l] = V::zero();
+        } else if (biased && l < t.m_eff) {
+          block[l] = V::add(V::broadcast(t.bias + l), acc[l][v]);
+        } else {
+          block[l] = acc[l][v];
+        }
+      }
       V::transpose(block);  // block[q]: column v * kW + q of the tile, i.e. a row of C
       for (std::size_t q = 0; q < kW && v * kW + q < t.n_eff; ++q) {
         float* c_row = t.c + (v * kW + q) * t.ldc;
         if (MR == kW && t.m_eff == kW) {
-          V::store(c_row, t.accumulate ? V::add(V::load(c_row), block[q]) : block[q]);
+          const Reg held = t.accumulate ? V::load(c_row) : V::zero();
+          V::store(c_row, stored_value<V>(block[q], t.accumulate ? &held : nullptr, t.relu));
         } else {
-          V::store_n(c_row, t.accumulate ? V::add(V::load_n(c_row, t.m_eff), block[q]) : block[q], t.m_eff);
+          const Reg held = t.accumulate ? V::load_n(c_row, t.m_eff) : V::zero();
+          V::store_n(c_row, stored_value<V>(block[q], t.accumulate ? &held : nullptr, t.relu), t.m_eff);
         }
       }
     }
     return;
   }
 
-#pragma GCC unroll 32
-  for (std::size_t i = 0; i < MR; ++i) {
-    if (i >= t.m_eff) break;
-    float* c_row = t.c + i * t.ldc;
-#pragma GCC unroll 8
-    for (std::size_t v = 0; v < NV; ++v) {
-      const std::size_t j = v * kW;
-      if (j + kW <= t.n_eff) {
-        const Reg r = t.accumulate ? V::add(V::load(c_row + j), acc[i][v]) : acc[i][v];
-        V::store(c_row + j, r);
-      } else if (j < t.n_eff) {
-        const std::size_t n = t.n_eff - j;
-        const Reg r = t.accumulate ? V::add(V::load_n(c_row + j, n), acc[i][v]) : acc[i][v];
-        V::store_n(c_row + j, r, n);
-      }
-    }
+  // The plain product's stores compiled apart from the epilogue's: with the epilogue's
+  // choices in them, the 256^3 and 512^3 products ran 1-2 % slower (DECISIONS 82).
+  if (t.bias == nullptr && !t.relu) {
+    store_tile<V, MR, NV, false>(t, acc);
+  } else {
+    store_tile<V, MR, NV, true>(t, acc);
   }
 }
 

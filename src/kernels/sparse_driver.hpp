@@ -9,6 +9,7 @@
 //           for row i of the group:                       its pass sum in NV registers
 //             acc += a(i, p) * op(B)(p, block) for the row's nonzeros p in the chunk
 //         c = c + acc, each row's acc started from 0 at the pass's start
+//           (c = bias + acc on the first pass of a biased product; clamped after the last)
 //
 // The passes, the zero start of each pass's sum and its addition to C are the dense
 // driver's own (gemm_driver.hpp and micro_kernel.hpp), so each element is the same float
@@ -20,9 +21,10 @@
 // vcompressps) and lane by lane otherwise.
 //
 // Every template takes the ISA traits V first (micro_kernel.hpp says why). Deliberately not
-// here: threads, epilogues (sparse_matmul.cpp), choosing between sparse and dense.
+// here: threads (sparse_matmul.cpp), choosing between sparse and dense.
 #pragma once
 
+#include "epilogue_rows.hpp"
 #include "gemm_driver.hpp"
 
 #include "seatorch/kernels/sparse_matmul.hpp"
@@ -84,11 +86,13 @@ inline constexpr std::size_t kSparseGroup = 32;
 // p at b + p * brs, every register readable), into the first `cols` floats of out's rows
 // (row i at out + (i - i0) * ldo), added to what they hold when `accumulate`. Each pass's sum
 // of a row starts from zero and is added to the row once, after the pass's last chunk: the
-// dense driver's order, whatever the chunk.
+// dense driver's order, whatever the chunk. The epilogue is applied as the dense tile
+// applies it (micro_kernel.hpp): without accumulate, the first pass's sums are added to the
+// bias (the block's first `cols` entries) rather than to zero; the last pass's are clamped.
 template <class V, std::size_t R>
 void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const float* b, std::size_t brs,
-                      std::size_t pass, std::size_t chunk, bool accumulate, float* out, std::size_t ldo,
-                      std::size_t cols) {
+                      std::size_t pass, std::size_t chunk, bool accumulate, const Epilogue& epilogue, float* out,
+                      std::size_t ldo, std::size_t cols) {
   using Reg = typename V::Reg;
   constexpr std::size_t kW = V::kLanes;
   constexpr std::size_t kRow = R * kW;
@@ -99,10 +103,13 @@ void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const
   const std::uint32_t* column = a.column.data();
   const float* value = a.value.data();
   for (std::size_t i = i0; i < i1; ++i) next[i - i0] = a.begin(i);
-  if (a.cols == 0 && !accumulate) {  // no pass: C = 0
-    for (std::size_t i = 0; i < i1 - i0; ++i) {
-      for (std::size_t j = 0; j < cols; ++j) out[i * ldo + j] = 0.0f;
+  if (a.cols == 0) {  // no pass: C = the bias or 0 (or left as is), clamped
+    if (!accumulate) {
+      for (std::size_t i = 0; i < i1 - i0; ++i) {
+        for (std::size_t j = 0; j < cols; ++j) out[i * ldo + j] = epilogue.bias == nullptr ? 0.0f : epilogue.bias[j];
+      }
     }
+    if (epilogue.relu) clamp_at_zero(out, ldo, i1 - i0, cols);
   }
 
   for (std::size_t p0 = 0; p0 < a.cols; p0 += pass) {
@@ -133,14 +140,18 @@ void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const
           continue;
         }
         float* c = out + i * ldo;
-        const bool add_to_c = accumulate || p0 > 0;
+        // The sum starts from C (a later pass, or accumulate), the bias, or zero.
+        const float* from = accumulate || p0 > 0 ? c : epilogue.bias;
+        const bool relu = epilogue.relu && p1 == a.cols;
 #pragma GCC unroll 16
         for (std::size_t r = 0; r < R; ++r) {
           const std::size_t j = r * kW;
           if (j + kW <= cols) {
-            V::store(c + j, V::add(add_to_c ? V::load(c + j) : V::zero(), acc[r]));
+            const Reg held = from != nullptr ? V::load(from + j) : V::zero();
+            V::store(c + j, stored_value<V>(acc[r], &held, relu));
           } else if (j < cols) {
-            V::store_n(c + j, V::add(add_to_c ? V::load_n(c + j, cols - j) : V::zero(), acc[r]), cols - j);
+            const Reg held = from != nullptr ? V::load_n(from + j, cols - j) : V::zero();
+            V::store_n(c + j, stored_value<V>(acc[r], &held, relu), cols - j);
           }
         }
       }
@@ -150,8 +161,8 @@ void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const
 
 // Every row of A times op(B)'s columns [jb, jb + cols), R registers wide, into C.
 template <class V, std::size_t R>
-void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs, std::size_t pass,
-                  std::size_t chunk_bytes, std::size_t jb, std::size_t cols) {
+void sparse_block(const SparseMatmulArgs& args, const Epilogue& epilogue, const float* b, std::size_t brs,
+                  std::size_t pass, std::size_t chunk_bytes, std::size_t jb, std::size_t cols) {
   constexpr std::size_t kW = V::kLanes;
   const SparseRows& a = *args.a;
   // Rows of op(B)'s block per chunk, at least one. No std::max here: a library template
@@ -161,8 +172,8 @@ void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs,
   if (!args.transposed_c) {
     for (std::size_t i0 = 0; i0 < a.rows; i0 += kSparseGroup) {
       const std::size_t i1 = min_of<V>(i0 + kSparseGroup, a.rows);
-      sparse_row_group<V, R>(a, i0, i1, b, brs, pass, chunk, args.accumulate, args.c + i0 * args.ldc + jb, args.ldc,
-                             cols);
+      sparse_row_group<V, R>(a, i0, i1, b, brs, pass, chunk, args.accumulate, epilogue, args.c + i0 * args.ldc + jb,
+                             args.ldc, cols);
     }
     return;
   }
@@ -179,7 +190,7 @@ void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs,
         for (std::size_t j = 0; j < cols; ++j) tile[l][j] = args.c[(jb + j) * args.ldc + i0 + l];
       }
     }
-    sparse_row_group<V, R>(a, i0, i0 + rows, b, brs, pass, chunk, args.accumulate, tile[0], R * kW, cols);
+    sparse_row_group<V, R>(a, i0, i0 + rows, b, brs, pass, chunk, args.accumulate, {}, tile[0], R * kW, cols);
     for (std::size_t l0 = 0; l0 < rows; l0 += kW) {
       const std::size_t height = min_of<V>(kW, rows - l0);
       for (std::size_t r = 0; r < R && r * kW < cols; ++r) {
@@ -202,18 +213,22 @@ void sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs,
 
 // The block R = 1..NV registers wide that `cols` columns need.
 template <class V, std::size_t... Nv>
-void fitted_sparse_block(const SparseMatmulArgs& args, const float* b, std::size_t brs, std::size_t pass,
-                         std::size_t chunk_bytes, std::size_t jb, std::size_t cols, std::index_sequence<Nv...>) {
+void fitted_sparse_block(const SparseMatmulArgs& args, const Epilogue& epilogue, const float* b, std::size_t brs,
+                         std::size_t pass, std::size_t chunk_bytes, std::size_t jb, std::size_t cols,
+                         std::index_sequence<Nv...>) {
   const std::size_t registers = (cols + V::kLanes - 1) / V::kLanes;
-  (void)((registers == Nv + 1 && (sparse_block<V, Nv + 1>(args, b, brs, pass, chunk_bytes, jb, cols), true)) || ...);
+  (void)((registers == Nv + 1 &&
+          (sparse_block<V, Nv + 1>(args, epilogue, b, brs, pass, chunk_bytes, jb, cols), true)) ||
+         ...);
 }
 
 // The product, in column blocks NV registers wide, each pass over the depth walked in chunks
-// of chunk_bytes of the block's rows (0: each pass in one go). op(B) is read in place when
-// it is stored (k, n) and the block ends on a whole register; otherwise the block is packed
-// (k, NB), zero-padded, as the dense driver packs a B micro-panel.
+// of chunk_bytes of the block's rows (0: each pass in one go), with the epilogue (C not
+// transposed, not accumulated). op(B) is read in place when it is stored (k, n) and the block
+// ends on a whole register; otherwise the block is packed (k, NB), zero-padded, as the dense
+// driver packs a B micro-panel.
 template <class V, std::size_t NV>
-void sparse_columns(const SparseMatmulArgs& args, std::size_t kc, std::size_t chunk_bytes) {
+void sparse_columns(const SparseMatmulArgs& args, const Epilogue& epilogue, std::size_t kc, std::size_t chunk_bytes) {
   constexpr std::size_t kNb = NV * V::kLanes;
   const std::size_t k = args.a->cols;
   const std::size_t pass = k == 0 ? 1 : pass_depth(k, kc);
@@ -231,7 +246,8 @@ void sparse_columns(const SparseMatmulArgs& args, std::size_t kc, std::size_t ch
       b = packed;
       brs = kNb;
     }
-    fitted_sparse_block<V>(args, b, brs, pass, chunk_bytes, jb, cols, std::make_index_sequence<NV>{});
+    const Epilogue block_epilogue{epilogue.bias == nullptr ? nullptr : epilogue.bias + jb, epilogue.relu};
+    fitted_sparse_block<V>(args, block_epilogue, b, brs, pass, chunk_bytes, jb, cols, std::make_index_sequence<NV>{});
   }
 }
 

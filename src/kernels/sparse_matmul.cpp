@@ -1,9 +1,8 @@
-// sparse_matmul(): the dispatch point of the sparse product, its split across threads and
-// its epilogue, as matmul() does them for the dense one (matmul.cpp); and the compression
-// and transpose that make its A, a whole copy per thread.
+// sparse_matmul(): the dispatch point of the sparse product and its split across threads,
+// as matmul() does them for the dense one (matmul.cpp); and the compression and transpose
+// that make its A, a whole copy per thread. The kernel applies the epilogue.
 #include "seatorch/kernels/sparse_matmul.hpp"
 
-#include "epilogue_rows.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/kernels/product_log.hpp"
@@ -27,20 +26,16 @@ SparseMatmulArgs columns(const SparseMatmulArgs& args, std::size_t part_index, s
   return part;
 }
 
-void run_columns(const KernelInfo& kernel, const SparseMatmulArgs& part, const Epilogue& epilogue) {
-  with_epilogue(part, part.a->rows, part.n, epilogue, kernel.sparse_matmul);
-}
-
 // Each thread a block of op(B)'s columns, all of A's rows: each element is summed as on one
 // thread. The weight gradient's columns are rows of W, as the dense product splits it.
 void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epilogue& epilogue) {
   if (sparse_matmul_flops(args) < kParallelFlops || core::threads() == 1 || args.n < 2 * kColumnGrain) {
-    run_columns(kernel, columns(args, 0, 0, args.n), epilogue);
+    kernel.sparse_matmul(columns(args, 0, 0, args.n), epilogue);
     return;
   }
   core::parallel_ranges(args.n, kColumnGrain, kColumnGrain, [&](std::size_t part, std::size_t j0, std::size_t j1) {
-    run_columns(kernel, columns(args, part, j0, j1),
-                {epilogue.bias == nullptr ? nullptr : epilogue.bias + j0, epilogue.relu});
+    kernel.sparse_matmul(columns(args, part, j0, j1),
+                         {epilogue.bias == nullptr ? nullptr : epilogue.bias + j0, epilogue.relu});
   });
 }
 

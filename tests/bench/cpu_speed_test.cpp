@@ -38,7 +38,8 @@ TEST_CASE("The sparse probe multiplies its digits as the dense product does, bit
                                     k::Transpose::kYes,
                                     want.data(),
                                     b::kSparseProbeWidth,
-                                    false});
+                                    false},
+                                   {});
   const std::vector<float> got(probe.output().begin(), probe.output().end());
   if (const auto diff = seatorch::test::first_bit_difference(got, want)) {
     FAIL_CHECK("C[" << *diff / b::kSparseProbeWidth << ", " << *diff % b::kSparseProbeWidth

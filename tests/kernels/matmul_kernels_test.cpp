@@ -1,7 +1,8 @@
 // Every available matmul kernel against matmul_ref: every edge size 1..67 along each axis,
 // random shapes up to 300, shapes that cross every cache block, all four transpose forms,
 // accumulate on and off, padded (non-contiguous) rows, and k = 0; and, bit for bit, C's first
-// rows or columns computed alone against the whole product.
+// rows or columns computed alone against the whole product, and the fused epilogue against
+// the same kernel's product with the bias rows and the clamp around it.
 // Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
 #include "../same_bits.hpp"
 #include "seatorch/core/rng.hpp"
@@ -10,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -70,7 +72,7 @@ void check_all_kernels(const Problem& p) {
 
   for (const k::KernelInfo& kernel : k::available_kernels()) {
     std::vector<float> c = p.c0;
-    kernel.matmul(p.args(p.a.data(), p.b.data(), c.data()));
+    kernel.matmul(p.args(p.a.data(), p.b.data(), c.data()), {});
     std::size_t mismatches = 0;
     std::size_t first = 0;
     for (std::size_t idx = 0; idx < c.size(); ++idx) {
@@ -203,7 +205,7 @@ TEST_CASE("matmul kernels give C's first rows or columns the same bits as the wh
       }
       for (const k::KernelInfo& kernel : k::available_kernels()) {
         std::vector<float> all(whole.c0.size());
-        kernel.matmul(whole.args(whole.a.data(), whole.b.data(), all.data()));
+        kernel.matmul(whole.args(whole.a.data(), whole.b.data(), all.data()), {});
         for (const auto& [rows, cols] : shapes) {
           // The first rows of op(A) and columns of op(B) start where the whole ones do, with
           // the same strides, stored either way.
@@ -211,7 +213,7 @@ TEST_CASE("matmul kernels give C's first rows or columns the same bits as the wh
           args.shape = {rows, cols, kDepth};
           std::vector<float> part(rows * whole.ldc);
           args.c = part.data();
-          kernel.matmul(args);
+          kernel.matmul(args, {});
           INFO("kernel " << kernel.name << ": C's first " << rows << " rows and " << cols << " columns of " << kM << "x"
                          << kN << "x" << kDepth << ", ta " << ta << " tb " << tb);
           std::optional<std::size_t> first;  // the first element that differs, as i * ldc + j
@@ -237,9 +239,9 @@ TEST_CASE("matmul kernels with k = 0 zero C or leave it when accumulating", "[ke
   for (const k::KernelInfo& kernel : k::available_kernels()) {
     INFO("kernel " << kernel.name);
     std::vector<float> c{1.f, 2.f, 3.f, 4.f, 5.f, 6.f};  // (2, 3), one float of padding
-    kernel.matmul({{2, 2, 0}, nullptr, 0, k::Transpose::kNo, nullptr, 2, k::Transpose::kNo, c.data(), 3, true});
+    kernel.matmul({{2, 2, 0}, nullptr, 0, k::Transpose::kNo, nullptr, 2, k::Transpose::kNo, c.data(), 3, true}, {});
     CHECK(c == std::vector<float>{1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
-    kernel.matmul({{2, 2, 0}, nullptr, 0, k::Transpose::kYes, nullptr, 2, k::Transpose::kYes, c.data(), 3, false});
+    kernel.matmul({{2, 2, 0}, nullptr, 0, k::Transpose::kYes, nullptr, 2, k::Transpose::kYes, c.data(), 3, false}, {});
     CHECK(c == std::vector<float>{0.f, 0.f, 3.f, 0.f, 0.f, 6.f});
   }
 }
@@ -249,8 +251,68 @@ TEST_CASE("matmul kernels with m = 0 or n = 0 touch nothing", "[kernels]") {
     INFO("kernel " << kernel.name);
     const std::vector<float> a(6, 1.f), b(6, 1.f);
     std::vector<float> c(6, 7.f);
-    kernel.matmul({{0, 3, 2}, a.data(), 2, k::Transpose::kNo, b.data(), 3, k::Transpose::kNo, c.data(), 3, false});
-    kernel.matmul({{2, 0, 3}, a.data(), 3, k::Transpose::kNo, b.data(), 1, k::Transpose::kNo, c.data(), 1, false});
+    kernel.matmul({{0, 3, 2}, a.data(), 2, k::Transpose::kNo, b.data(), 3, k::Transpose::kNo, c.data(), 3, false}, {});
+    kernel.matmul({{2, 0, 3}, a.data(), 3, k::Transpose::kNo, b.data(), 1, k::Transpose::kNo, c.data(), 1, false}, {});
     CHECK(c == std::vector<float>(6, 7.f));
+  }
+}
+
+namespace {
+
+// What the epilogue means, composed from the kernel's plain product: C's rows start as the
+// bias (or the product starts from zero), the product is accumulated onto them, and every
+// element is clamped at zero after it (std::max(c, 0.0f), which keeps a NaN and -0).
+void unfused_epilogue(const k::KernelInfo& kernel, k::MatmulArgs args, const k::Epilogue& epilogue) {
+  const auto [m, n, depth] = args.shape;
+  if (epilogue.bias != nullptr) {
+    for (std::size_t i = 0; i < m; ++i) std::copy_n(epilogue.bias, n, args.c + i * args.ldc);
+    args.accumulate = true;
+  }
+  kernel.matmul(args, {});
+  if (!epilogue.relu) return;
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) args.c[i * args.ldc + j] = std::max(args.c[i * args.ldc + j], 0.0f);
+  }
+}
+
+}  // namespace
+
+// The fast kernels add the bias on their first pass over the depth and clamp on their last,
+// as each tile leaves the registers; the bits must be those of the unfused epilogue on every
+// path a tile takes: several passes (784 deep: two on `avx512`, three on the others), Cᵀ
+// for an A·Bᵀ wider than tall (the bias then runs down the tile's rows), tiles as short as
+// C (10 rows, or 10 columns through Cᵀ), a partial last panel, and k = 0. Row 1 of op(A)
+// holds a NaN and the bias a -0, which the clamp must keep.
+TEST_CASE("matmul kernels apply a fused epilogue with the bits of bias rows, product and clamp", "[kernels]") {
+  seatorch::core::Rng rng(82);
+  const std::vector<Case> cases = {{5, 7, 3, false, false, false, 1},     {64, 128, 784, false, true, false, 2},
+                                   {16, 300, 300, false, true, false, 1}, {10, 40, 30, false, false, false, 3},
+                                   {40, 10, 300, false, true, false, 1},  {45, 67, 300, true, false, false, 2},
+                                   {3, 5, 0, false, false, false, 1}};
+  for (const Case& s : cases) {
+    Problem p = make_problem(s, rng);
+    if (s.k > 0) (s.ta ? p.a[s.k / 2 * p.lda + 1] : p.a[1 * p.lda + s.k / 2]) = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> bias(s.n);
+    for (float& x : bias) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+    bias[0] = -0.0f;
+    for (const k::KernelInfo& kernel : k::available_kernels()) {
+      for (const bool biased : {false, true}) {
+        for (const bool relu : {false, true}) {
+          const k::Epilogue epilogue{biased ? bias.data() : nullptr, relu};
+          INFO("kernel " << kernel.name << ", " << s.m << "x" << s.n << "x" << s.k << " ta " << s.ta << " tb " << s.tb
+                         << (biased ? ", bias" : "") << (relu ? ", ReLU" : ""));
+          std::vector<float> want = p.c0;
+          unfused_epilogue(kernel, p.args(p.a.data(), p.b.data(), want.data()), epilogue);
+          std::vector<float> got = p.c0;
+          kernel.matmul(p.args(p.a.data(), p.b.data(), got.data()), epilogue);
+          if (const auto diff = seatorch::test::first_bit_difference(got, want)) {
+            FAIL_CHECK("C[" << *diff / p.ldc << "," << *diff % p.ldc << "] = " << got[*diff] << " against "
+                            << want[*diff] << " unfused");
+          } else {
+            SUCCEED();
+          }
+        }
+      }
+    }
   }
 }

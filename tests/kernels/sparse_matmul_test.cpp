@@ -2,7 +2,8 @@
 // dense matrix (and the references, sparse_rows.cpp, are checked against it too); the oracle of each kernel's sparse product is the same kernel's dense product
 // of the same matrix, bit for bit (sparse_matmul.hpp promises it for finite B): every form
 // (op(B) stored either way, C plain or transposed, accumulating or not), edge sizes along
-// each axis, depths that cross the kernels' passes, and rows with no nonzeros at all.
+// each axis, depths that cross the kernels' passes, and rows with no nonzeros at all; and the
+// fused epilogue against the same kernel's product with the bias rows and the clamp around it.
 // Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
 #include "../same_bits.hpp"
 #include "seatorch/core/rng.hpp"
@@ -11,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -162,7 +164,7 @@ TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]
             k::compress_rows_ref(a.data(), lda, 0, c.m, rows);
             std::vector<float> got = c0;
             kernel.sparse_matmul(
-                {&rows, b.data(), ldb, k::Transpose{tb}, c.n, got.data(), ldc, transposed_c, accumulate});
+                {&rows, b.data(), ldb, k::Transpose{tb}, c.n, got.data(), ldc, transposed_c, accumulate}, {});
             // The dense twin: C = A op(B), or Cᵀ = op(B)ᵀ Aᵀ with the roles of A and B swapped.
             std::vector<float> want = c0;
             if (!transposed_c) {
@@ -175,7 +177,8 @@ TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]
                              k::Transpose{tb},
                              want.data(),
                              ldc,
-                             accumulate});
+                             accumulate},
+                            {});
             } else {
               kernel.matmul({{c.n, c.m, c.k},
                              b.data(),
@@ -186,7 +189,8 @@ TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]
                              k::Transpose::kYes,
                              want.data(),
                              ldc,
-                             accumulate});
+                             accumulate},
+                            {});
             }
             const auto diff = seatorch::test::first_bit_difference(got, want);
             if (diff) {
@@ -195,6 +199,69 @@ TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]
             } else {
               SUCCEED();
             }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The epilogue fused into the sparse tile (the bias on the first pass, the clamp on the
+// last) against the same kernel's product started from the bias rows and clamped after it,
+// bit for bit: depths of one pass and of several, a wide block's chunks (banded rows), a
+// partial last register, no depth at all. Row 1 holds a NaN and the bias a -0, which the
+// clamp keeps.
+TEST_CASE("each kernel's sparse product applies a fused epilogue with the unfused bits", "[kernels]") {
+  struct Case {
+    std::size_t m, n, k;
+  };
+  const std::vector<Case> cases = {{3, 17, 5}, {64, 128, 784}, {20, 40, 1100}, {33, 130, 300}, {5, 200, 0}};
+  seatorch::core::Rng rng(83);
+  for (const Case& c : cases) {
+    const std::size_t lda = c.k + 1;
+    std::vector<float> a = sparse_matrix(c.m, c.k, lda, 0.2, rng);  // (m, lda)
+    if (c.k > 0) a[1 * lda + c.k / 2] = std::numeric_limits<float>::quiet_NaN();
+    for (std::size_t i = 0; i < c.m; i += 2) {  // whole chunks of the depth dark in even rows
+      for (std::size_t p = 0; p < std::min<std::size_t>(c.k, 300); ++p) a[i * lda + p] = 0.0f;
+    }
+    const std::size_t ldb = c.k + 3;
+    std::vector<float> b(c.n * ldb);  // (n, ldb): B stored (n, k), as linear's weight
+    for (float& x : b) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+    std::vector<float> bias(c.n);
+    for (float& x : bias) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+    bias[0] = -0.0f;
+    const std::size_t ldc = c.n + 2;
+    std::vector<float> c0(c.m * ldc);
+    for (float& x : c0) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+    k::SparseRows rows;
+    k::shape_sparse(c.m, c.k, rows);
+    k::compress_rows_ref(a.data(), lda, 0, c.m, rows);
+    for (const k::KernelInfo& kernel : k::available_kernels()) {
+      for (const bool biased : {false, true}) {
+        for (const bool relu : {false, true}) {
+          INFO("kernel " << kernel.name << ", " << c.m << "x" << c.n << "x" << c.k << (biased ? ", bias" : "")
+                         << (relu ? ", ReLU" : ""));
+          const k::SparseMatmulArgs args{&rows, b.data(), ldb, k::Transpose::kYes, c.n, nullptr, ldc, false, false};
+          std::vector<float> want = c0;
+          k::SparseMatmulArgs unfused = args;
+          unfused.c = want.data();
+          if (biased) {
+            for (std::size_t i = 0; i < c.m; ++i) std::copy(bias.begin(), bias.end(), want.begin() + i * ldc);
+            unfused.accumulate = true;
+          }
+          kernel.sparse_matmul(unfused, {});
+          for (std::size_t i = 0; i < c.m && relu; ++i) {
+            for (std::size_t j = 0; j < c.n; ++j) want[i * ldc + j] = std::max(want[i * ldc + j], 0.0f);
+          }
+          std::vector<float> got = c0;
+          k::SparseMatmulArgs fused = args;
+          fused.c = got.data();
+          kernel.sparse_matmul(fused, {biased ? bias.data() : nullptr, relu});
+          if (const auto diff = seatorch::test::first_bit_difference(got, want)) {
+            FAIL_CHECK("C[" << *diff / ldc << ", " << *diff % ldc << "] = " << std::setprecision(9) << got[*diff]
+                            << ", unfused " << want[*diff]);
+          } else {
+            SUCCEED();
           }
         }
       }

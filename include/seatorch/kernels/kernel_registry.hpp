@@ -18,10 +18,12 @@ namespace seatorch::kernels {
 
 struct KernelInfo {
   std::string_view name;
-  void (*matmul)(const MatmulArgs& args);
+  // The product with its epilogue (matmul.hpp; Epilogue{} for none), which the fast kernels
+  // apply as they store each tile and `ref` around its product.
+  void (*matmul)(const MatmulArgs& args, const Epilogue& epilogue);
   // The product of a sparse A, summed as `matmul` sums the dense one (sparse_matmul.hpp),
   // and the compression that makes A, as sparse_rows.hpp's reference fills it.
-  void (*sparse_matmul)(const SparseMatmulArgs& args);
+  void (*sparse_matmul)(const SparseMatmulArgs& args, const Epilogue& epilogue);
   void (*compress_rows)(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out);
   // Runs `rounds` rounds of this ISA's widest FMAs on independent register accumulators and
   // returns the floating-point operations done; null for kernels without their own ISA.

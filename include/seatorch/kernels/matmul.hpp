@@ -50,11 +50,12 @@ struct MatmulArgs {
   bool accumulate = false;
 };
 
-// What a fused product does around the multiply, block by block of C while the block is in
-// cache (each thread its own blocks):
+// What a fused product does around the multiply:
 //   C = relu(bias + op(A) op(B))
-// The bias row is written into C first and the product accumulated onto it, which is
-// exactly linear()'s order of additions; ReLU (max(0, c)) follows when asked.
+// in the order of the bias row written into C first and the product accumulated onto it,
+// which is exactly linear()'s order of additions; ReLU (std::max(c, 0.0f)) follows when
+// asked. The fast kernels do it as each tile of C leaves the registers: the first pass over
+// the depth adds its sums to the bias, the last clamps what it stores (DECISIONS 82).
 struct Epilogue {
   const float* bias = nullptr;  // (n) the row C starts from; null: C starts from zero
   bool relu = false;

@@ -31,6 +31,8 @@ struct NeonVec {
   static Reg broadcast(const float* p) { return vld1q_dup_f32(p); }
   static Reg fma(Reg a, Reg b, Reg c) { return vfmaq_f32(c, a, b); }
   static Reg add(Reg a, Reg b) { return vaddq_f32(a, b); }
+  // x < 0 ? 0 : x, as std::max(x, 0.0f): vmaxq_f32 would turn -0 into +0.
+  static Reg relu(Reg x) { return vbslq_f32(vcltq_f32(x, vdupq_n_f32(0.0f)), vdupq_n_f32(0.0f), x); }
   static void store(float* p, Reg r) { vst1q_f32(p, r); }
   static void store_n(float* p, Reg r, std::size_t n) {
     float lanes[kLanes];
@@ -57,9 +59,13 @@ constexpr std::size_t kSparseNv = 8;
 
 }  // namespace
 
-void matmul_neon(const MatmulArgs& args) { gemm<NeonVec, kMr, kNv>(args, kBlocking); }
+void matmul_neon(const MatmulArgs& args, const Epilogue& epilogue) {
+  gemm<NeonVec, kMr, kNv>(args, epilogue, kBlocking);
+}
 
-void sparse_matmul_neon(const SparseMatmulArgs& args) { sparse_columns<NeonVec, kSparseNv>(args, kBlocking.kc, 0); }
+void sparse_matmul_neon(const SparseMatmulArgs& args, const Epilogue& epilogue) {
+  sparse_columns<NeonVec, kSparseNv>(args, epilogue, kBlocking.kc, 0);
+}
 
 void compress_rows_neon(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
   compress_rows_loop<NeonVec>(a, ld, i0, i1, out);

@@ -47,6 +47,8 @@ struct Avx2Vec {
   static Reg broadcast(const float* p) { return _mm256_broadcast_ss(p); }
   static Reg fma(Reg a, Reg b, Reg c) { return _mm256_fmadd_ps(a, b, c); }
   static Reg add(Reg a, Reg b) { return _mm256_add_ps(a, b); }
+  // maxps returns its second operand unless the first is greater: x for a NaN and for -0.
+  static Reg relu(Reg x) { return _mm256_max_ps(_mm256_setzero_ps(), x); }
   static void store(float* p, Reg r) { _mm256_storeu_ps(p, r); }
   // n < 8 lanes as at most three plain stores of 4, 2 and 1 floats. AMD cores run the masked
   // store (vmaskmovps) as a slow microcoded sequence; the transposed tile stores every row of
@@ -106,9 +108,13 @@ constexpr std::size_t kSparseNv = 4;
 
 }  // namespace
 
-void matmul_avx2(const MatmulArgs& args) { gemm<Avx2Vec, kMr, kNv>(args, kBlocking); }
+void matmul_avx2(const MatmulArgs& args, const Epilogue& epilogue) {
+  gemm<Avx2Vec, kMr, kNv>(args, epilogue, kBlocking);
+}
 
-void sparse_matmul_avx2(const SparseMatmulArgs& args) { sparse_columns<Avx2Vec, kSparseNv>(args, kBlocking.kc, 0); }
+void sparse_matmul_avx2(const SparseMatmulArgs& args, const Epilogue& epilogue) {
+  sparse_columns<Avx2Vec, kSparseNv>(args, epilogue, kBlocking.kc, 0);
+}
 
 void compress_rows_avx2(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
   compress_rows_loop<Avx2Vec>(a, ld, i0, i1, out);

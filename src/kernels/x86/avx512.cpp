@@ -34,6 +34,9 @@ struct Avx512Vec {
   static Reg broadcast(const float* p) { return _mm512_set1_ps(*p); }
   static Reg fma(Reg a, Reg b, Reg c) { return _mm512_fmadd_ps(a, b, c); }
   static Reg add(Reg a, Reg b) { return _mm512_add_ps(a, b); }
+  // maxps returns its second operand unless the first is greater: x for a NaN and for -0.
+  // The zero-masking form under a full mask, for transpose()'s reason below.
+  static Reg relu(Reg x) { return _mm512_maskz_max_ps(0xffff, _mm512_setzero_ps(), x); }
   static void store(float* p, Reg r) { _mm512_storeu_ps(p, r); }
   static void store_n(float* p, Reg r, std::size_t n) { _mm512_mask_storeu_ps(p, mask(n), r); }
   // The nonzero lanes of x moved to the front (vcompressps into a register) and stored whole,
@@ -140,20 +143,20 @@ constexpr std::size_t kSparseChunkBytes = std::size_t{32} << 10;
 
 }  // namespace
 
-void matmul_avx512(const MatmulArgs& args) {
+void matmul_avx512(const MatmulArgs& args, const Epilogue& epilogue) {
   constexpr auto kShortHeights = std::make_index_sequence<kNarrowMaxN>{};
-  if (matmul_degenerate(args)) return;
+  if (matmul_degenerate(args, epilogue)) return;
   if (args.shape.m <= kNarrowMaxN) {
-    gemm_short<Avx512Vec, kNv, false>(args, kBlocking, kShortHeights);
+    gemm_short<Avx512Vec, kNv, false>(args, epilogue, kBlocking, kShortHeights);
   } else if (args.shape.n <= kNarrowMaxN) {
-    gemm_short<Avx512Vec, kNv, true>(transposed_problem(args), kBlocking, kShortHeights);
+    gemm_short<Avx512Vec, kNv, true>(transposed_problem(args), epilogue, kBlocking, kShortHeights);
   } else {
-    gemm<Avx512Vec, kMr, kNv>(args, kBlocking);
+    gemm<Avx512Vec, kMr, kNv>(args, epilogue, kBlocking);
   }
 }
 
-void sparse_matmul_avx512(const SparseMatmulArgs& args) {
-  sparse_columns<Avx512Vec, kSparseNv>(args, kBlocking.kc, kSparseChunkBytes);
+void sparse_matmul_avx512(const SparseMatmulArgs& args, const Epilogue& epilogue) {
+  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, kBlocking.kc, kSparseChunkBytes);
 }
 
 void compress_rows_avx512(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
