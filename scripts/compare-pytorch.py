@@ -198,6 +198,14 @@ def sparse_speeds(cpus):
     return {s["cpu"]: s["sparse_product_us"] for s in cpus["speeds"]}
 
 
+def sparse_speeds_at_once(cpus):
+    """From bench_cpus(): each CPU's sparse product in us while every CPU runs it at once, by
+    CPU (empty on one CPU): in some minutes a virtual machine's vCPUs cannot both keep their
+    pace, with nothing shared (DECISIONS 82)."""
+    return {s["cpu"]: s["sparse_product_at_once_us"] for s in cpus["speeds"]
+            if s.get("sparse_product_at_once_us") is not None}
+
+
 def speeds_before_after(before, after):
     """Two sparse_speeds(), taken before and after a run, as "CPU 0 50.1/51.0 us, CPU 1 ..."."""
     return ", ".join(f"CPU {cpu} {before[cpu]:.1f}/{after.get(cpu, float('nan')):.1f} us" for cpu in sorted(before))
@@ -254,7 +262,9 @@ def main():
                           "cpu_round_trip_ns": None if placement is None else {
                               "before": first_round_trip(placement[0]), "after": first_round_trip(placement[1])},
                           "cpu_sparse_product_us": None if placement is None else {
-                              "before": sparse_speeds(placement[0]), "after": sparse_speeds(placement[1])}}))
+                              "before": sparse_speeds(placement[0]), "after": sparse_speeds(placement[1]),
+                              "at_once_before": sparse_speeds_at_once(placement[0]),
+                              "at_once_after": sparse_speeds_at_once(placement[1])}}))
         return
     print(f"{recipe['title']}, {args.threads} thread{'s' if args.threads > 1 else ''}, 1 epoch of MNIST, "
           f"median of {args.reps}" + (f", on {cpu}" if cpu else ""))
@@ -264,9 +274,10 @@ def main():
     print(f"BLAS: OpenBLAS core {blas_core}" + (f" ({blas_note})" if blas_note else ""))
     if placement is not None and placement[0]["pairs"]:
         alone = speeds_before_after(sparse_speeds(placement[0]), sparse_speeds(placement[1]))
+        together = speeds_before_after(sparse_speeds_at_once(placement[0]), sparse_speeds_at_once(placement[1]))
         print(f"CPUs: a cache line's round trip {first_round_trip(placement[0]):.0f} ns before, "
-              f"{first_round_trip(placement[1]):.0f} ns after; each one's sparse product alone before/after: {alone} "
-              "(`seatorch bench cpus`)")
+              f"{first_round_trip(placement[1]):.0f} ns after; each one's sparse product before/after, alone: {alone}; "
+              f"all at once: {together} (`seatorch bench cpus`)")
     if blas_refusal:
         print(f"seatorch / PyTorch time ratio: not shown: {blas_refusal}")
     else:

@@ -136,10 +136,10 @@ def pytorch_row(args):
 
 def placement(args):
     """`seatorch bench cpus` for this report's binary: the first two CPUs' round trip in ns (NaN on
-    one CPU) and each CPU's sparse product alone in us, by CPU."""
+    one CPU), and each CPU's sparse product in us alone and with every CPU at once, by CPU."""
     cpus = compare.bench_cpus(args.seatorch)
     ns = compare.first_round_trip(cpus)
-    return float("nan") if ns is None else ns, compare.sparse_speeds(cpus)
+    return float("nan") if ns is None else ns, compare.sparse_speeds(cpus), compare.sparse_speeds_at_once(cpus)
 
 
 def threads_row(args, workdir):
@@ -165,12 +165,14 @@ def threads_row(args, workdir):
     ratios = [one / two for one, two in zip(seconds[1], seconds[2])]
     same = (f"the same checkpoint from all {count(2 * args.rounds, 'run')} (SHA-256 {next(iter(digests))[:8]}...)"
             if len(digests) == 1 else f"{len(digests)} different checkpoints: the thread count changed the bits")
-    placed = "; ".join(f"{r:.2f}x ({a[0]:.0f}/{b[0]:.0f} ns, sparse product {compare.speeds_before_after(a[1], b[1])})"
+    placed = "; ".join(f"{r:.2f}x ({a[0]:.0f}/{b[0]:.0f} ns, sparse product alone "
+                       f"{compare.speeds_before_after(a[1], b[1])}, at once {compare.speeds_before_after(a[2], b[2])})"
                        for r, (a, b) in zip(ratios, placements))
     result = (f"the 12-epoch default run {span(seconds[1], '{:.2f}')} s against {span(seconds[2], '{:.2f}')} s of "
               f"training ({span(ratios, '{:.2f}')}x, median {statistics.median(ratios):.2f}x, "
               f"{count(args.rounds, 'pair')} in turns; each pair with the two CPUs' round trip and each CPU's "
-              f"sparse product alone before/after its two-thread run, `seatorch bench cpus`: {placed}); {same}; "
+              f"sparse product alone and both at once before/after its two-thread run, `seatorch bench cpus`: "
+              f"{placed}); {same}; "
               f"peak memory "
               f"{span(peaks[1], '{:.1f}')} MiB on one thread, {span(peaks[2], '{:.1f}')} MiB on two")
     return ("two threads (wall)", "`seatorch train --threads 1` against `--threads 2`", result), \

@@ -99,12 +99,20 @@ std::optional<CpuPair> first_pair() {
 
 namespace {
 
-// CPUs a's and b's sparse product alone in us; nullopt where either cannot be pinned.
-std::optional<std::array<double, 2>> sparse_speeds(std::size_t a, std::size_t b) {
+// CPUs a's and b's sparse product in us, each alone and both at once; nullopt where either
+// cannot be pinned.
+struct SparseSpeeds {
+  std::array<double, 2> alone{};
+  std::array<double, 2> at_once{};
+};
+
+std::optional<SparseSpeeds> sparse_speeds(std::size_t a, std::size_t b) {
   const std::optional<CpuSpeed> first = cpu_speed(a);
   const std::optional<CpuSpeed> second = cpu_speed(b);
-  if (!first || !second) return std::nullopt;
-  return std::array<double, 2>{first->sparse_product_us, second->sparse_product_us};
+  const std::array<std::size_t, 2> pair{a, b};
+  const std::optional<std::vector<double>> together = sparse_products_at_once(pair);
+  if (!first || !second || !together) return std::nullopt;
+  return SparseSpeeds{{first->sparse_product_us, second->sparse_product_us}, {(*together)[0], (*together)[1]}};
 }
 
 }  // namespace
@@ -113,9 +121,10 @@ PlacementWatch::PlacementWatch(std::size_t threads) {
   if (threads <= 1) return;
   before_ = first_pair();
   if (!before_) return;
-  const std::optional<std::array<double, 2>> speeds = sparse_speeds(before_->a, before_->b);
+  const std::optional<SparseSpeeds> speeds = sparse_speeds(before_->a, before_->b);
   if (speeds) {
-    sparse_before_us_ = *speeds;
+    sparse_before_us_ = speeds->alone;
+    sparse_at_once_before_us_ = speeds->at_once;
   } else {
     before_.reset();
   }
@@ -124,9 +133,10 @@ PlacementWatch::PlacementWatch(std::size_t threads) {
 std::optional<CpuPlacement> PlacementWatch::finish() const {
   if (!before_) return std::nullopt;
   const std::optional<double> after = round_trip_ns(before_->a, before_->b);
-  const std::optional<std::array<double, 2>> speeds = sparse_speeds(before_->a, before_->b);
+  const std::optional<SparseSpeeds> speeds = sparse_speeds(before_->a, before_->b);
   if (!after || !speeds) return std::nullopt;
-  return CpuPlacement{before_->a, before_->b, before_->round_trip_ns, *after, sparse_before_us_, *speeds};
+  return CpuPlacement{before_->a,        before_->b,    before_->round_trip_ns,    *after,
+                      sparse_before_us_, speeds->alone, sparse_at_once_before_us_, speeds->at_once};
 }
 
 }  // namespace seatorch::bench

@@ -1,4 +1,5 @@
-// Each CPU's speed alone: its FMA peak and the time of one sparse product (bench/cpu_speed.hpp).
+// Each CPU's speed alone, its FMA peak and the time of one sparse product, and the product's
+// time on several CPUs at once (bench/cpu_speed.hpp).
 #include "seatorch/bench/cpu_speed.hpp"
 
 #include "seatorch/bench/cpu_set.hpp"
@@ -8,8 +9,11 @@
 #include "seatorch/kernels/kernel_registry.hpp"
 #include "seatorch/kernels/matmul.hpp"
 
+#include <algorithm>
+#include <barrier>
 #include <cmath>
 #include <exception>
+#include <mutex>
 #include <thread>
 
 namespace seatorch::bench {
@@ -88,6 +92,45 @@ std::vector<CpuSpeed> allowed_cpu_speeds() {
     if (const std::optional<CpuSpeed> s = cpu_speed(cpu)) speeds.push_back(*s);
   }
   return speeds;
+}
+
+std::optional<std::vector<double>> sparse_products_at_once(std::span<const std::size_t> cpus) {
+  std::vector<double> us(cpus.size());
+  std::vector<char> pinned(cpus.size(), 0);
+  std::barrier start(static_cast<std::ptrdiff_t>(cpus.size()));
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 0; i < cpus.size(); ++i) {
+      threads.emplace_back([&, i] {
+        const auto record = [&] {
+          const std::lock_guard lock(error_mutex);
+          if (!error) error = std::current_exception();
+        };
+        pinned[i] = pin_this_thread(cpus[i]) ? 1 : 0;
+        std::optional<SparseProbe> probe;  // made and warmed before the start, where it runs
+        try {
+          probe.emplace();
+          probe->run();
+        } catch (...) {
+          record();
+        }
+        start.arrive_and_wait();  // every thread arrives, whatever failed, or the others wait
+        if (!pinned[i] || !probe) return;
+        try {
+          const std::vector<Timing> timing =
+              time_interleaved({[&] { probe->run(); }}, {kSparseProbeSamples, kMinSampleSeconds, TimingClock::kWall});
+          us[i] = timing[0].seconds * 1e6;
+        } catch (...) {
+          record();
+        }
+      });
+    }
+  }  // the threads join here
+  if (error) std::rethrow_exception(error);
+  if (std::find(pinned.begin(), pinned.end(), 0) != pinned.end()) return std::nullopt;
+  return us;
 }
 
 }  // namespace seatorch::bench

@@ -35,10 +35,12 @@ void print_cpu(const std::string& cpu) { std::cout << "# measured on " << cpu <<
 void print_cpu_distance(const std::optional<bench::CpuPlacement>& cpus, const std::string& during) {
   if (!cpus) return;
   std::cout << fmt::format(
-      "# CPUs {} and {}: a cache line's round trip {:.0f} ns before {}, {:.0f} ns after; alone, the sparse product "
-      "(bench cpus) {:.1f} and {:.1f} us before, {:.1f} and {:.1f} us after\n",
+      "# CPUs {} and {}: a cache line's round trip {:.0f} ns before {}, {:.0f} ns after; the sparse product (bench "
+      "cpus) alone {:.1f} and {:.1f} us before, {:.1f} and {:.1f} us after; on both at once {:.1f} and {:.1f} us "
+      "before, {:.1f} and {:.1f} us after\n",
       cpus->a, cpus->b, cpus->before_ns, during, cpus->after_ns, cpus->sparse_before_us[0], cpus->sparse_before_us[1],
-      cpus->sparse_after_us[0], cpus->sparse_after_us[1]);
+      cpus->sparse_after_us[0], cpus->sparse_after_us[1], cpus->sparse_at_once_before_us[0],
+      cpus->sparse_at_once_before_us[1], cpus->sparse_at_once_after_us[0], cpus->sparse_at_once_after_us[1]);
 }
 
 nlohmann::json cpu_distance_json(const std::optional<bench::CpuPlacement>& cpus) {
@@ -48,7 +50,11 @@ nlohmann::json cpu_distance_json(const std::optional<bench::CpuPlacement>& cpus)
 
 nlohmann::json cpu_speed_json(const std::optional<bench::CpuPlacement>& cpus) {
   if (!cpus) return nullptr;
-  return {{"cpus", {cpus->a, cpus->b}}, {"before", cpus->sparse_before_us}, {"after", cpus->sparse_after_us}};
+  return {{"cpus", {cpus->a, cpus->b}},
+          {"before", cpus->sparse_before_us},
+          {"after", cpus->sparse_after_us},
+          {"at_once_before", cpus->sparse_at_once_before_us},
+          {"at_once_after", cpus->sparse_at_once_after_us}};
 }
 
 Command register_bench(CLI::App& root) {

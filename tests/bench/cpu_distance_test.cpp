@@ -63,5 +63,11 @@ TEST_CASE("PlacementWatch times the first two CPUs before and after, and only fo
     CHECK(placement->sparse_before_us[i] < 1e5);
     CHECK(placement->sparse_after_us[i] > 1.0);
     CHECK(placement->sparse_after_us[i] < 1e5);
+    INFO("both at once: " << placement->sparse_at_once_before_us[i] << " us before, "
+                          << placement->sparse_at_once_after_us[i] << " us after");
+    CHECK(placement->sparse_at_once_before_us[i] > 1.0);
+    CHECK(placement->sparse_at_once_before_us[i] < 1e5);
+    CHECK(placement->sparse_at_once_after_us[i] > 1.0);
+    CHECK(placement->sparse_at_once_after_us[i] < 1e5);
   }
 }

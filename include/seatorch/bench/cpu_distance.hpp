@@ -44,21 +44,24 @@ std::vector<CpuPair> distances_from_first();
 std::optional<CpuPair> first_pair();
 
 // The first two CPUs' round trip before some timed work and after it, and how fast each of
-// the two was alone then (cpu_speed.hpp: a vCPU slower than the other holds two threads to
-// its pace).
+// the two was alone then and with the other at once (cpu_speed.hpp: a vCPU slower than the
+// other holds two threads to its pace, and in some minutes neither keeps its pace while the
+// other runs).
 struct CpuPlacement {
   std::size_t a = 0;
   std::size_t b = 0;
   double before_ns = 0.0;
   double after_ns = 0.0;
-  std::array<double, 2> sparse_before_us{};  // CPU a's and CPU b's SparseProbe alone, before
-  std::array<double, 2> sparse_after_us{};   // and after
+  std::array<double, 2> sparse_before_us{};          // CPU a's and CPU b's SparseProbe alone, before
+  std::array<double, 2> sparse_after_us{};           // and after
+  std::array<double, 2> sparse_at_once_before_us{};  // both at once (sparse_products_at_once), before
+  std::array<double, 2> sparse_at_once_after_us{};   // and after
 };
 
 // Watches where a run's threads are: constructed before the timed work, it takes first_pair()
-// and both CPUs' speed alone when there are two threads or more; finish() after the work takes
-// them again (some 0.2 s each time). nullopt on one thread, with fewer than two CPUs, or where
-// they cannot be pinned.
+// and both CPUs' speed alone and at once when there are two threads or more; finish() after
+// the work takes them again (some 0.3 s each time). nullopt on one thread, with fewer than two
+// CPUs, or where they cannot be pinned.
 class PlacementWatch {
  public:
   explicit PlacementWatch(std::size_t threads);
@@ -67,6 +70,7 @@ class PlacementWatch {
  private:
   std::optional<CpuPair> before_;
   std::array<double, 2> sparse_before_us_{};
+  std::array<double, 2> sparse_at_once_before_us_{};
 };
 
 }  // namespace seatorch::bench

@@ -8,9 +8,11 @@
 // reached the same FMA peak: another guest's thread sharing the core, by the look of it, and
 // which one was slow changed within minutes (DECISIONS 74). A one-thread figure then depends
 // on the CPU it ran on, and a two-thread one is held back by the slower; the FMA probe alone
-// does not show it.
+// does not show it. Nor does either CPU alone show that in some minutes the two cannot both
+// run at full speed: the same product on both at once then took twice as long on each, with
+// no data shared (DECISIONS 82); sparse_products_at_once() measures that.
 // Deliberately not here: choosing a CPU for the caller (the scripts pin their one-thread rows
-// themselves), anything timed on more than one thread (cpu_distance.hpp).
+// themselves), the round trip between CPUs (cpu_distance.hpp).
 #pragma once
 
 #include "seatorch/kernels/sparse_matmul.hpp"
@@ -61,5 +63,12 @@ std::optional<CpuSpeed> cpu_speed(std::size_t cpu);
 
 // cpu_speed() of each CPU this process may run on, in order.
 std::vector<CpuSpeed> allowed_cpu_speeds();
+
+// SparseProbe::run's median time in us on each of `cpus` (in order) while all of them run it
+// at once, each on a thread of its own pinned there, started together, each with its own
+// probe: nothing is shared but the machine. Timed by the wall clock, kSparseProbeSamples
+// samples each: time the host gives another vCPU instead must count. nullopt when a thread
+// cannot be pinned.
+std::optional<std::vector<double>> sparse_products_at_once(std::span<const std::size_t> cpus);
 
 }  // namespace seatorch::bench
