@@ -297,7 +297,7 @@ def main():
         sys.exit(f"speed-report.py: no seatorch binary at {args.seatorch}; build it (cmake --preset release && "
                  f"cmake --build --preset release) or pass --seatorch")
 
-    speeds_before = placement(args)[1]
+    _, speeds_before, at_once_before = placement(args)
     # The epoch's row first, though printed fourth: seconds long, and it needs the data, so a
     # missing data set is said (by seatorch) before anything longer runs.
     epoch, bench = epoch_row(args)
@@ -316,11 +316,13 @@ def main():
         rows.append(default_loop_row(args))
         rows.append(int8_row(args, checkpoint, cpu_flags()))
 
-    alone = compare.speeds_before_after(speeds_before, placement(args)[1])
+    _, speeds_after, at_once_after = placement(args)
+    alone = compare.speeds_before_after(speeds_before, speeds_after)
+    together = compare.speeds_before_after(at_once_before, at_once_after)
     print(f"`{bench['cpu']}`, FMA peak {bench['peak_gflops']:.1f} GFLOPS per core ({bench['kernel']}), "
           f"{datetime.date.today().isoformat()}, one-thread rows pinned to CPU {args.cpu}, {count(args.rounds, 'run')} of each; "
           f"each CPU's sparse product alone before/after the report (`seatorch bench cpus`; a vCPU slower than "
-          f"another slows every row run on it): {alone}:")
+          f"another slows every row run on it): {alone}; on every CPU at once: {together or 'one CPU'}:")
     print()
     print("| what | command | result |")
     print("|---|---|---|")
