@@ -133,11 +133,12 @@ TEST_CASE("linear_relu gives relu(linear)'s bits forward and backward on any thr
   const auto fused = [](const Tensor& x, const Tensor& w, const Tensor& b) { return linear_relu(x, w, b); };
   const auto unfused = [](const Tensor& x, const Tensor& w, const Tensor& b) { return relu(linear(x, w, b)); };
   // A small layer; the MLP's hidden layers (deeper than one depth block, split across
-  // threads by columns, masked in column ranges); and a batch whose rows split instead.
+  // threads by columns); a batch whose rows split instead; and a layer wide enough that its
+  // gradient is masked in column ranges too (at least 2^16 elements a thread).
   const struct {
     Shape x;
     std::size_t outs;
-  } cases[] = {{{5, 7}, 3}, {{64, 784}, 128}, {{128, 256}, 128}, {{200, 33}, 40}};
+  } cases[] = {{{5, 7}, 3}, {{64, 784}, 128}, {{128, 256}, 128}, {{200, 33}, 40}, {{256, 40}, 512}};
   for (const auto& c : cases) {
     const LinearRun expected = linear_run(unfused, c.x, c.outs, 1);
     for (const std::size_t threads : {1, 2, 3}) {
