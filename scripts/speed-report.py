@@ -12,8 +12,10 @@ the same Markdown table, so that every figure there can be checked on a reader's
   two threads   `seatorch train` (the default 12-epoch run) on 1 and 2 threads in turns: its
                 seconds of training, peak memory, whether the checkpoints are the same bytes, and
                 how far apart the two CPUs were around each two-thread run (`seatorch bench cpus`)
-  CPUs alone    each CPU's sparse product (`seatorch bench cpus`) before and after the report:
-                one vCPU of a virtual machine may run training a fifth slower than another
+  CPUs alone    each CPU's sparse product (`seatorch bench cpus`) before and after the report,
+                alone and on every CPU at once: one vCPU of a virtual machine may run training a
+                fifth slower than another, and in some minutes neither keeps its pace while the
+                other runs
   epoch         `seatorch bench train --no-augmentation --epochs 3` (784-128-10, batch 64)
   default loop  `seatorch bench train --epochs 1`'s last lines: the default recipe's epoch
                 (784-256-128-10, Adam, batch 128) without its augmentation

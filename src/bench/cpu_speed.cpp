@@ -77,7 +77,7 @@ std::optional<CpuSpeed> cpu_speed(std::size_t cpu) {
       SparseProbe probe;
       const std::vector<Timing> timing =
           time_interleaved({[&] { probe.run(); }}, {kSparseProbeSamples, kMinSampleSeconds, TimingClock::kThreadCpu});
-      speed = CpuSpeed{cpu, peak ? std::optional(peak->gflops) : std::nullopt, timing[0].seconds * 1e6};
+      speed = CpuSpeed{cpu, peak ? std::optional(peak->gflops) : std::nullopt, timing[0].seconds * 1e6, std::nullopt};
     } catch (...) {
       error = std::current_exception();
     }
@@ -88,8 +88,16 @@ std::optional<CpuSpeed> cpu_speed(std::size_t cpu) {
 
 std::vector<CpuSpeed> allowed_cpu_speeds() {
   std::vector<CpuSpeed> speeds;
+  std::vector<std::size_t> cpus;  // the ones measured: those a thread could be pinned to
   for (const std::size_t cpu : allowed_cpus()) {
-    if (const std::optional<CpuSpeed> s = cpu_speed(cpu)) speeds.push_back(*s);
+    if (const std::optional<CpuSpeed> s = cpu_speed(cpu)) {
+      speeds.push_back(*s);
+      cpus.push_back(cpu);
+    }
+  }
+  if (cpus.size() < 2) return speeds;
+  if (const std::optional<std::vector<double>> at_once = sparse_products_at_once(cpus)) {
+    for (std::size_t i = 0; i < speeds.size(); ++i) speeds[i].sparse_product_at_once_us = (*at_once)[i];
   }
   return speeds;
 }

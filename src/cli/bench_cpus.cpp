@@ -1,8 +1,7 @@
 // `seatorch bench cpus`: how far apart the CPUs this process may use are, as a cache line's
 // round trip from the first to each other one, how fast each is alone and with all of them
-// at once, and its JSON. The
-// measuring is bench/cpu_distance.hpp's and bench/cpu_speed.hpp's; read them before trusting
-// a one- or two-thread figure on a virtual machine.
+// at once, and its JSON. The measuring is bench/cpu_distance.hpp's and bench/cpu_speed.hpp's;
+// read them before trusting a one- or two-thread figure on a virtual machine.
 #include "bench_modes.hpp"
 
 #include "seatorch/bench/cpu_distance.hpp"
@@ -13,7 +12,6 @@
 
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace seatorch::cli {
@@ -21,8 +19,9 @@ namespace {
 
 // The speeds table: each CPU's FMA peak and sparse product, how much slower than the fastest
 // each one's product ran where they differ, and the product with every CPU running it at once
-// (at_once[i] for speeds[i]) where there are several.
-void print_speeds(const std::vector<bench::CpuSpeed>& speeds, const std::optional<std::vector<double>>& at_once) {
+// where it was measured.
+void print_speeds(const std::vector<bench::CpuSpeed>& speeds) {
+  const bool at_once = !speeds.empty() && speeds.front().sparse_product_at_once_us.has_value();
   double fastest = 0.0;
   for (const bench::CpuSpeed& s : speeds) {
     if (fastest == 0.0 || s.sparse_product_us < fastest) fastest = s.sparse_product_us;
@@ -36,38 +35,30 @@ void print_speeds(const std::vector<bench::CpuSpeed>& speeds, const std::optiona
                  "minutes a virtual machine's CPUs cannot all keep their pace)\n";
   }
   std::cout << fmt::format("cpu        FMA peak   sparse product{}\n", at_once ? "        at once" : "");
-  for (std::size_t i = 0; i < speeds.size(); ++i) {
-    const bench::CpuSpeed& s = speeds[i];
+  for (const bench::CpuSpeed& s : speeds) {
     const double slower = s.sparse_product_us / fastest;
     const std::string fma = s.fma_gflops ? fmt::format("{:.1f} GFLOPS", *s.fma_gflops) : "-";
-    const std::string together = at_once ? fmt::format(" {:>11.1f} us", (*at_once)[i]) : "";
+    const std::string together =
+        s.sparse_product_at_once_us ? fmt::format(" {:>11.1f} us", *s.sparse_product_at_once_us) : "";
     std::cout << fmt::format("{:<4} {:>15} {:>11.1f} us{}{}\n", s.cpu, fma, s.sparse_product_us, together,
                              slower >= 1.005 ? fmt::format("  {:.2f}x the fastest alone", slower) : "");
   }
 }
 
-// The product on every CPU of `speeds` at once, where there are several and all can be pinned.
-std::optional<std::vector<double>> at_once_of(const std::vector<bench::CpuSpeed>& speeds) {
-  if (speeds.size() < 2) return std::nullopt;
-  std::vector<std::size_t> cpus;
-  for (const bench::CpuSpeed& s : speeds) cpus.push_back(s.cpu);
-  return bench::sparse_products_at_once(cpus);
-}
-
 int run_cpus_bench_command(bool json) {
   const std::vector<bench::CpuPair> pairs = bench::distances_from_first();
   const std::vector<bench::CpuSpeed> speeds = bench::allowed_cpu_speeds();
-  const std::optional<std::vector<double>> at_once = at_once_of(speeds);
   if (json) {
     nlohmann::json rows = nlohmann::json::array();
     for (const bench::CpuPair& p : pairs) rows.push_back({{"cpus", {p.a, p.b}}, {"round_trip_ns", p.round_trip_ns}});
     nlohmann::json alone = nlohmann::json::array();
-    for (std::size_t i = 0; i < speeds.size(); ++i) {
-      const bench::CpuSpeed& s = speeds[i];
-      alone.push_back({{"cpu", s.cpu},
-                       {"fma_gflops", s.fma_gflops ? nlohmann::json(*s.fma_gflops) : nlohmann::json()},
-                       {"sparse_product_us", s.sparse_product_us},
-                       {"sparse_product_at_once_us", at_once ? nlohmann::json((*at_once)[i]) : nlohmann::json()}});
+    for (const bench::CpuSpeed& s : speeds) {
+      alone.push_back(
+          {{"cpu", s.cpu},
+           {"fma_gflops", s.fma_gflops ? nlohmann::json(*s.fma_gflops) : nlohmann::json()},
+           {"sparse_product_us", s.sparse_product_us},
+           {"sparse_product_at_once_us",
+            s.sparse_product_at_once_us ? nlohmann::json(*s.sparse_product_at_once_us) : nlohmann::json()}});
     }
     print_json({{"cpu", bench::this_cpu()}, {"pairs", rows}, {"speeds", alone}});
     return 0;
@@ -84,7 +75,7 @@ int run_cpus_bench_command(bool json) {
       std::cout << fmt::format("{:<10} {:>8.0f} ns\n", fmt::format("{}-{}", p.a, p.b), p.round_trip_ns);
     }
   }
-  print_speeds(speeds, at_once);
+  print_speeds(speeds);
   return 0;
 }
 

@@ -1,6 +1,9 @@
-// An Epilogue around a block of C, shared by matmul() and sparse_matmul() so that a fused
-// product ends in the same bits whichever of them ran it: the bias row copied into every row
-// before the product accumulates onto it, and the ReLU after.
+// An Epilogue around a block of C, as passes of their own: the bias row copied into every row
+// before the product accumulates onto it, and the ReLU after. This is the specification: the
+// `ref` kernel composes it (kernel_registry.cpp), the fast kernels apply the same operations
+// in their tiles (micro_kernel.hpp, sparse_driver.hpp), and a product with no depth is left
+// as these passes leave it (gemm_support.cpp). Inline and not templates: for code compiled
+// without ISA flags only, never in the drivers the ISA files instantiate.
 // Deliberately not here: the products themselves, threads.
 #pragma once
 

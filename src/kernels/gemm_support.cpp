@@ -47,18 +47,23 @@ MatmulArgs transposed_problem(const MatmulArgs& args) {
   return t;
 }
 
+void epilogue_without_product(const Epilogue& epilogue, bool accumulate, float* c, std::size_t ldc, std::size_t m,
+                              std::size_t n) {
+  if (!accumulate) {
+    if (epilogue.bias != nullptr) {
+      start_from_bias(epilogue.bias, c, ldc, m, n);
+    } else {
+      for (std::size_t i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0f);
+    }
+  }
+  if (epilogue.relu) clamp_at_zero(c, ldc, m, n);
+}
+
 bool matmul_degenerate(const MatmulArgs& args, const Epilogue& epilogue) {
   const auto [m, n, k] = args.shape;
   if (m == 0 || n == 0) return true;
   if (k != 0) return false;
-  if (!args.accumulate) {
-    if (epilogue.bias != nullptr) {
-      start_from_bias(epilogue.bias, args.c, args.ldc, m, n);
-    } else {
-      for (std::size_t i = 0; i < m; ++i) std::fill_n(args.c + i * args.ldc, n, 0.0f);
-    }
-  }
-  if (epilogue.relu) clamp_at_zero(args.c, args.ldc, m, n);
+  epilogue_without_product(epilogue, args.accumulate, args.c, args.ldc, m, n);
   return true;
 }
 

@@ -22,9 +22,14 @@ float* pack_buffer(PackSlot slot, std::size_t floats);
 // The problem of Cᵀ = op(B)ᵀ op(A)ᵀ, for the driver to store into C through transposed tiles.
 MatmulArgs transposed_problem(const MatmulArgs& args);
 
-// Handles the shapes with nothing to multiply: m or n zero (nothing to do) and k zero (C is
-// the bias rows or zero, or left as is when accumulating; then clamped at zero for a ReLU).
-// Returns true when it handled the call.
+// The (m, n) block of C (row stride ldc) as a product with no depth leaves it: the bias rows or
+// zero, or as it was when accumulating; then clamped at zero for a ReLU. Here, compiled
+// without ISA flags, rather than inline in the drivers the ISA files instantiate.
+void epilogue_without_product(const Epilogue& epilogue, bool accumulate, float* c, std::size_t ldc, std::size_t m,
+                              std::size_t n);
+
+// Handles the shapes with nothing to multiply: m or n zero (nothing to do) and k zero
+// (epilogue_without_product). Returns true when it handled the call.
 bool matmul_degenerate(const MatmulArgs& args, const Epilogue& epilogue);
 
 }  // namespace seatorch::kernels

@@ -36,10 +36,6 @@ const KernelInfo& selected_info() {
   return *kernel;
 }
 
-void run_block(const KernelInfo& kernel, const MatmulArgs& block, const Epilogue& epilogue) {
-  kernel.matmul(block, epilogue);
-}
-
 // The block of C at rows [i0, i1) and columns [j0, j1), as a product of its own.
 MatmulArgs block(const MatmulArgs& args, std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1) {
   MatmulArgs b = args;
@@ -48,11 +44,6 @@ MatmulArgs block(const MatmulArgs& args, std::size_t i0, std::size_t i1, std::si
   b.b += args.tb == Transpose::kNo ? j0 : j0 * args.ldb;
   b.c += i0 * args.ldc + j0;
   return b;
-}
-
-// The same block of the epilogue: its bias columns.
-Epilogue block(const Epilogue& epilogue, std::size_t j0) {
-  return {epilogue.bias == nullptr ? nullptr : epilogue.bias + j0, epilogue.relu};
 }
 
 // Runs `kernel` on disjoint blocks of C, one per thread. Each block takes the whole depth k,
@@ -67,15 +58,14 @@ void run_split(const KernelInfo& kernel, const MatmulArgs& args, const Epilogue&
   const auto [m, n, k] = args.shape;
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   if (flops < kParallelFlops || core::threads() == 1) {
-    run_block(kernel, args, epilogue);
+    kernel.matmul(args, epilogue);
   } else if (args.ta == Transpose::kNo && n >= 2 * kColumnGrain) {
     core::parallel_ranges(n, kColumnGrain, kColumnGrain, [&](std::size_t j0, std::size_t j1) {
-      run_block(kernel, block(args, 0, m, j0, j1), block(epilogue, j0));
+      kernel.matmul(block(args, 0, m, j0, j1), epilogue.from_column(j0));
     });
   } else {
-    core::parallel_ranges(m, kRowGrain, kRowGrain, [&](std::size_t i0, std::size_t i1) {
-      run_block(kernel, block(args, i0, i1, 0, n), epilogue);
-    });
+    core::parallel_ranges(m, kRowGrain, kRowGrain,
+                          [&](std::size_t i0, std::size_t i1) { kernel.matmul(block(args, i0, i1, 0, n), epilogue); });
   }
 }
 

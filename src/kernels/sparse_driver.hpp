@@ -24,7 +24,6 @@
 // here: threads (sparse_matmul.cpp), choosing between sparse and dense.
 #pragma once
 
-#include "epilogue_rows.hpp"
 #include "gemm_driver.hpp"
 
 #include "seatorch/kernels/sparse_matmul.hpp"
@@ -103,14 +102,7 @@ void sparse_row_group(const SparseRows& a, std::size_t i0, std::size_t i1, const
   const std::uint32_t* column = a.column.data();
   const float* value = a.value.data();
   for (std::size_t i = i0; i < i1; ++i) next[i - i0] = a.begin(i);
-  if (a.cols == 0) {  // no pass: C = the bias or 0 (or left as is), clamped
-    if (!accumulate) {
-      for (std::size_t i = 0; i < i1 - i0; ++i) {
-        for (std::size_t j = 0; j < cols; ++j) out[i * ldo + j] = epilogue.bias == nullptr ? 0.0f : epilogue.bias[j];
-      }
-    }
-    if (epilogue.relu) clamp_at_zero(out, ldo, i1 - i0, cols);
-  }
+  if (a.cols == 0) epilogue_without_product(epilogue, accumulate, out, ldo, i1 - i0, cols);  // no pass
 
   for (std::size_t p0 = 0; p0 < a.cols; p0 += pass) {
     const std::size_t p1 = min_of<V>(p0 + pass, a.cols);
@@ -246,8 +238,8 @@ void sparse_columns(const SparseMatmulArgs& args, const Epilogue& epilogue, std:
       b = packed;
       brs = kNb;
     }
-    const Epilogue block_epilogue{epilogue.bias == nullptr ? nullptr : epilogue.bias + jb, epilogue.relu};
-    fitted_sparse_block<V>(args, block_epilogue, b, brs, pass, chunk_bytes, jb, cols, std::make_index_sequence<NV>{});
+    fitted_sparse_block<V>(args, epilogue.from_column(jb), b, brs, pass, chunk_bytes, jb, cols,
+                           std::make_index_sequence<NV>{});
   }
 }
 

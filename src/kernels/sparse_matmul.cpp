@@ -34,8 +34,7 @@ void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epi
     return;
   }
   core::parallel_ranges(args.n, kColumnGrain, kColumnGrain, [&](std::size_t part, std::size_t j0, std::size_t j1) {
-    kernel.sparse_matmul(columns(args, part, j0, j1),
-                         {epilogue.bias == nullptr ? nullptr : epilogue.bias + j0, epilogue.relu});
+    kernel.sparse_matmul(columns(args, part, j0, j1), epilogue.from_column(j0));
   });
 }
 

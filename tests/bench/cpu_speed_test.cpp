@@ -64,8 +64,16 @@ TEST_CASE("cpu_speed measures every CPU this process may use and refuses one it 
     }
     CHECK(speeds[i].sparse_product_us > 1.0);
     CHECK(speeds[i].sparse_product_us < 1e5);
+    // With several CPUs, each one's product with all at once, within the same bounds.
+    REQUIRE(speeds[i].sparse_product_at_once_us.has_value() == (cpus.size() > 1));
+    if (speeds[i].sparse_product_at_once_us) {
+      INFO("at once: " << *speeds[i].sparse_product_at_once_us << " us");
+      CHECK(*speeds[i].sparse_product_at_once_us > 1.0);
+      CHECK(*speeds[i].sparse_product_at_once_us < 1e5);
+    }
   }
   CHECK_FALSE(b::cpu_speed(100000).has_value());  // past any machine's mask
+  CHECK_FALSE(b::cpu_speed(0).value_or(b::CpuSpeed{}).sparse_product_at_once_us.has_value());
 }
 
 TEST_CASE("sparse_products_at_once times the product on every CPU given and refuses one it cannot pin", "[bench]") {

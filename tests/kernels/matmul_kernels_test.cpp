@@ -291,7 +291,10 @@ TEST_CASE("matmul kernels apply a fused epilogue with the bits of bias rows, pro
                                    {3, 5, 0, false, false, false, 1}};
   for (const Case& s : cases) {
     Problem p = make_problem(s, rng);
-    if (s.k > 0) (s.ta ? p.a[s.k / 2 * p.lda + 1] : p.a[1 * p.lda + s.k / 2]) = std::numeric_limits<float>::quiet_NaN();
+    if (s.k > 0) {  // op(A)(1, k / 2), stored (k, m) or (m, k)
+      const std::size_t at = s.ta ? s.k / 2 * p.lda + 1 : p.lda + s.k / 2;
+      p.a[at] = std::numeric_limits<float>::quiet_NaN();
+    }
     std::vector<float> bias(s.n);
     for (float& x : bias) x = static_cast<float>(rng.uniform(-1.0, 1.0));
     bias[0] = -0.0f;

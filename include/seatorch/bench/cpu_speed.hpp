@@ -53,6 +53,9 @@ struct CpuSpeed {
   std::size_t cpu = 0;
   std::optional<double> fma_gflops;  // the best ISA's FMA probe alone; nullopt where no kernel has one
   double sparse_product_us = 0.0;    // SparseProbe::run, median of kSparseProbeSamples samples
+  // The same with every CPU of allowed_cpu_speeds() running it at once (sparse_products_at_once);
+  // nullopt from cpu_speed(), and with a single CPU.
+  std::optional<double> sparse_product_at_once_us;
 };
 
 inline constexpr std::size_t kSparseProbeSamples = 7;
@@ -61,7 +64,8 @@ inline constexpr std::size_t kSparseProbeSamples = 7;
 // as it was), by thread CPU time; about 0.1 s. nullopt when no thread can be pinned there.
 std::optional<CpuSpeed> cpu_speed(std::size_t cpu);
 
-// cpu_speed() of each CPU this process may run on, in order.
+// cpu_speed() of each CPU this process may run on, in order, and with more than one of them
+// each one's sparse product with all at once.
 std::vector<CpuSpeed> allowed_cpu_speeds();
 
 // SparseProbe::run's median time in us on each of `cpus` (in order) while all of them run it

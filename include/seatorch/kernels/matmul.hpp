@@ -13,8 +13,8 @@
 // matmul() dispatches to the best kernel this CPU has (see kernel_names()); matmul_ref()
 // is the plain triple loop, the specification every fast kernel is tested against. With
 // more than one thread (core/parallel.hpp) matmul() and matmul_with() give each thread a
-// block of C, with bit-identical results. The fused form adds a bias row and a ReLU to each
-// block where the product leaves it (Epilogue). Deliberately not here: alpha/beta scaling beyond
+// block of C, with bit-identical results. The fused form adds a bias row and a ReLU as each
+// tile of C leaves the registers (Epilogue). Deliberately not here: alpha/beta scaling beyond
 // accumulate, non-unit column strides (the tensor layer makes such views contiguous first).
 #pragma once
 
@@ -59,6 +59,9 @@ struct MatmulArgs {
 struct Epilogue {
   const float* bias = nullptr;  // (n) the row C starts from; null: C starts from zero
   bool relu = false;
+
+  // The epilogue of C's columns from j0 on (a block of them, as a product of its own).
+  [[nodiscard]] Epilogue from_column(std::size_t j0) const { return {bias == nullptr ? nullptr : bias + j0, relu}; }
 };
 
 // The specification: a plain triple loop in float32, summing over k in increasing order.
