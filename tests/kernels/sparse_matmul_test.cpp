@@ -98,10 +98,12 @@ TEST_CASE("every kernel's compression and the transpose keep exactly the nonzero
         CHECK((s.stride / k::kSparseLanes) % 2 == 1);
         k::compress_rows_ref(a.data(), ld, 0, rows, s);
         check_rows(s, a.data(), rows, cols, ld);
-        // The transpose of the rows, in two ranges of its rows, cut anywhere (not only at 16).
+        // The transpose of the rows, in three ranges of its rows, cut anywhere (not only at
+        // 16): one from the start, one to the end, one with neither.
         k::SparseRows t;
         k::shape_sparse(cols, rows, t);
-        k::transpose_sparse(s, cols / 3, cols, t);
+        k::transpose_sparse(s, 2 * cols / 3, cols, t);
+        k::transpose_sparse(s, cols / 3, 2 * cols / 3, t);
         k::transpose_sparse(s, 0, cols / 3, t);
         check_rows(t, at.data(), cols, rows, rows);
         for (const k::KernelInfo& kernel : k::available_kernels()) {
