@@ -57,7 +57,7 @@ std::vector<Parameter> Mlp::parameters() const {
   // every checkpoint loadable into the same PyTorch module.
   std::vector<Parameter> params;
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    params.push_back({nn::sequential_parameter_name(l, "weight"), layers_[l].weight});
+    params.push_back({nn::sequential_parameter_name(l, "weight"), layers_[l].weight_t, true});
     params.push_back({nn::sequential_parameter_name(l, "bias"), layers_[l].bias});
   }
   return params;
@@ -65,7 +65,7 @@ std::vector<Parameter> Mlp::parameters() const {
 
 StateDict Mlp::state_dict() const {
   StateDict state;
-  for (const Parameter& p : parameters()) state.push_back(to_buffer(p.name, p.tensor));
+  for (const Parameter& p : parameters()) state.push_back(to_buffer(p.name, p.tensor, p.transposed));
   return state;
 }
 
@@ -77,7 +77,7 @@ void Mlp::load_state_dict(const StateDict& state) {
   for (const Parameter& p : parameters()) {
     const NamedBuffer* b = find_buffer(state, p.name);
     if (b == nullptr) throw core::input_error("{}: tensor '{}' is missing", owner, p.name);
-    copy_into(*b, p.tensor, owner);
+    copy_into(*b, p.tensor, owner, p.transposed);
   }
 }
 

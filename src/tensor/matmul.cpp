@@ -111,24 +111,37 @@ void matmul_backward(const Node& node, const Tensor& out, Tensor g) {
 }
 
 // ---- linear: dx = G W, dW = G^T x, db = sum over the batch of G -----------------------
+// W as the kernels read it: op(B) of the forward, Wᵀ (in, out), whichever way it is stored.
+Operand transposed_weight(const Tensor& w, WeightLayout layout) {
+  const Operand stored = *as_operand(w);
+  return layout == WeightLayout::kInOut ? stored : stored.transposed();
+}
+
 // The two products of linear's backward, from the gradient pg (batch, outs) of its output.
-void linear_products(const Node& node, const float* pg, std::size_t batch, std::size_t outs) {
+// The weight's gradient has the weight's layout: Gᵀ X (outs, ins), or Xᵀ G (ins, outs) for
+// kInOut, each element the same sum over the batch in the same order.
+void linear_products(const Node& node, WeightLayout layout, const float* pg, std::size_t batch, std::size_t outs) {
   const Tensor& x = node.inputs[0];
   const Tensor& w = node.inputs[1];
-  const std::size_t ins = w.shape()[1];
+  const Operand wt = transposed_weight(w, layout);
+  const std::size_t ins = x.shape()[1];
+  const bool rows_out = layout == WeightLayout::kInOut;  // the gradient stored (ins, outs)
   const Operand grad{pg, outs, Transpose::kNo};
   if (needs_grad(x)) {
     const GradSlot slot = grad_slot(x);
-    product(grad, *as_operand(w), batch, ins, outs, slot.data, ins, slot.accumulate);
+    product(grad, wt.transposed(), batch, ins, outs, slot.data, ins, slot.accumulate);
   }
   if (needs_grad(w)) {
     const GradSlot slot = grad_slot(w);
     if (node.state) {  // the forward's nonzeros of x, by rows
-      // dW = Gᵀ X = (Xᵀ G)ᵀ: Xᵀ's rows are X's columns, and C is stored transposed.
+      // Xᵀ G, whose rows are X's columns: stored as they come for kInOut, else transposed
+      // into Gᵀ X.
       thread_local kernels::SparseCopies xt;  // each (ins, batch): Xᵀ's nonzeros, one copy per thread
       kernels::transpose_sparse(*static_cast<const kernels::SparseCopies*>(node.state.get()), xt);
-      kernels::sparse_matmul(
-          {xt.data(), pg, outs, Transpose::kNo, outs, slot.data, ins, true, slot.accumulate, xt.size()});
+      kernels::sparse_matmul({xt.data(), pg, outs, Transpose::kNo, outs, slot.data, rows_out ? outs : ins, !rows_out,
+                              slot.accumulate, xt.size()});
+    } else if (rows_out) {
+      product(as_operand(x)->transposed(), grad, ins, outs, batch, slot.data, outs, slot.accumulate);
     } else {
       product(grad.transposed(), *as_operand(x), outs, ins, batch, slot.data, ins, slot.accumulate);
     }
@@ -190,15 +203,24 @@ Tensor masked_gradient(const Node& node, const Tensor& out, Tensor g, bool relu)
   return masked;
 }
 
+template <WeightLayout kLayout>
 void linear_backward(const Node& node, const Tensor& out, Tensor g) {
   const Tensor gp = masked_gradient(node, out, std::move(g), false);
-  linear_products(node, gp.data<float>(), out.shape()[0], out.shape()[1]);
+  linear_products(node, kLayout, gp.data<float>(), out.shape()[0], out.shape()[1]);
 }
 
 // ---- linear_relu: linear's backward from G masked where the output is 0 -----------------
+template <WeightLayout kLayout>
 void linear_relu_backward(const Node& node, const Tensor& out, Tensor g) {
   const Tensor gp = masked_gradient(node, out, std::move(g), true);
-  linear_products(node, gp.data<float>(), out.shape()[0], out.shape()[1]);
+  linear_products(node, kLayout, gp.data<float>(), out.shape()[0], out.shape()[1]);
+}
+
+BackwardFn linear_backward_of(bool relu, WeightLayout layout) {
+  if (layout == WeightLayout::kInOut) {
+    return relu ? linear_relu_backward<WeightLayout::kInOut> : linear_backward<WeightLayout::kInOut>;
+  }
+  return relu ? linear_relu_backward<WeightLayout::kOutIn> : linear_backward<WeightLayout::kOutIn>;
 }
 
 }  // namespace
@@ -223,16 +245,17 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
 
 namespace {
 
-Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias, bool relu) {
+Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias, bool relu, WeightLayout layout) {
   const char* op = relu ? "linear_relu" : "linear";
   expect_matrix(x_in, op, "the input");
   expect_matrix(w_in, op, "the weight");
+  const bool in_out = layout == WeightLayout::kInOut;
   const std::size_t batch = x_in.shape()[0];
-  const std::size_t ins = w_in.shape()[1];
-  const std::size_t outs = w_in.shape()[0];
+  const std::size_t ins = w_in.shape()[in_out ? 0 : 1];
+  const std::size_t outs = w_in.shape()[in_out ? 1 : 0];
   if (x_in.shape()[1] != ins) {
-    throw core::input_error("{}: input of shape {} for a weight of shape {} (expected {} features)", op,
-                            x_in.shape().str(), w_in.shape().str(), ins);
+    throw core::input_error("{}: input of shape {} for a weight of shape {}{} (expected {} features)", op,
+                            x_in.shape().str(), w_in.shape().str(), in_out ? " held as (in, out)" : "", ins);
   }
   if (bias.defined()) {
     expect_f32(bias, op);
@@ -245,7 +268,7 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
   const Tensor b = bias.defined() ? contiguous(bias) : Tensor();
   Tensor out = Tensor::empty({batch, outs});
   const Operand xo = *as_operand(x);
-  const Operand wt = as_operand(w)->transposed();
+  const Operand wt = transposed_weight(w, layout);
   const kernels::Epilogue epilogue{b.defined() ? b.data<float>() : nullptr, relu};
   std::shared_ptr<kernels::SparseCopies> rows = sparse_data(x);
   if (rows) {
@@ -255,19 +278,19 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
     kernels::matmul({{batch, outs, ins}, xo.data, xo.ld, xo.t, wt.data, wt.ld, wt.t, out.data<float>(), outs, false},
                     epilogue);
   }
-  Node* node = record(out, op, relu ? linear_relu_backward : linear_backward, x, w, b);
+  Node* node = record(out, op, linear_backward_of(relu, layout), x, w, b);
   if (node != nullptr) node->state = std::move(rows);
   return out;
 }
 
 }  // namespace
 
-Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
-  return linear_forward(x, weight, bias, false);
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias, WeightLayout layout) {
+  return linear_forward(x, weight, bias, false, layout);
 }
 
-Tensor linear_relu(const Tensor& x, const Tensor& weight, const Tensor& bias) {
-  return linear_forward(x, weight, bias, true);
+Tensor linear_relu(const Tensor& x, const Tensor& weight, const Tensor& bias, WeightLayout layout) {
+  return linear_forward(x, weight, bias, true, layout);
 }
 
 }  // namespace seatorch::tensor

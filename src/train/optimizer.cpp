@@ -142,12 +142,12 @@ nn::StateDict Optimizer::state() const {
   state.push_back({std::string(kStep), {1}, {static_cast<float>(steps_)}});
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const nn::Parameter& p = parameters_[i];
-    const std::vector<std::size_t> shape(p.tensor.shape().begin(), p.tensor.shape().end());
+    // Each buffer in the parameter's state-dict layout, as PyTorch's optimizer holds it.
     if (is_adam(options_.kind)) {
-      state.push_back({slot_name(p, kExpAvg), shape, slots_[i].first.values<float>()});
-      state.push_back({slot_name(p, kExpAvgSq), shape, slots_[i].second.values<float>()});
+      state.push_back(nn::to_buffer(slot_name(p, kExpAvg), slots_[i].first, p.transposed));
+      state.push_back(nn::to_buffer(slot_name(p, kExpAvgSq), slots_[i].second, p.transposed));
     } else if (slots_[i].started) {  // PyTorch too has no buffer before the first step
-      state.push_back({slot_name(p, kMomentum), shape, slots_[i].first.values<float>()});
+      state.push_back(nn::to_buffer(slot_name(p, kMomentum), slots_[i].first, p.transposed));
     }
   }
   return state;
@@ -173,11 +173,7 @@ void Optimizer::load_state(const nn::StateDict& state) {
         if (required) throw core::input_error("{}: '{}' is missing", owner, slot_name(p, what));
         return false;
       }
-      if (b->data.size() != p.tensor.numel()) {
-        throw core::input_error("{}: '{}' has {} values for a parameter of {}", owner, b->name, b->data.size(),
-                                p.tensor.numel());
-      }
-      std::copy(b->data.begin(), b->data.end(), dst.data<float>());
+      nn::copy_into(*b, dst, owner, p.transposed);
       return true;
     };
     if (is_adam(options_.kind)) {

@@ -19,11 +19,8 @@ TEST_CASE("the tensor MLP starts from the scalar engine's weights for the same s
   seatorch::scalar::ScalarGraph graph;
   const seatorch::scalar::Mlp reference(graph, sizes, seatorch::scalar::Activation::kRelu, scalar_rng);
   const Mlp model(sizes, 0.0, tensor_rng);
-  std::vector<float> flat;
-  for (const auto& p : model.parameters()) {
-    const std::vector<float> v = p.tensor.values();
-    flat.insert(flat.end(), v.begin(), v.end());
-  }
+  std::vector<float> flat;  // the state dict's values: each weight (out, in), as the scalar engine's
+  for (const auto& b : model.state_dict()) flat.insert(flat.end(), b.data.begin(), b.data.end());
   const std::vector<seatorch::scalar::Value> expected = reference.parameters();
   REQUIRE(flat.size() == expected.size());
   for (std::size_t i = 0; i < flat.size(); ++i) {
@@ -33,7 +30,7 @@ TEST_CASE("the tensor MLP starts from the scalar engine's weights for the same s
   CHECK(scalar_rng.next_u64() == tensor_rng.next_u64());  // and the same number of draws
 }
 
-TEST_CASE("parameters carry nn.Sequential names and PyTorch shapes", "[nn]") {
+TEST_CASE("parameters carry nn.Sequential names and PyTorch shapes, the weights kept transposed", "[nn]") {
   const std::array<std::size_t, 4> sizes{784, 256, 128, 10};
   seatorch::core::Rng rng(0);
   const Mlp plain(sizes, 0.0, rng);
@@ -43,12 +40,20 @@ TEST_CASE("parameters carry nn.Sequential names and PyTorch shapes", "[nn]") {
   const std::vector<seatorch::tensor::Shape> shapes{{256, 784}, {256}, {128, 256}, {128}, {10, 128}, {10}};
   const auto params = plain.parameters();
   const auto dropped = with_dropout.parameters();
+  const seatorch::nn::StateDict state = plain.state_dict();
   REQUIRE(params.size() == 6);
+  REQUIRE(state.size() == 6);
   for (std::size_t i = 0; i < 6; ++i) {
     INFO("parameter " << i);
     CHECK(params[i].name == names[i]);
     CHECK(dropped[i].name == names[i]);
-    CHECK(params[i].tensor.shape() == shapes[i]);
+    CHECK(state[i].name == names[i]);
+    CHECK(seatorch::tensor::Shape{std::span<const std::size_t>(state[i].shape)} == shapes[i]);
+    // Weights held as Wᵀ (in, out), biases as they are.
+    const bool weight = i % 2 == 0;
+    CHECK(params[i].transposed == weight);
+    const seatorch::tensor::Shape held = weight ? seatorch::tensor::Shape{shapes[i][1], shapes[i][0]} : shapes[i];
+    CHECK(params[i].tensor.shape() == held);
     CHECK(params[i].tensor.requires_grad());
     const double bound = 1.0 / std::sqrt(static_cast<double>(sizes[i / 2]));
     for (float v : params[i].tensor.values()) REQUIRE(std::abs(v) <= bound);

@@ -11,9 +11,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 using seatorch::train::Optimizer;
 using seatorch::train::OptimizerKind;
@@ -109,6 +111,42 @@ TEST_CASE("optimizer state round-trips through named buffers and resumes exactly
     CHECK_THROWS_AS(resumed.load_state({{"step", {1}, {1.0f}}, {"1.bias.exp_avg", {3}, {0, 0, 0}}}),
                     seatorch::core::InputError);
   }
+}
+
+TEST_CASE("a parameter stored transposed keeps its state in the parameter's layout", "[train]") {
+  // W (2, 3) held as Wᵀ (3, 2), as nn::Linear holds it: SGD's first momentum buffer is the
+  // gradient (PyTorch), and the state dict gives it as W's (2, 3), rows of W.
+  Tensor wt = Tensor::from({1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}, {3, 2});
+  wt.set_requires_grad(true);
+  OptimizerOptions options;
+  options.momentum = 0.9;
+  Optimizer sgd({{"0.weight", wt, true}}, options);
+  sgd.zero_grad();
+  wt.backward(Tensor::from({0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f}, {3, 2}));  // dWᵀ; dW = its transpose
+  sgd.step(0.5);
+  const seatorch::nn::StateDict state = sgd.state();
+  const seatorch::nn::NamedBuffer* buffer = seatorch::nn::find_buffer(state, "0.weight.momentum_buffer");
+  REQUIRE(buffer != nullptr);
+  CHECK(buffer->shape == std::vector<std::size_t>{2, 3});
+  CHECK(buffer->data == std::vector<float>{0.1f, 0.3f, 0.5f, 0.2f, 0.4f, 0.6f});
+  // Loaded back, into the transposed layout: a second step from each gives the same weights.
+  Tensor copy = Tensor::from<float>(wt.values(), {3, 2});
+  copy.set_requires_grad(true);
+  Optimizer resumed({{"0.weight", copy, true}}, options);
+  resumed.load_state(state);
+  for (auto [opt, p] : {std::pair{&sgd, wt}, std::pair{&resumed, copy}}) {
+    opt->zero_grad();
+    p.backward(Tensor::from({0.6f, -0.5f, 0.4f, -0.3f, 0.2f, -0.1f}, {3, 2}));
+    opt->step(0.5);
+  }
+  CHECK(copy.values() == wt.values());
+  // A buffer in the stored layout's shape is another parameter's.
+  seatorch::nn::StateDict stored = state;
+  seatorch::nn::NamedBuffer* momentum =
+      &*std::find_if(stored.begin(), stored.end(), [](const auto& b) { return b.name == "0.weight.momentum_buffer"; });
+  momentum->shape = {3, 2};
+  CHECK_THROWS_WITH(resumed.load_state(stored),
+                    Catch::Contains("0.weight.momentum_buffer") && Catch::Contains("(2, 3)"));
 }
 
 TEST_CASE("options PyTorch rejects are input errors", "[train]") {

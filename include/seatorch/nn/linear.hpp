@@ -4,7 +4,12 @@
 // uniform bias; both work out to U(-1/sqrt(in), 1/sqrt(in)). We draw the whole weight
 // matrix row by row, then the bias, from the caller's Rng, exactly as the scalar engine's
 // Layer does (src/scalar/mlp.cpp), so the two engines start from the same weights for the
-// same seed. Deliberately not here: other initializations (not needed for the MLP).
+// same seed.
+//
+// The weight is kept as Wᵀ, (in, out): the layout in which the products read it without a
+// copy (tensor::WeightLayout, DECISIONS 83). Checkpoints still hold PyTorch's (out, in):
+// the Mlp's parameters say that theirs is stored transposed (nn::Parameter). Deliberately
+// not here: other initializations (not needed for the MLP).
 #pragma once
 
 #include "seatorch/core/rng.hpp"
@@ -23,8 +28,8 @@ class Linear {
   // relu(forward(x)), fused (tensor::linear_relu): a hidden layer of the MLP.
   [[nodiscard]] tensor::Tensor forward_relu(const tensor::Tensor& x) const;
 
-  tensor::Tensor weight;  // (out, in), requires grad
-  tensor::Tensor bias;    // (out), requires grad
+  tensor::Tensor weight_t;  // (in, out): W transposed, requires grad
+  tensor::Tensor bias;      // (out), requires grad
 };
 
 }  // namespace seatorch::nn

@@ -18,6 +18,9 @@ namespace seatorch::nn {
 struct Parameter {
   std::string name;       // "0.weight", "0.bias", "2.weight", ...
   tensor::Tensor tensor;  // a contiguous F32 leaf that requires grad
+  // The tensor holds the parameter's transpose (nn::Linear keeps W as Wᵀ): the parameter,
+  // and any buffer laid out like it (an optimizer's), is the 2-D tensor transposed back.
+  bool transposed = false;
 };
 
 struct NamedBuffer {
@@ -33,15 +36,16 @@ using StateDict = std::vector<NamedBuffer>;
 // at odd positions have no parameters). Checkpoints (model/float_checkpoint.hpp) use it too.
 std::string sequential_parameter_name(std::size_t layer, std::string_view parameter);
 
-// A copy of a tensor's values under a name.
-NamedBuffer to_buffer(std::string name, const tensor::Tensor& t);
+// A copy of a tensor's values under a name; with `transposed`, of the 2-D tensor's transpose.
+NamedBuffer to_buffer(std::string name, const tensor::Tensor& t, bool transposed = false);
 
 // The buffer called `name`, or nullptr.
 const NamedBuffer* find_buffer(const StateDict& state, std::string_view name);
 
-// Copies `buffer` into the contiguous F32 tensor `dst` after checking that the shapes
-// agree; `owner` names what is being loaded in the InputError otherwise.
-void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string_view owner);
+// Copies `buffer` into the contiguous F32 tensor `dst` (with `transposed`, a 2-D dst holds
+// the buffer's transpose) after checking that the shapes agree; `owner` names what is being
+// loaded in the InputError otherwise.
+void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string_view owner, bool transposed = false);
 
 // Throws InputError when `state` holds a name that is not in `expected` (a stale or
 // foreign checkpoint), listing the expected names.

@@ -20,12 +20,22 @@ namespace seatorch::tensor {
 // (m, k) x (k, n) -> (m, n)
 Tensor matmul(const Tensor& a, const Tensor& b);
 
-// x (batch, in), weight (out, in), bias (out) or undefined -> (batch, out)
-Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {});
+// How linear's weight tensor holds W: as PyTorch's (out, in), or as Wᵀ (in, out), the rows
+// that the forward's product multiplies. nn::Linear keeps Wᵀ: the first layer's sparse
+// forward then reads its rows in place instead of packing them every step, and its weight
+// gradient comes out in rows instead of through register transposes (DECISIONS 83). Either
+// way every output and gradient element is the same float operations, so the bits agree.
+enum class WeightLayout : bool { kOutIn, kInOut };
+
+// x (batch, in), weight (out, in) (or (in, out) with kInOut), bias (out) or undefined ->
+// (batch, out); the weight's gradient has the weight tensor's shape.
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {},
+              WeightLayout layout = WeightLayout::kOutIn);
 
 // relu(linear(x, weight, bias)) in one op, the same floats: the bias and the ReLU are applied
 // to each block of the output as its product leaves it, and the backward masks the incoming
 // gradient and sums the bias gradient in one pass (kernels::Epilogue).
-Tensor linear_relu(const Tensor& x, const Tensor& weight, const Tensor& bias = {});
+Tensor linear_relu(const Tensor& x, const Tensor& weight, const Tensor& bias = {},
+                   WeightLayout layout = WeightLayout::kOutIn);
 
 }  // namespace seatorch::tensor
