@@ -111,13 +111,14 @@ std::vector<MatmulProblem> square_matmul_problems(const std::vector<std::size_t>
 std::vector<MatmulProblem> mlp_matmul_problems() {
   constexpr std::size_t kBatch = 64, kIn = 784, kHidden = 128, kOut = 10;
   const Transpose no = Transpose::kNo, yes = Transpose::kYes;
-  // The weights are stored (out, in), as PyTorch's; the input's gradient is never needed.
+  // The weights are held as Wᵀ (in, out), as nn::Linear holds them; the input's gradient is
+  // never needed.
   return {
-      {{kBatch, kHidden, kIn}, no, yes},   // H = X * W1ᵀ           (64, 784) * (128, 784)ᵀ
-      {{kBatch, kOut, kHidden}, no, yes},  // Y = H * W2ᵀ           (64, 128) * (10, 128)ᵀ
-      {{kHidden, kIn, kBatch}, yes, no},   // dW1 = dHᵀ * X         (64, 128)ᵀ * (64, 784)
-      {{kOut, kHidden, kBatch}, yes, no},  // dW2 = dYᵀ * H         (64, 10)ᵀ * (64, 128)
-      {{kBatch, kHidden, kOut}, no, no},   // dH = dY * W2          (64, 10) * (10, 128)
+      {{kBatch, kHidden, kIn}, no, no},    // H = X * W1ᵀ           (64, 784) * (784, 128)
+      {{kBatch, kOut, kHidden}, no, no},   // Y = H * W2ᵀ           (64, 128) * (128, 10)
+      {{kIn, kHidden, kBatch}, yes, no},   // dW1ᵀ = Xᵀ * dH        (64, 784)ᵀ * (64, 128)
+      {{kHidden, kOut, kBatch}, yes, no},  // dW2ᵀ = Hᵀ * dY        (64, 128)ᵀ * (64, 10)
+      {{kBatch, kHidden, kOut}, no, yes},  // dH = dY * W2          (64, 10) * (128, 10)ᵀ
   };
 }
 

@@ -82,7 +82,7 @@ TEST_CASE("the default problems are the square sizes and the MLP's products", "[
                   b::form_name(p));
   }
   CHECK(mlp ==
-        std::vector<std::string>{"64x128x784:nt", "64x10x128:nt", "128x784x64:tn", "10x128x64:tn", "64x128x10:nn"});
+        std::vector<std::string>{"64x128x784:nn", "64x10x128:nn", "784x128x64:tn", "128x10x64:tn", "64x128x10:nt"});
 }
 
 TEST_CASE("time_interleaved warms up each work, calibrates its calls and then takes its warmed samples in turn",

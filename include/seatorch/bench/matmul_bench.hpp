@@ -43,8 +43,9 @@ std::vector<std::size_t> default_matmul_sizes();
 std::vector<MatmulProblem> square_matmul_problems(const std::vector<std::size_t>& sizes);
 
 // The 784-128-10 MLP's products at batch 64 in the forms training runs them (tensor::linear,
-// weights stored (out, in)): both layers forward X·Wᵀ (nt), their weight gradients dYᵀ·X (tn)
-// and the hidden layer's input gradient dY·W (nn); the input's gradient is not computed.
+// weights held as Wᵀ (in, out)): both layers forward X·Wᵀ (nn), their weight gradients Xᵀ·dY
+// (tn) and the hidden layer's input gradient dY·W (nt); the input's gradient is not computed.
+// Training runs the first layer's two sparse (bench train's products), which this times dense.
 std::vector<MatmulProblem> mlp_matmul_problems();
 
 struct MatmulBenchOptions {
