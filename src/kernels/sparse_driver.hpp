@@ -216,11 +216,13 @@ void fitted_sparse_block(const SparseMatmulArgs& args, const Epilogue& epilogue,
 
 // The product, in column blocks NV registers wide, each pass over the depth walked in chunks
 // of chunk_bytes of the block's rows (0: each pass in one go), with the epilogue (C not
-// transposed, not accumulated). op(B) is read in place when it is stored (k, n) and the block
-// ends on a whole register; otherwise the block is packed (k, NB), zero-padded, as the dense
-// driver packs a B micro-panel.
+// transposed, not accumulated). op(B) is read in place when it is stored (k, n), its rows
+// are under pack_from_ld floats apart (each ISA says how far, and why: rows far apart put a
+// block's lines in few of the L1's sets) and the block ends on a whole register; otherwise
+// the block is packed (k, NB), zero-padded, as the dense driver packs a B micro-panel.
 template <class V, std::size_t NV>
-void sparse_columns(const SparseMatmulArgs& args, const Epilogue& epilogue, std::size_t kc, std::size_t chunk_bytes) {
+void sparse_columns(const SparseMatmulArgs& args, const Epilogue& epilogue, std::size_t kc, std::size_t chunk_bytes,
+                    std::size_t pack_from_ld) {
   constexpr std::size_t kNb = NV * V::kLanes;
   const std::size_t k = args.a->cols;
   const std::size_t pass = k == 0 ? 1 : pass_depth(k, kc);
@@ -232,7 +234,7 @@ void sparse_columns(const SparseMatmulArgs& args, const Epilogue& epilogue, std:
     const std::size_t cols = min_of<V>(kNb, args.n - jb);
     const float* b = args.b + jb;
     std::size_t brs = args.ldb;
-    if (args.tb == Transpose::kYes || cols % V::kLanes != 0) {
+    if (args.tb == Transpose::kYes || args.ldb >= pack_from_ld || cols % V::kLanes != 0) {
       float* packed = pack_buffer(PackSlot::kB, k * kNb);  // (k, kNb)
       pack_b_panel<V, kNb>(b_view, 0, jb, k, cols, packed);
       b = packed;
