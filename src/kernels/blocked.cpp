@@ -66,8 +66,6 @@ constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2048};
 // The sparse product's rows 4 registers (16 floats) wide: a row's pass sum takes 4 of SSE2's
 // 16 registers.
 constexpr std::size_t kSparseNv = 4;
-// op(B)'s rows read in place while under 1 KiB apart, as `avx2` measured (not measured here).
-constexpr std::size_t kSparsePackFromLd = 256;
 
 }  // namespace
 

@@ -13,8 +13,8 @@
 //
 // The passes, the zero start of each pass's sum and its addition to C are the dense
 // driver's own (gemm_driver.hpp and micro_kernel.hpp), so each element is the same float
-// operations less the multiply-adds of zeros. Rows of C transposed (the weight gradient) go
-// through a tile of a group's rows on the stack and V::transpose.
+// operations less the multiply-adds of zeros. Rows of C transposed (a weight gradient of W
+// held (out, in)) go through a tile of a group's rows on the stack and V::transpose.
 //
 // The compression that makes A from a dense matrix is here too: a register of a row at a
 // time, its nonzeros moved to the front with V::compress where the ISA has it (AVX-512's
@@ -214,12 +214,20 @@ void fitted_sparse_block(const SparseMatmulArgs& args, const Epilogue& epilogue,
          ...);
 }
 
+// How far apart, in floats, op(B)'s rows may be and still be read in place, unless an ISA
+// says otherwise: 1 KiB. On Zen 5 under `avx2` the forward through Wᵀ rows 512 B apart read
+// in place as fast as packed (49 against 51 us, batch 64), 1 KiB apart 241 against 197 us
+// (batch 128; DECISIONS 83). NEON and the portable kernel take it unmeasured; `avx512`, whose
+// chunks keep a block in L1, reads rows up to 2 KiB apart in place.
+inline constexpr std::size_t kSparsePackFromLd = 256;
+
 // The product, in column blocks NV registers wide, each pass over the depth walked in chunks
 // of chunk_bytes of the block's rows (0: each pass in one go), with the epilogue (C not
 // transposed, not accumulated). op(B) is read in place when it is stored (k, n), its rows
-// are under pack_from_ld floats apart (each ISA says how far, and why: rows far apart put a
-// block's lines in few of the L1's sets) and the block ends on a whole register; otherwise
-// the block is packed (k, NB), zero-padded, as the dense driver packs a B micro-panel.
+// are under pack_from_ld floats apart (kSparsePackFromLd unless the ISA says otherwise: rows
+// far apart put a block's lines in few of the L1's sets) and the block ends on a whole
+// register; otherwise the block is packed (k, NB), zero-padded, as the dense driver packs a
+// B micro-panel.
 template <class V, std::size_t NV>
 void sparse_columns(const SparseMatmulArgs& args, const Epilogue& epilogue, std::size_t kc, std::size_t chunk_bytes,
                     std::size_t pack_from_ld) {

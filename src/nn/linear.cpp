@@ -2,20 +2,18 @@
 #include "seatorch/nn/linear.hpp"
 
 #include "seatorch/tensor/matmul.hpp"
+#include "seatorch/tensor/movement.hpp"
 
 #include <cmath>
 
 namespace seatorch::nn {
 namespace {
 
-// U(-bound, bound) for every element, drawn in the order of index_of(0), index_of(1), ...:
-// the storage position of the n-th element drawn.
-template <class IndexOf>
-tensor::Tensor uniform_parameter(const tensor::Shape& shape, double bound, core::Rng& rng, IndexOf index_of) {
+// U(-bound, bound) for every element, drawn in row-major order; not yet a parameter.
+tensor::Tensor uniform_tensor(const tensor::Shape& shape, double bound, core::Rng& rng) {
   tensor::Tensor t = tensor::Tensor::empty(shape);
   float* p = t.data<float>();
-  for (std::size_t n = 0; n < t.numel(); ++n) p[index_of(n)] = static_cast<float>(rng.uniform(-bound, bound));
-  t.set_requires_grad(true);
+  for (std::size_t i = 0; i < t.numel(); ++i) p[i] = static_cast<float>(rng.uniform(-bound, bound));
   return t;
 }
 
@@ -23,9 +21,11 @@ tensor::Tensor uniform_parameter(const tensor::Shape& shape, double bound, core:
 
 Linear::Linear(std::size_t in, std::size_t out, core::Rng& rng) {
   const double bound = 1.0 / std::sqrt(static_cast<double>(in));
-  // W drawn row by row, (out, in), into its transpose: element (j, i) of W at [i][j].
-  weight_t = uniform_parameter({in, out}, bound, rng, [&](std::size_t n) { return (n % in) * out + n / in; });
-  bias = uniform_parameter({out}, bound, rng, [](std::size_t n) { return n; });
+  // W drawn row by row, (out, in), as the scalar engine draws it, then held as its transpose.
+  weight_t = tensor::contiguous(tensor::transpose(uniform_tensor({out, in}, bound, rng), 0, 1));
+  weight_t.set_requires_grad(true);
+  bias = uniform_tensor({out}, bound, rng);
+  bias.set_requires_grad(true);
 }
 
 tensor::Tensor Linear::forward(const tensor::Tensor& x) const {

@@ -2,10 +2,12 @@
 #include "seatorch/nn/state_dict.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/tensor/movement.hpp"
 
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace seatorch::nn {
 
@@ -15,25 +17,16 @@ std::string sequential_parameter_name(std::size_t layer, std::string_view parame
 
 namespace {
 
-// (cols, rows) <- its transpose (rows, cols), both row-major.
-void transpose_into(const float* from, std::size_t rows, std::size_t cols, float* to) {
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t c = 0; c < cols; ++c) to[c * rows + r] = from[r * cols + c];
-  }
-}
+// The 2-D tensor's values transposed, row-major: its transposed view's values. Detached, so
+// that a parameter's transpose is not recorded.
+std::vector<float> transposed_values(const tensor::Tensor& t) { return tensor::transpose(t.detach(), 0, 1).values(); }
 
 }  // namespace
 
 NamedBuffer to_buffer(std::string name, const tensor::Tensor& t, bool transposed) {
-  if (!transposed) {
-    return NamedBuffer{std::move(name), std::vector<std::size_t>(t.shape().begin(), t.shape().end()), t.values()};
-  }
-  const std::vector<float> stored = t.values();  // (rows, cols): the transpose of the buffer's matrix
-  const std::size_t rows = t.shape()[0];
-  const std::size_t cols = t.shape()[1];
-  NamedBuffer b{std::move(name), {cols, rows}, std::vector<float>(stored.size())};
-  transpose_into(stored.data(), rows, cols, b.data.data());
-  return b;
+  std::vector<std::size_t> shape(t.shape().begin(), t.shape().end());
+  if (transposed) std::swap(shape[0], shape[1]);
+  return NamedBuffer{std::move(name), std::move(shape), transposed ? transposed_values(t) : t.values()};
 }
 
 const NamedBuffer* find_buffer(const StateDict& state, std::string_view name) {
@@ -50,7 +43,9 @@ void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string
                             owner, buffer.name, shape.str(), buffer.data.size(), expected.str());
   }
   if (transposed) {
-    transpose_into(buffer.data.data(), expected[0], expected[1], dst.data<float>());
+    const std::vector<float> held =
+        transposed_values(tensor::Tensor::from<float>(buffer.data, shape));  // (dst's shape)
+    std::copy(held.begin(), held.end(), dst.data<float>());
   } else {
     std::copy(buffer.data.begin(), buffer.data.end(), dst.data<float>());
   }

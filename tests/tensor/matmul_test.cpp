@@ -161,32 +161,40 @@ TEST_CASE("linear_relu gives relu(linear)'s bits forward and backward on any thr
 
 namespace {
 
-// linear_relu on an input that is 80 % zeros, then backward from the weighted sum of y; the
-// input as data (no gradient: the sparse products) or as a leaf that wants one (the dense).
+// linear_relu (or linear) on an input that is 80 % zeros, then backward from the weighted sum
+// of y; the input as data (no gradient: the sparse products) or as a leaf that wants one (the
+// dense), the weight held either way (tensor::WeightLayout), dW given as W's (out, in)
+// whichever way it was held.
 struct SparseInputRun {
   LinearRun run;
   std::vector<seatorch::kernels::ProductRecord> products;
 };
 
-SparseInputRun sparse_input_run(const Shape& x_shape, std::size_t outs, bool x_wants_grad, std::size_t threads) {
+SparseInputRun sparse_input_run(const Shape& x_shape, std::size_t outs, bool x_wants_grad, std::size_t threads,
+                                bool relu = true, WeightLayout layout = WeightLayout::kOutIn) {
   const seatorch::core::ScopedThreads count(threads);
   seatorch::core::Rng rng(33);
   Tensor x = testing::random_tensor(x_shape, rng);
   for (std::size_t i = 0; i < x.numel(); ++i) {
     if (rng.uniform(0.0, 1.0) < 0.8) x.data<float>()[i] = 0.0f;
   }
-  Tensor w = testing::random_tensor({outs, x_shape[1]}, rng, -0.1, 0.1);
+  const Tensor w = testing::random_tensor({outs, x_shape[1]}, rng, -0.1, 0.1);
   Tensor b = testing::random_tensor({outs}, rng);
   const Tensor weights = testing::random_tensor({x_shape[0], outs}, rng);
-  for (Tensor* t : {&w, &b}) t->set_requires_grad(true);
+  const bool in_out = layout == WeightLayout::kInOut;
+  Tensor held = in_out ? contiguous(transpose(w, 0, 1)) : w;
+  for (Tensor* t : {&held, &b}) t->set_requires_grad(true);
   x.set_requires_grad(x_wants_grad);
   seatorch::kernels::ProductLog log;
+  Tensor y;
   {
     const seatorch::kernels::RecordProducts recording(log);
-    sum(mul(linear_relu(x, w, b), weights)).backward();
+    y = relu ? linear_relu(x, held, b, layout) : linear(x, held, b, layout);
+    sum(mul(y, weights)).backward();
   }
-  const Tensor y = linear_relu(x, w, b);
-  return {{y.values(), {}, w.grad().values(), b.grad().values()}, log.records()};
+  const Tensor dw = in_out ? contiguous(transpose(held.grad(), 0, 1)) : held.grad();
+  return {{y.values(), x_wants_grad ? x.grad().values() : std::vector<float>{}, dw.values(), b.grad().values()},
+          log.records()};
 }
 
 }  // namespace
@@ -213,41 +221,6 @@ TEST_CASE("linear_relu on sparse data runs the sparse products and gives the den
   }
 }
 
-namespace {
-
-// linear or linear_relu with the weight held either way (tensor::WeightLayout), then
-// backward from the weighted sum of y; dW is given as W's (out, in) whichever way it was held.
-// With sparse_data the input is 80 % zeros and wants no gradient: the sparse products.
-SparseInputRun layout_run(bool relu, const Shape& x_shape, std::size_t outs, bool sparse_data, WeightLayout layout,
-                          std::size_t threads) {
-  const seatorch::core::ScopedThreads count(threads);
-  seatorch::core::Rng rng(35);
-  const std::size_t ins = x_shape[1];
-  Tensor x = testing::random_tensor(x_shape, rng);
-  for (std::size_t i = 0; sparse_data && i < x.numel(); ++i) {
-    if (rng.uniform(0.0, 1.0) < 0.8) x.data<float>()[i] = 0.0f;
-  }
-  const Tensor w = testing::random_tensor({outs, ins}, rng, -0.1, 0.1);
-  Tensor b = testing::random_tensor({outs}, rng);
-  const Tensor weights = testing::random_tensor({x_shape[0], outs}, rng);
-  const bool in_out = layout == WeightLayout::kInOut;
-  Tensor held = in_out ? contiguous(transpose(w, 0, 1)) : Tensor::from<float>(w.values(), w.shape());
-  for (Tensor* t : {&held, &b}) t->set_requires_grad(true);
-  x.set_requires_grad(!sparse_data);
-  seatorch::kernels::ProductLog log;
-  Tensor y;
-  {
-    const seatorch::kernels::RecordProducts recording(log);
-    y = relu ? linear_relu(x, held, b, layout) : linear(x, held, b, layout);
-    sum(mul(y, weights)).backward();
-  }
-  const Tensor dw = in_out ? contiguous(transpose(held.grad(), 0, 1)) : held.grad();
-  return {{y.values(), sparse_data ? std::vector<float>{} : x.grad().values(), dw.values(), b.grad().values()},
-          log.records()};
-}
-
-}  // namespace
-
 TEST_CASE("linear with the weight held as its transpose gives the same bits, dense and sparse, on any thread count",
           "[tensor]") {
   const struct {
@@ -258,11 +231,11 @@ TEST_CASE("linear with the weight held as its transpose gives the same bits, den
                {{64, 784}, 128, true}, {{20, 1100}, 40, true},  {{5, 7}, 3, true},        {{128, 784}, 256, true}};
   for (const auto& c : cases) {
     for (const bool relu : {false, true}) {
-      const SparseInputRun expected = layout_run(relu, c.x, c.outs, c.sparse, WeightLayout::kOutIn, 1);
+      const SparseInputRun expected = sparse_input_run(c.x, c.outs, !c.sparse, 1, relu, WeightLayout::kOutIn);
       for (const std::size_t threads : {1, 2, 3}) {
         INFO("x " << c.x.str() << ", " << c.outs << " outputs, " << (c.sparse ? "sparse data" : "dense") << ", "
                   << (relu ? "linear_relu" : "linear") << ", " << threads << " thread(s)");
-        const SparseInputRun got = layout_run(relu, c.x, c.outs, c.sparse, WeightLayout::kInOut, threads);
+        const SparseInputRun got = sparse_input_run(c.x, c.outs, !c.sparse, threads, relu, WeightLayout::kInOut);
         REQUIRE(got.products.size() == expected.products.size());
         for (std::size_t p = 0; p < got.products.size(); ++p) CHECK(got.products[p].kind.sparse == c.sparse);
         require_same_bits(got.run.y, expected.run.y, "y");

@@ -7,7 +7,8 @@
 //
 // A is SparseRows (m, k); op(B) is (k, n), B row-major with row stride ldb, stored (n, k)
 // when tb is kYes; C is (m, n) with row stride ldc, or stored transposed, (n, m), when
-// transposed_c (the weight gradient: Gᵀ·X = (Xᵀ·G)ᵀ, with Xᵀ transpose_sparse(X's rows)).
+// transposed_c (the weight gradient of a W held (out, in): Gᵀ·X = (Xᵀ·G)ᵀ, with Xᵀ
+// transpose_sparse(X's rows); nn::Linear holds Wᵀ, whose gradient Xᵀ·G is C as it comes).
 //
 // Each kernel sums an element's nonzero products as its dense twin sums all of them (in
 // increasing p, in the same passes over the depth, added to C the same way), so where the

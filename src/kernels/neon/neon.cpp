@@ -56,8 +56,6 @@ constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2040};
 // The sparse product's rows 8 registers (32 floats) wide: a row's pass sum takes 8 of the 32
 // registers.
 constexpr std::size_t kSparseNv = 8;
-// op(B)'s rows read in place while under 1 KiB apart, as `avx2` measured (not measured here).
-constexpr std::size_t kSparsePackFromLd = 256;
 
 }  // namespace
 

@@ -105,10 +105,6 @@ constexpr Blocking kBlocking{.mc = 144, .kc = 256, .nc = 2048};
 // The sparse product's rows 4 registers (32 floats) wide: a row's pass sum takes 4 of the 16
 // registers.
 constexpr std::size_t kSparseNv = 4;
-// op(B)'s rows read in place while under 1 KiB apart: on Zen 5 under this kernel the forward
-// through Wᵀ rows 512 B apart read in place as fast as packed (49 against 51 us, batch 64),
-// 1 KiB apart 241 against 197 us (batch 128; DECISIONS 83).
-constexpr std::size_t kSparsePackFromLd = 256;
 
 }  // namespace
 

@@ -140,12 +140,12 @@ constexpr std::size_t kSparseNv = 8;
 // at 8-32 KiB the `avx2` forward ran 8-33 % slower on Zen 5; NEON and the portable kernel
 // were not measured chunked).
 constexpr std::size_t kSparseChunkBytes = std::size_t{32} << 10;
-// op(B)'s rows read in place while under 2 KiB apart. On Zen 5 (a throwaway program, one
-// batch of digits, Wᵀ 64-byte aligned as a tensor's storage is; DECISIONS 83) the forward
-// through Wᵀ read in place against packed: rows 512 B apart (784-128, batch 64) 25 against
-// 35 us, 1 KiB (784-256, batch 128) 110 against 128 us, 2 KiB (784-512) 295 against 250 us,
-// 4 KiB (784-1024) 921 against 511 us.
-constexpr std::size_t kSparsePackFromLd = 512;
+// op(B)'s rows read in place while under 2 KiB apart, not sparse_driver.hpp's 1 KiB. On Zen 5
+// (a throwaway program, one batch of digits, Wᵀ 64-byte aligned as a tensor's storage is;
+// DECISIONS 83) the forward through Wᵀ read in place against packed: rows 512 B apart
+// (784-128, batch 64) 25 against 35 us, 1 KiB (784-256, batch 128) 110 against 128 us, 2 KiB
+// (784-512) 295 against 250 us, 4 KiB (784-1024) 921 against 511 us.
+constexpr std::size_t kAvx512SparsePackFromLd = 512;
 
 }  // namespace
 
@@ -162,7 +162,7 @@ void matmul_avx512(const MatmulArgs& args, const Epilogue& epilogue) {
 }
 
 void sparse_matmul_avx512(const SparseMatmulArgs& args, const Epilogue& epilogue) {
-  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, kBlocking.kc, kSparseChunkBytes, kSparsePackFromLd);
+  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, kBlocking.kc, kSparseChunkBytes, kAvx512SparsePackFromLd);
 }
 
 void compress_rows_avx512(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
