@@ -49,11 +49,12 @@ MatmulArgs block(const MatmulArgs& args, std::size_t i0, std::size_t i1, std::si
 // Runs `kernel` on disjoint blocks of C, one per thread. Each block takes the whole depth k,
 // and every kernel sums an element's products in the same order whatever the block's size,
 // so the result is bit-identical to one call (tests/kernels/matmul_threads_test.cpp).
-// The splits follow the rows of W: the weight gradient dYᵀ·X (A stored transposed) splits
-// by rows, the forward X·Wᵀ by columns when C is wide (so each thread packs only its half of
-// Wᵀ), and the optimizer by rows of W (train/optimizer.cpp), so a row's gradient and update
-// share a core (DECISIONS 42: measured no different on Zen 4, and free). Anything else
-// splits by columns when wide.
+// The splits follow W where they can: the forward X·Wᵀ splits by columns when C is wide
+// (rows of W; so each thread reads only its columns of Wᵀ), and the weight gradient of W held
+// as Wᵀ (nn::Linear), Xᵀ·dY with A stored transposed, by rows, which are rows of Wᵀ, as
+// sparse_matmul_tn splits the first layer's and the optimizer splits the weight
+// (train/optimizer.cpp), so a row's gradient and update share a core (DECISIONS 42 and 84).
+// Anything else splits by columns when wide.
 void run_split(const KernelInfo& kernel, const MatmulArgs& args, const Epilogue& epilogue = {}) {
   const auto [m, n, k] = args.shape;
   const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);

@@ -39,13 +39,15 @@ void ProductLog::add(const MatmulArgs& args, const Epilogue& epilogue, double se
   add(kind, kind.dense_flops(), seconds);
 }
 
-void ProductLog::add(const SparseMatmulArgs& args, const Epilogue& epilogue, double seconds) {
-  // Recorded as the dense product it stands for: C (m, n) = A (m, k) op(B), or its transpose,
-  // op(B)ᵀ Aᵀ, which the weight gradient's B as stored (tb kNo) gives as the left operand.
-  assert(!args.transposed_c || args.tb == Transpose::kNo);
-  const MatmulShape shape{args.a->rows, args.n, args.a->cols};
+void ProductLog::add(const SparseMatmulArgs& args, const Epilogue& epilogue, double seconds, Transpose ta) {
+  // Recorded as the dense product it stands for: C (m, n) = op(A) (m, k) op(B), or its
+  // transpose, op(B)ᵀ Aᵀ, which the weight gradient's B as stored (tb kNo) gives as the left
+  // operand.
+  assert(!args.transposed_c || (args.tb == Transpose::kNo && ta == Transpose::kNo));
+  const bool at = ta == Transpose::kYes;
+  const MatmulShape shape{at ? args.a->cols : args.a->rows, args.n, at ? args.a->rows : args.a->cols};
   const ProductKind kind{.shape = args.transposed_c ? MatmulShape{shape.n, shape.m, shape.k} : shape,
-                         .ta = args.transposed_c ? Transpose::kYes : Transpose::kNo,
+                         .ta = args.transposed_c ? Transpose::kYes : ta,
                          .tb = args.transposed_c ? Transpose::kNo : args.tb,
                          .accumulate = args.accumulate,
                          .bias = epilogue.bias != nullptr,

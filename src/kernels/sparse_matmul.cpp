@@ -27,7 +27,7 @@ SparseMatmulArgs columns(const SparseMatmulArgs& args, std::size_t part_index, s
 }
 
 // Each thread a block of op(B)'s columns, all of A's rows: each element is summed as on one
-// thread. The weight gradient's columns are rows of W, as the dense product splits it.
+// thread. The forward's columns are rows of W.
 void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epilogue& epilogue) {
   if (sparse_matmul_flops(args) < kParallelFlops || core::threads() == 1 || args.n < 2 * kColumnGrain) {
     kernel.sparse_matmul(columns(args, 0, 0, args.n), epilogue);
@@ -35,6 +35,34 @@ void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epi
   }
   core::parallel_ranges(args.n, kColumnGrain, kColumnGrain, [&](std::size_t part, std::size_t j0, std::size_t j1) {
     kernel.sparse_matmul(columns(args, part, j0, j1), epilogue.from_column(j0));
+  });
+}
+
+// Rows [p0, p1) of C = Aᵀ op(B): columns [p0, p1) of A's copy for `part`, transposed into
+// this thread's scratch, times op(B).
+void transposed_rows(const KernelInfo& kernel, const SparseMatmulArgs& args, std::size_t part, std::size_t p0,
+                     std::size_t p1) {
+  thread_local SparseRows columns;  // (p1 - p0, m): this thread's rows of Aᵀ
+  const SparseRows& a = args.a[std::min(part, args.copies - 1)];
+  shape_sparse(p1 - p0, a.rows, columns);
+  transpose_sparse(a, p0, p1, columns);
+  SparseMatmulArgs rows = args;
+  rows.a = &columns;
+  rows.copies = 1;
+  rows.c += p0 * args.ldc;
+  kernel.sparse_matmul(rows, {});
+}
+
+// Each thread a block of C's rows, A's columns: the rows of W's gradient held as Wᵀ, as the
+// optimizer splits them (train/optimizer.cpp).
+void run_split_tn(const KernelInfo& kernel, const SparseMatmulArgs& args) {
+  const std::size_t k = args.a->cols;
+  if (sparse_matmul_flops(args) < kParallelFlops || core::threads() == 1) {
+    transposed_rows(kernel, args, 0, 0, k);
+    return;
+  }
+  core::parallel_ranges(k, 1, kRowGrain, [&](std::size_t part, std::size_t p0, std::size_t p1) {
+    transposed_rows(kernel, args, part, p0, p1);
   });
 }
 
@@ -64,6 +92,19 @@ bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std:
                         SparseCopies& out) {
   compress_rows(a, rows, cols, ld, copies, out);
   return out[0].density() <= kSparseDensity;
+}
+
+void sparse_matmul_tn(const SparseMatmulArgs& args) {
+  assert(args.tb == Transpose::kNo && !args.transposed_c);
+  const KernelInfo& kernel = selected_kernel_info();
+  ProductLog* log = recording_log();
+  if (log == nullptr) {
+    run_split_tn(kernel, args);
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  run_split_tn(kernel, args);
+  log->add(args, {}, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), Transpose::kYes);
 }
 
 void transpose_sparse(const SparseCopies& a, SparseCopies& out) {

@@ -46,14 +46,11 @@ void compress_rows_ref(const float* a, std::size_t ld, std::size_t i0, std::size
 }
 
 void transpose_sparse(const SparseRows& a, std::size_t p0, std::size_t p1, SparseRows& out) {
-  // The range's counts here, each written to out once at the end, on this thread: a count
-  // shares its cache line with neighbouring rows', which may be another thread's.
-  thread_local std::vector<std::uint32_t> counts;  // (p1 - p0): rows p0.. of out so far
-  counts.assign(p1 - p0, 0);
   // The buffers never overlap; __restrict says so, or every store would reload the counts.
-  std::uint32_t* __restrict count = counts.data();
+  std::uint32_t* __restrict count = out.count.data();  // (p1 - p0): out's rows so far
   std::uint32_t* __restrict column = out.column.data();
   float* __restrict value = out.value.data();
+  std::fill_n(count, p1 - p0, 0u);
   const std::size_t stride = out.stride;
   for (std::size_t i = 0; i < a.rows; ++i) {
     // The row's entries are in increasing column: those in [p0, p1) are one run of them,
@@ -67,12 +64,11 @@ void transpose_sparse(const SparseRows& a, std::size_t p0, std::size_t p1, Spars
     const std::size_t n = static_cast<std::size_t>(stop - run);
     for (std::size_t e = 0; e < n; ++e) {
       const std::size_t p = run[e];
-      const std::size_t slot = p * stride + count[p - p0]++;
+      const std::size_t slot = (p - p0) * stride + count[p - p0]++;
       column[slot] = static_cast<std::uint32_t>(i);
       value[slot] = v[e];
     }
   }
-  std::copy(counts.begin(), counts.end(), out.count.begin() + static_cast<std::ptrdiff_t>(p0));
 }
 
 }  // namespace seatorch::kernels

@@ -20,8 +20,10 @@ constexpr std::string_view kStep = "step";
 
 // Each update is elementwise, so threads split a parameter's elements, none for fewer than
 // kUpdatesPerThread (a bias, a 10-wide layer), which stay inline. A weight splits between
-// whole rows, as its gradient's product does (kernels::matmul splits dYᵀ·X by rows), so
-// each thread usually updates the rows its own core computed.
+// whole rows, as its gradient's products do (nn::Linear holds Wᵀ, whose gradient Xᵀ·dY
+// kernels::matmul and sparse_matmul_tn split by rows), so each thread usually updates the
+// rows its own core computed. Blocks of Wᵀ's columns instead, as the forward reads it, took
+// the default model's optimizer twice as long on two threads (DECISIONS 84).
 std::size_t update_grain(const tensor::Tensor& t) { return t.rank() == 2 ? t.shape()[1] : 16; }
 constexpr std::size_t kUpdatesPerThread = std::size_t{1} << 14;
 

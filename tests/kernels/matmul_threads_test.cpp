@@ -1,7 +1,8 @@
 // matmul() on several threads against the same kernel on one: each thread computes its own
 // block of C over the whole depth, so every element must come out bit-identical, in every
 // transpose form, for splits by columns (wide C) and by rows (the narrow weight gradient),
-// even and uneven (the shares a slower core leaves its threads).
+// even and uneven (the shares a slower core leaves its threads). The sparse weight gradient
+// Aᵀ·B, split by rows of C, against the dense product on the same kernel.
 #include "../same_bits.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/core/rng.hpp"
@@ -139,4 +140,56 @@ TEST_CASE("compress_rows and transpose_sparse fill every copy as the plain loops
       }
     }
   }
+}
+
+TEST_CASE("sparse_matmul_tn on 1-3 threads, split evenly or not, is each kernel's dense Aᵀ·B, bit for bit",
+          "[kernels]") {
+  const std::vector<Split> splits{{1}, {1, 1}, {1, 1, 1}, {0.3, 0.7}, {0.8, 0.2}, {0.15, 0.5, 0.35}};
+  seatorch::core::Rng rng(11);
+  // (m, n, k) of A (m, k) by rows and B (m, n): the default model's and the 784-128-10 model's
+  // first-layer weight gradients, shapes past the grains, and one too small to split.
+  const std::vector<Shape> shapes{{128, 256, 784}, {64, 128, 784}, {37, 70, 300}, {130, 33, 47}, {5, 16, 40}};
+  const std::string before(k::selected_kernel());
+  for (const std::string& kernel : k::kernel_names()) {
+    k::select_kernel(kernel);
+    for (const Shape& s : shapes) {
+      std::vector<float> a = random_values(s.m * s.k, rng);
+      for (float& x : a) x = x > 0.6f ? x : 0.0f;  // a fifth nonzero
+      const std::vector<float> b = random_values(s.m * s.n, rng);
+      const std::vector<float> c0 = random_values(s.k * s.n, rng);
+      for (const bool accumulate : {false, true}) {
+        // The oracle: the same kernel's dense product, C (k, n) = Aᵀ B with A stored (m, k).
+        std::vector<float> want = c0;
+        k::matmul_with(kernel, {{s.k, s.n, s.m},
+                                a.data(),
+                                s.k,
+                                k::Transpose::kYes,
+                                b.data(),
+                                s.n,
+                                k::Transpose::kNo,
+                                want.data(),
+                                s.n,
+                                accumulate});
+        for (const Split& split : splits) {
+          const seatorch::core::ScopedThreads count(split.size());
+          const seatorch::core::ScopedShares shares(split);
+          k::SparseCopies rows;
+          k::compress_rows(a.data(), s.m, s.k, s.k, split.size(), rows);
+          std::vector<float> got = accumulate ? c0 : std::vector<float>(c0.size(), std::nanf(""));
+          k::sparse_matmul_tn(
+              {rows.data(), b.data(), s.n, k::Transpose::kNo, s.n, got.data(), s.n, false, accumulate, rows.size()});
+          INFO("kernel " << kernel << ", A " << s.m << "x" << s.k << ", B " << s.m << "x" << s.n << ", accumulate "
+                         << accumulate << ", shares " << Catch::Detail::stringify(split));
+          const std::optional<std::size_t> first = seatorch::test::first_bit_difference(got, want);
+          if (first) {
+            FAIL_CHECK("first difference C[" << *first / s.n << "," << *first % s.n << "]: " << got[*first]
+                                             << " against " << want[*first] << " from the dense product");
+          } else {
+            SUCCEED();
+          }
+        }
+      }
+    }
+  }
+  k::select_kernel(before);
 }

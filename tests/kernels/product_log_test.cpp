@@ -93,14 +93,17 @@ TEST_CASE("a product log records a sparse product under its dense shape with the
   const std::vector<float> b(5 * 6, 1.0f);
   std::vector<float> c(3 * 6);
   std::vector<float> ct(6 * 3);
+  const std::vector<float> g(3 * 6, 1.0f);
+  std::vector<float> at_g(5 * 6);
   k::ProductLog log;
   {
     const k::RecordProducts recording(log);
     k::sparse_matmul({&rows, b.data(), 6, k::Transpose::kNo, 6, c.data(), 6, false, false});
     k::sparse_matmul({&rows, b.data(), 6, k::Transpose::kNo, 6, ct.data(), 3, true, false});
+    k::sparse_matmul_tn({&rows, g.data(), 6, k::Transpose::kNo, 6, at_g.data(), 6, false, false});
   }
   const std::vector<k::ProductRecord>& records = log.records();
-  REQUIRE(records.size() == 2);
+  REQUIRE(records.size() == 3);
   CHECK(records[0].kind.sparse);
   CHECK(records[0].kind.shape == k::MatmulShape{3, 6, 5});
   CHECK(records[0].flops == 2.0 * 4 * 6);
@@ -109,5 +112,10 @@ TEST_CASE("a product log records a sparse product under its dense shape with the
   CHECK(records[1].kind.shape == k::MatmulShape{6, 3, 5});
   CHECK(records[1].kind.ta == k::Transpose::kYes);
   CHECK(records[1].flops == 2.0 * 4 * 6);
-  CHECK(k::total_flops(records) == 2 * 2.0 * 4 * 6);
+  // Aᵀ G (5, 6), G (3, 6): the dense product of A stored transposed, (5, 6, 3).
+  CHECK(records[2].kind.shape == k::MatmulShape{5, 6, 3});
+  CHECK(records[2].kind.ta == k::Transpose::kYes);
+  CHECK(records[2].kind.tb == k::Transpose::kNo);
+  CHECK(records[2].flops == 2.0 * 4 * 6);
+  CHECK(k::total_flops(records) == 3 * 2.0 * 4 * 6);
 }

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <iomanip>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -98,14 +99,17 @@ TEST_CASE("every kernel's compression and the transpose keep exactly the nonzero
         CHECK((s.stride / k::kSparseLanes) % 2 == 1);
         k::compress_rows_ref(a.data(), ld, 0, rows, s);
         check_rows(s, a.data(), rows, cols, ld);
-        // The transpose of the rows, in three ranges of its rows, cut anywhere (not only at
-        // 16): one from the start, one to the end, one with neither.
-        k::SparseRows t;
-        k::shape_sparse(cols, rows, t);
-        k::transpose_sparse(s, 2 * cols / 3, cols, t);
-        k::transpose_sparse(s, cols / 3, 2 * cols / 3, t);
-        k::transpose_sparse(s, 0, cols / 3, t);
-        check_rows(t, at.data(), cols, rows, rows);
+        // The transpose of the rows, whole and in three ranges of its rows cut anywhere (not
+        // only at 16): one from the start, one to the end, one with neither. Each range is
+        // rows p0.. of the transpose, in a matrix of its own.
+        for (const auto& [p0, p1] :
+             {std::pair{std::size_t{0}, cols}, {0, cols / 3}, {cols / 3, 2 * cols / 3}, {2 * cols / 3, cols}}) {
+          INFO("columns " << p0 << ".." << p1);
+          k::SparseRows t;
+          k::shape_sparse(p1 - p0, rows, t);
+          k::transpose_sparse(s, p0, p1, t);
+          check_rows(t, at.data() + p0 * rows, p1 - p0, rows, rows);
+        }
         for (const k::KernelInfo& kernel : k::available_kernels()) {
           INFO("kernel " << kernel.name);
           k::shape_sparse(rows, cols, s);

@@ -1,5 +1,5 @@
 // Which matrix products a stretch of code ran, and the wall time each kind took. While a
-// ProductLog records on a thread (RecordProducts), every matmul() and sparse_matmul() that
+// ProductLog records on a thread (RecordProducts), every matmul() and sparse product that
 // thread calls is timed around the whole call, its split across threads included, and added
 // to the log's row for that shape, form, epilogue and sparsity, with the FLOPs it did (a
 // sparse product's are its nonzeros' only). `bench train` uses it to split an epoch into its
@@ -53,7 +53,8 @@ class ProductLog {
   [[nodiscard]] const std::vector<ProductRecord>& records() const { return records_; }
   // Adds one call of `args` with `epilogue` that took `seconds`.
   void add(const MatmulArgs& args, const Epilogue& epilogue, double seconds);
-  void add(const SparseMatmulArgs& args, const Epilogue& epilogue, double seconds);
+  // A sparse call of op(A) = A (sparse_matmul), or of Aᵀ with `ta` (sparse_matmul_tn).
+  void add(const SparseMatmulArgs& args, const Epilogue& epilogue, double seconds, Transpose ta = Transpose::kNo);
 
  private:
   void add(const ProductKind& kind, double flops, double seconds);

@@ -1,6 +1,6 @@
 // The product of a sparse matrix and a dense one, for the first layer of an MLP on images:
 // a batch of MNIST digits is four-fifths zeros, and its two products (the forward X·Wᵀ and
-// the weight gradient Gᵀ·X) need only the nonzeros' multiply-adds.
+// the weight gradient Xᵀ·G, sparse_matmul_tn) need only the nonzeros' multiply-adds.
 //
 //   C = A op(B)            (accumulate = false; with an Epilogue: relu(bias + A op(B)))
 //   C = C + A op(B)        (accumulate = true)
@@ -72,6 +72,16 @@ void sparse_matmul(const SparseMatmulArgs& args);
 // The same with an epilogue, applied as matmul()'s is; args.accumulate and args.transposed_c
 // must be false.
 void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
+
+// C (a.cols, n) = or += Aᵀ op(B), A (m, k) given by its rows: the weight gradient Xᵀ·G of a
+// layer that holds Wᵀ, X its data (nn::Linear). args.a holds `copies` copies of A by rows, as
+// compress_rows makes them; op(B) is (m, n); args.tb, args.transposed_c and an epilogue are
+// not taken. Split across threads by rows of C, which are columns of A: each thread transposes
+// only its columns of its own copy (transpose_sparse) and multiplies them with the selected
+// kernel, where a split by columns of op(B) would have every thread transpose all of A. Each
+// element is summed as sparse_matmul() sums it over the whole transpose, so the bits are the
+// same on any thread count.
+void sparse_matmul_tn(const SparseMatmulArgs& args);
 
 // Every copy in out (resized to `copies`) = the nonzeros of the dense (rows, cols) matrix at
 // a (row stride ld), with the selected kernel's loop: copy p compressed whole by thread p (one

@@ -54,9 +54,10 @@ void shape_sparse(std::size_t rows, std::size_t cols, SparseRows& out);
 // rows of the dense matrix at a, row stride ld.
 void compress_rows_ref(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out);
 
-// Rows [p0, p1) of out (shaped as the transpose of a, (a.cols, a.rows)) = the entries of a
-// in columns [p0, p1), each row of out in increasing row of a: the columns of a matrix
-// already compressed by rows, without going back to its dense elements.
+// out (shaped (p1 - p0, a.rows) by shape_sparse) = the transpose of a's columns [p0, p1):
+// row r of out holds the entries of a in column p0 + r, in increasing row of a. The columns
+// of a matrix already compressed by rows, without going back to its dense elements; the
+// whole transpose is the range [0, a.cols).
 void transpose_sparse(const SparseRows& a, std::size_t p0, std::size_t p1, SparseRows& out);
 
 }  // namespace seatorch::kernels
