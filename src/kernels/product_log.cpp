@@ -43,7 +43,7 @@ void ProductLog::add(const SparseMatmulArgs& args, const Epilogue& epilogue, dou
   // Recorded as the dense product it stands for: C (m, n) = op(A) (m, k) op(B), or its
   // transpose, op(B)ᵀ Aᵀ, which the weight gradient's B as stored (tb kNo) gives as the left
   // operand.
-  assert(!args.transposed_c || (args.tb == Transpose::kNo && ta == Transpose::kNo));
+  assert(!args.transposed_c || args.tb == Transpose::kNo);
   const bool at = ta == Transpose::kYes;
   const MatmulShape shape{at ? args.a->cols : args.a->rows, args.n, at ? args.a->rows : args.a->cols};
   const ProductKind kind{.shape = args.transposed_c ? MatmulShape{shape.n, shape.m, shape.k} : shape,

@@ -1,6 +1,7 @@
 // sparse_matmul(): the dispatch point of the sparse product and its split across threads,
-// as matmul() does them for the dense one (matmul.cpp); and the compression and transpose
-// that make its A, a whole copy per thread. The kernel applies the epilogue.
+// as matmul() does them for the dense one (matmul.cpp); the compression that makes its A, a
+// whole copy per thread; and sparse_matmul_tn, whose threads each transpose their columns of
+// it. The kernel applies the epilogue.
 #include "seatorch/kernels/sparse_matmul.hpp"
 
 #include "seatorch/core/parallel.hpp"
@@ -49,12 +50,12 @@ void transposed_rows(const KernelInfo& kernel, const SparseMatmulArgs& args, std
   SparseMatmulArgs rows = args;
   rows.a = &columns;
   rows.copies = 1;
-  rows.c += p0 * args.ldc;
+  rows.c += args.transposed_c ? p0 : p0 * args.ldc;
   kernel.sparse_matmul(rows, {});
 }
 
 // Each thread a block of C's rows, A's columns: the rows of W's gradient held as Wᵀ, as the
-// optimizer splits them (train/optimizer.cpp).
+// optimizer splits them (train/optimizer.cpp); of a W held (out, in), C transposed, its columns.
 void run_split_tn(const KernelInfo& kernel, const SparseMatmulArgs& args) {
   const std::size_t k = args.a->cols;
   if (sparse_matmul_flops(args) < kParallelFlops || core::threads() == 1) {
@@ -95,7 +96,7 @@ bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std:
 }
 
 void sparse_matmul_tn(const SparseMatmulArgs& args) {
-  assert(args.tb == Transpose::kNo && !args.transposed_c);
+  assert(args.tb == Transpose::kNo);
   const KernelInfo& kernel = selected_kernel_info();
   ProductLog* log = recording_log();
   if (log == nullptr) {
@@ -105,13 +106,6 @@ void sparse_matmul_tn(const SparseMatmulArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   run_split_tn(kernel, args);
   log->add(args, {}, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), Transpose::kYes);
-}
-
-void transpose_sparse(const SparseCopies& a, SparseCopies& out) {
-  make_copies(a.size(), out, [&](SparseRows& copy, std::size_t p) {
-    shape_sparse(a[p].cols, a[p].rows, copy);
-    transpose_sparse(a[p], 0, a[p].cols, copy);
-  });
 }
 
 std::size_t sparse_copies() { return core::threads(); }

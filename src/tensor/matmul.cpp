@@ -133,18 +133,10 @@ void linear_products(const Node& node, WeightLayout layout, const float* pg, std
   }
   if (needs_grad(w)) {
     const GradSlot slot = grad_slot(w);
-    if (node.state) {  // the forward's nonzeros of x, by rows
+    if (node.state) {  // the forward's nonzeros of x, by rows: Xᵀ G, or its transpose Gᵀ X
       const auto& rows = *static_cast<const kernels::SparseCopies*>(node.state.get());
-      if (rows_out) {  // Xᵀ G, whose rows are X's columns, as they come
-        kernels::sparse_matmul_tn(
-            {rows.data(), pg, outs, Transpose::kNo, outs, slot.data, outs, false, slot.accumulate, rows.size()});
-      } else {
-        // Xᵀ's nonzeros times G, transposed into Gᵀ X.
-        thread_local kernels::SparseCopies xt;  // each (ins, batch): Xᵀ's nonzeros, one copy per thread
-        kernels::transpose_sparse(rows, xt);
-        kernels::sparse_matmul(
-            {xt.data(), pg, outs, Transpose::kNo, outs, slot.data, ins, true, slot.accumulate, xt.size()});
-      }
+      kernels::sparse_matmul_tn({rows.data(), pg, outs, Transpose::kNo, outs, slot.data, rows_out ? outs : ins,
+                                 !rows_out, slot.accumulate, rows.size()});
     } else if (rows_out) {
       product(as_operand(x)->transposed(), grad, ins, outs, batch, slot.data, outs, slot.accumulate);
     } else {

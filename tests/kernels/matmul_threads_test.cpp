@@ -108,7 +108,7 @@ void expect_same_rows(const k::SparseRows& want, const k::SparseRows& got, const
 
 }  // namespace
 
-TEST_CASE("compress_rows and transpose_sparse fill every copy as the plain loops do, on 1-3 threads", "[kernels]") {
+TEST_CASE("compress_rows fills every copy as the plain loop does, on 1-3 threads", "[kernels]") {
   seatorch::core::Rng rng(9);
   // A batch of digits' shape, and shapes whose rows and columns are no multiples of a register.
   const std::vector<Shape> shapes{{128, 784, 0}, {300, 200, 0}, {64, 37, 0}};
@@ -118,9 +118,6 @@ TEST_CASE("compress_rows and transpose_sparse fill every copy as the plain loops
     k::SparseRows want_rows;
     k::shape_sparse(s.m, s.n, want_rows);
     k::compress_rows_ref(a.data(), s.n, 0, s.m, want_rows);
-    k::SparseRows want_columns;
-    k::shape_sparse(s.n, s.m, want_columns);
-    k::transpose_sparse(want_rows, 0, s.n, want_columns);
     for (const std::size_t threads : {1, 2, 3}) {
       INFO(s.m << "x" << s.n << ", " << threads << " thread(s)");
       const seatorch::core::ScopedThreads count(threads);
@@ -128,21 +125,16 @@ TEST_CASE("compress_rows and transpose_sparse fill every copy as the plain loops
       for (const std::size_t copies : {threads, threads + 1}) {
         k::SparseCopies rows_copies;
         k::compress_rows(a.data(), s.m, s.n, s.n, copies, rows_copies);
-        k::SparseCopies columns_copies;
-        k::transpose_sparse(rows_copies, columns_copies);
         REQUIRE(rows_copies.size() == copies);
-        REQUIRE(columns_copies.size() == copies);
         for (std::size_t c = 0; c < copies; ++c) {
           expect_same_rows(want_rows, rows_copies[c], "copy " + std::to_string(c) + " of " + std::to_string(copies));
-          expect_same_rows(want_columns, columns_copies[c],
-                           "copy " + std::to_string(c) + " of " + std::to_string(copies) + ", transposed");
         }
       }
     }
   }
 }
 
-TEST_CASE("sparse_matmul_tn on 1-3 threads, split evenly or not, is each kernel's dense Aᵀ·B, bit for bit",
+TEST_CASE("sparse_matmul_tn on 1-3 threads, split evenly or not, is each kernel's dense Aᵀ·B or Bᵀ·A, bit for bit",
           "[kernels]") {
   const std::vector<Split> splits{{1}, {1, 1}, {1, 1, 1}, {0.3, 0.7}, {0.8, 0.2}, {0.15, 0.5, 0.35}};
   seatorch::core::Rng rng(11);
@@ -157,35 +149,53 @@ TEST_CASE("sparse_matmul_tn on 1-3 threads, split evenly or not, is each kernel'
       for (float& x : a) x = x > 0.6f ? x : 0.0f;  // a fifth nonzero
       const std::vector<float> b = random_values(s.m * s.n, rng);
       const std::vector<float> c0 = random_values(s.k * s.n, rng);
-      for (const bool accumulate : {false, true}) {
-        // The oracle: the same kernel's dense product, C (k, n) = Aᵀ B with A stored (m, k).
-        std::vector<float> want = c0;
-        k::matmul_with(kernel, {{s.k, s.n, s.m},
-                                a.data(),
-                                s.k,
-                                k::Transpose::kYes,
-                                b.data(),
-                                s.n,
-                                k::Transpose::kNo,
-                                want.data(),
-                                s.n,
-                                accumulate});
-        for (const Split& split : splits) {
-          const seatorch::core::ScopedThreads count(split.size());
-          const seatorch::core::ScopedShares shares(split);
-          k::SparseCopies rows;
-          k::compress_rows(a.data(), s.m, s.k, s.k, split.size(), rows);
-          std::vector<float> got = accumulate ? c0 : std::vector<float>(c0.size(), std::nanf(""));
-          k::sparse_matmul_tn(
-              {rows.data(), b.data(), s.n, k::Transpose::kNo, s.n, got.data(), s.n, false, accumulate, rows.size()});
-          INFO("kernel " << kernel << ", A " << s.m << "x" << s.k << ", B " << s.m << "x" << s.n << ", accumulate "
-                         << accumulate << ", shares " << Catch::Detail::stringify(split));
-          const std::optional<std::size_t> first = seatorch::test::first_bit_difference(got, want);
-          if (first) {
-            FAIL_CHECK("first difference C[" << *first / s.n << "," << *first % s.n << "]: " << got[*first]
-                                             << " against " << want[*first] << " from the dense product");
+      for (const bool transposed_c : {false, true}) {
+        for (const bool accumulate : {false, true}) {
+          // The oracle: the same kernel's dense product, C (k, n) = Aᵀ B with A stored (m, k),
+          // or stored transposed, (n, k) = Bᵀ A.
+          std::vector<float> want = c0;
+          const std::size_t ldc = transposed_c ? s.k : s.n;
+          if (!transposed_c) {
+            k::matmul_with(kernel, {{s.k, s.n, s.m},
+                                    a.data(),
+                                    s.k,
+                                    k::Transpose::kYes,
+                                    b.data(),
+                                    s.n,
+                                    k::Transpose::kNo,
+                                    want.data(),
+                                    ldc,
+                                    accumulate});
           } else {
-            SUCCEED();
+            k::matmul_with(kernel, {{s.n, s.k, s.m},
+                                    b.data(),
+                                    s.n,
+                                    k::Transpose::kYes,
+                                    a.data(),
+                                    s.k,
+                                    k::Transpose::kNo,
+                                    want.data(),
+                                    ldc,
+                                    accumulate});
+          }
+          for (const Split& split : splits) {
+            const seatorch::core::ScopedThreads count(split.size());
+            const seatorch::core::ScopedShares shares(split);
+            k::SparseCopies rows;
+            k::compress_rows(a.data(), s.m, s.k, s.k, split.size(), rows);
+            std::vector<float> got = accumulate ? c0 : std::vector<float>(c0.size(), std::nanf(""));
+            k::sparse_matmul_tn({rows.data(), b.data(), s.n, k::Transpose::kNo, s.n, got.data(), ldc, transposed_c,
+                                 accumulate, rows.size()});
+            INFO("kernel " << kernel << ", A " << s.m << "x" << s.k << ", B " << s.m << "x" << s.n
+                           << (transposed_c ? ", C transposed" : "") << ", accumulate " << accumulate << ", shares "
+                           << Catch::Detail::stringify(split));
+            const std::optional<std::size_t> first = seatorch::test::first_bit_difference(got, want);
+            if (first) {
+              FAIL_CHECK("first difference C[" << *first / ldc << "," << *first % ldc << "]: " << got[*first]
+                                               << " against " << want[*first] << " from the dense product");
+            } else {
+              SUCCEED();
+            }
           }
         }
       }

@@ -101,9 +101,10 @@ TEST_CASE("a product log records a sparse product under its dense shape with the
     k::sparse_matmul({&rows, b.data(), 6, k::Transpose::kNo, 6, c.data(), 6, false, false});
     k::sparse_matmul({&rows, b.data(), 6, k::Transpose::kNo, 6, ct.data(), 3, true, false});
     k::sparse_matmul_tn({&rows, g.data(), 6, k::Transpose::kNo, 6, at_g.data(), 6, false, false});
+    k::sparse_matmul_tn({&rows, g.data(), 6, k::Transpose::kNo, 6, at_g.data(), 5, true, false});
   }
   const std::vector<k::ProductRecord>& records = log.records();
-  REQUIRE(records.size() == 3);
+  REQUIRE(records.size() == 4);
   CHECK(records[0].kind.sparse);
   CHECK(records[0].kind.shape == k::MatmulShape{3, 6, 5});
   CHECK(records[0].flops == 2.0 * 4 * 6);
@@ -117,5 +118,9 @@ TEST_CASE("a product log records a sparse product under its dense shape with the
   CHECK(records[2].kind.ta == k::Transpose::kYes);
   CHECK(records[2].kind.tb == k::Transpose::kNo);
   CHECK(records[2].flops == 2.0 * 4 * 6);
-  CHECK(k::total_flops(records) == 3 * 2.0 * 4 * 6);
+  // Stored transposed, Gᵀ A (6, 5): the weight gradient of a W held (out, in).
+  CHECK(records[3].kind.shape == k::MatmulShape{6, 5, 3});
+  CHECK(records[3].kind.ta == k::Transpose::kYes);
+  CHECK(records[3].kind.tb == k::Transpose::kNo);
+  CHECK(k::total_flops(records) == 4 * 2.0 * 4 * 6);
 }

@@ -7,8 +7,8 @@
 //
 // A is SparseRows (m, k); op(B) is (k, n), B row-major with row stride ldb, stored (n, k)
 // when tb is kYes; C is (m, n) with row stride ldc, or stored transposed, (n, m), when
-// transposed_c (the weight gradient of a W held (out, in): Gᵀ·X = (Xᵀ·G)ᵀ, with Xᵀ
-// transpose_sparse(X's rows); nn::Linear holds Wᵀ, whose gradient Xᵀ·G is C as it comes).
+// transposed_c (the weight gradient of a W held (out, in): Gᵀ·X = (Xᵀ·G)ᵀ, from Xᵀ's rows;
+// nn::Linear holds Wᵀ, whose gradient Xᵀ·G is C as it comes; sparse_matmul_tn makes both).
 //
 // Each kernel sums an element's nonzero products as its dense twin sums all of them (in
 // increasing p, in the same passes over the depth, added to C the same way), so where the
@@ -73,14 +73,15 @@ void sparse_matmul(const SparseMatmulArgs& args);
 // must be false.
 void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
 
-// C (a.cols, n) = or += Aᵀ op(B), A (m, k) given by its rows: the weight gradient Xᵀ·G of a
-// layer that holds Wᵀ, X its data (nn::Linear). args.a holds `copies` copies of A by rows, as
-// compress_rows makes them; op(B) is (m, n); args.tb, args.transposed_c and an epilogue are
-// not taken. Split across threads by rows of C, which are columns of A: each thread transposes
-// only its columns of its own copy (transpose_sparse) and multiplies them with the selected
-// kernel, where a split by columns of op(B) would have every thread transpose all of A. Each
-// element is summed as sparse_matmul() sums it over the whole transpose, so the bits are the
-// same on any thread count.
+// C (a.cols, n) = or += Aᵀ B, A (m, k) given by its rows: the weight gradient Xᵀ·G of a
+// layer that holds Wᵀ, X its data (nn::Linear), or with args.transposed_c C stored (n, k),
+// Gᵀ·X, the gradient of a W held (out, in). args.a holds `copies` copies of A by rows, as
+// compress_rows makes them; B is (m, n), stored as it is (args.tb kNo); no epilogue. Split
+// across threads by rows of C, which are columns of A: each thread transposes only its
+// columns of its own copy (transpose_sparse) and multiplies them with the selected kernel,
+// where a split by columns of B would have every thread transpose all of A. Each element is
+// summed as sparse_matmul() sums it over the whole transpose, so the bits are the same on any
+// thread count.
 void sparse_matmul_tn(const SparseMatmulArgs& args);
 
 // Every copy in out (resized to `copies`) = the nonzeros of the dense (rows, cols) matrix at
@@ -93,11 +94,6 @@ void compress_rows(const float* a, std::size_t rows, std::size_t cols, std::size
 // product to run.
 bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std::size_t ld, std::size_t copies,
                         SparseCopies& out);
-
-// Copy p of out (resized to a's count) = the transpose of copy p of a, (a.cols, a.rows)
-// (sparse_rows.hpp's transpose_sparse), by thread p: each thread reads and writes only its
-// own copies (one copy by the calling thread).
-void transpose_sparse(const SparseCopies& a, SparseCopies& out);
 
 // The FLOPs a call does: 2 for each nonzero of A and column of op(B).
 double sparse_matmul_flops(const SparseMatmulArgs& args);
