@@ -15,7 +15,6 @@
 
 #include <atomic>
 #include <cassert>
-#include <chrono>
 #include <cstdlib>
 
 namespace seatorch::kernels {
@@ -72,14 +71,8 @@ void run_split(const KernelInfo& kernel, const MatmulArgs& args, const Epilogue&
 
 // run_split, timed into the thread's recording log when there is one (product_log.hpp).
 void run_logged(const MatmulArgs& args, const Epilogue& epilogue) {
-  ProductLog* log = recording_log();
-  if (log == nullptr) {
-    run_split(selected_info(), args, epilogue);
-    return;
-  }
-  const auto start = std::chrono::steady_clock::now();
-  run_split(selected_info(), args, epilogue);
-  log->add(args, epilogue, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  run_recorded([&] { run_split(selected_info(), args, epilogue); },
+               [&](ProductLog& log, double seconds) { log.add(args, epilogue, seconds); });
 }
 
 }  // namespace

@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <chrono>
 
 namespace seatorch::kernels {
 namespace {
@@ -98,14 +97,8 @@ bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std:
 void sparse_matmul_tn(const SparseMatmulArgs& args) {
   assert(args.tb == Transpose::kNo);
   const KernelInfo& kernel = selected_kernel_info();
-  ProductLog* log = recording_log();
-  if (log == nullptr) {
-    run_split_tn(kernel, args);
-    return;
-  }
-  const auto start = std::chrono::steady_clock::now();
-  run_split_tn(kernel, args);
-  log->add(args, {}, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), Transpose::kYes);
+  run_recorded([&] { run_split_tn(kernel, args); },
+               [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
 }
 
 std::size_t sparse_copies() { return core::threads(); }
@@ -119,14 +112,8 @@ void sparse_matmul(const SparseMatmulArgs& args) { sparse_matmul(args, {}); }
 void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue) {
   assert((epilogue.bias == nullptr && !epilogue.relu) || (!args.accumulate && !args.transposed_c));
   const KernelInfo& kernel = selected_kernel_info();
-  ProductLog* log = recording_log();
-  if (log == nullptr) {
-    run_split(kernel, args, epilogue);
-    return;
-  }
-  const auto start = std::chrono::steady_clock::now();
-  run_split(kernel, args, epilogue);
-  log->add(args, epilogue, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  run_recorded([&] { run_split(kernel, args, epilogue); },
+               [&](ProductLog& log, double seconds) { log.add(args, epilogue, seconds); });
 }
 
 }  // namespace seatorch::kernels

@@ -151,33 +151,23 @@ TEST_CASE("sparse_matmul_tn on 1-3 threads, split evenly or not, is each kernel'
       const std::vector<float> c0 = random_values(s.k * s.n, rng);
       for (const bool transposed_c : {false, true}) {
         for (const bool accumulate : {false, true}) {
-          // The oracle: the same kernel's dense product, C (k, n) = Aᵀ B with A stored (m, k),
-          // or stored transposed, (n, k) = Bᵀ A.
-          std::vector<float> want = c0;
+          // The oracle: the same kernel's dense product Lᵀ R, L and R both stored with m rows:
+          // C (k, n) = Aᵀ B, or stored transposed, (n, k) = Bᵀ A.
+          const std::vector<float>& left = transposed_c ? b : a;
+          const std::vector<float>& right = transposed_c ? a : b;
+          const std::size_t height = transposed_c ? s.n : s.k;  // of C as stored
           const std::size_t ldc = transposed_c ? s.k : s.n;
-          if (!transposed_c) {
-            k::matmul_with(kernel, {{s.k, s.n, s.m},
-                                    a.data(),
-                                    s.k,
-                                    k::Transpose::kYes,
-                                    b.data(),
-                                    s.n,
-                                    k::Transpose::kNo,
-                                    want.data(),
-                                    ldc,
-                                    accumulate});
-          } else {
-            k::matmul_with(kernel, {{s.n, s.k, s.m},
-                                    b.data(),
-                                    s.n,
-                                    k::Transpose::kYes,
-                                    a.data(),
-                                    s.k,
-                                    k::Transpose::kNo,
-                                    want.data(),
-                                    ldc,
-                                    accumulate});
-          }
+          std::vector<float> want = c0;
+          k::matmul_with(kernel, {{height, ldc, s.m},
+                                  left.data(),
+                                  height,
+                                  k::Transpose::kYes,
+                                  right.data(),
+                                  ldc,
+                                  k::Transpose::kNo,
+                                  want.data(),
+                                  ldc,
+                                  accumulate});
           for (const Split& split : splits) {
             const seatorch::core::ScopedThreads count(split.size());
             const seatorch::core::ScopedShares shares(split);

@@ -14,6 +14,7 @@
 #include "seatorch/kernels/matmul.hpp"
 #include "seatorch/kernels/sparse_matmul.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -77,5 +78,20 @@ class RecordProducts {
 
 // The log recording on this thread, or null (matmul() asks).
 ProductLog* recording_log();
+
+// Runs run(); while this thread records products, times it (wall) and passes the log and the
+// seconds to record(log, seconds), which adds the call under its kind. The dispatch points
+// (matmul(), sparse_matmul(), sparse_matmul_tn()) go through it.
+template <class Run, class Record>
+void run_recorded(Run&& run, Record&& record) {
+  ProductLog* log = recording_log();
+  if (log == nullptr) {
+    run();
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  run();
+  record(*log, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
 
 }  // namespace seatorch::kernels
