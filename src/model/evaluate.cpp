@@ -40,12 +40,13 @@ Evaluation evaluate_float(const FloatMlp& model, const data::Dataset& data, std:
   check_model_fits(model.inputs(), model.outputs(), data, "float");
   std::vector<float> x;  // (batch, inputs), reused from batch to batch like the activations
   ForwardBuffers buffers;
+  const FloatForward forward(model);
   return tally_predictions(
       data,
       [&](std::size_t begin, std::size_t n) {
         x.resize(n * model.inputs());
         data.copy_features(begin, n, x);
-        const std::span<const float> logits = float_forward_into(model, x, n, buffers);  // (n, outputs)
+        const std::span<const float> logits = forward.run(x, n, buffers);  // (n, outputs)
         std::vector<std::int32_t> classes(n);
         for (std::size_t s = 0; s < n; ++s) {
           const auto row = logits.subspan(s * model.outputs(), model.outputs());

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <new>
 
 namespace seatorch::model {
 namespace {
@@ -78,8 +79,11 @@ void product(const DenseLayer& layer, const float* x, std::size_t n, float* y) {
 // y (n, layer.out) = x (n, layer.in) Wᵀ + b, then ReLU where the layer has one. When x is
 // the data (the first layer) and mostly zeros, as a batch of digits is, the product takes
 // its nonzeros alone (kernels/sparse_matmul.hpp), kSparseRowsAtOnce rows at a time: the
-// same bits, in less time.
-void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float* y, bool data_input) {
+// same bits, in less time. Its op(B) is Wᵀ: read from `panels` (FloatForward's, (panels,
+// layer.in, kPanelColumns)) when given, else packed from W by the product.
+void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float* y, bool data_input,
+                   const float* panels) {
+  constexpr std::size_t kPanel = FloatForward::kPanelColumns;
   if (!data_input) {
     product(layer, x, n, y);
   } else {
@@ -88,11 +92,16 @@ void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float
       const std::size_t count = std::min(kSparseRowsAtOnce, n - s0);
       const float* xs = x + s0 * layer.in;
       float* ys = y + s0 * layer.out;
-      if (kernels::compress_if_sparse(xs, count, layer.in, layer.in, kernels::sparse_copies(), rows)) {
+      if (!kernels::compress_if_sparse(xs, count, layer.in, layer.in, kernels::sparse_copies(), rows)) {
+        product(layer, xs, count, ys);
+      } else if (panels == nullptr) {
         kernels::sparse_matmul({rows.data(), layer.weight.data(), layer.in, kernels::Transpose::kYes, layer.out, ys,
                                 layer.out, false, false, rows.size()});
       } else {
-        product(layer, xs, count, ys);
+        for (std::size_t j0 = 0; j0 < layer.out; j0 += kPanel) {
+          kernels::sparse_matmul({rows.data(), panels + j0 * layer.in, kPanel, kernels::Transpose::kNo,
+                                  std::min(kPanel, layer.out - j0), ys + j0, layer.out, false, false, rows.size()});
+        }
       }
     }
   }
@@ -108,6 +117,25 @@ void dense_forward(const DenseLayer& layer, const float* x, std::size_t n, float
   }
 }
 
+// float_forward_into, the first layer's Wᵀ from `panels` when given (dense_forward).
+std::span<const float> forward_into(const FloatMlp& model, const float* panels, std::span<const float> x, std::size_t n,
+                                    ForwardBuffers& buffers) {
+  assert(x.size() == n * model.inputs());
+  const float* input = x.data();
+  std::vector<float>* out = &buffers.a;
+  for (const DenseLayer& layer : model.layers) {
+    if (out->size() < n * layer.out) out->resize(n * layer.out);
+    const bool first = input == x.data();
+    dense_forward(layer, input, n, out->data(), first, first ? panels : nullptr);
+    input = out->data();
+    out = out == &buffers.a ? &buffers.b : &buffers.a;
+  }
+  return {input, n * model.outputs()};
+}
+
+// Panels start on a cache line, so that each of their 512-byte rows is whole lines.
+constexpr std::align_val_t kPanelAlignment{64};
+
 }  // namespace
 
 std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x, std::size_t n,
@@ -117,7 +145,7 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
   std::vector<float> input(x.begin(), x.end());  // (n, inputs), then each layer's (n, out)
   for (const DenseLayer& layer : model.layers) {
     std::vector<float> y(n * layer.out);  // (n, out)
-    dense_forward(layer, input.data(), n, y.data(), &layer == &model.layers.front());
+    dense_forward(layer, input.data(), n, y.data(), &layer == &model.layers.front(), nullptr);
     if (layer_outputs) layer_outputs->push_back(y);
     input = std::move(y);
   }
@@ -126,16 +154,34 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
 
 std::span<const float> float_forward_into(const FloatMlp& model, std::span<const float> x, std::size_t n,
                                           ForwardBuffers& buffers) {
-  assert(x.size() == n * model.inputs());
-  const float* input = x.data();
-  std::vector<float>* out = &buffers.a;
-  for (const DenseLayer& layer : model.layers) {
-    if (out->size() < n * layer.out) out->resize(n * layer.out);
-    dense_forward(layer, input, n, out->data(), input == x.data());
-    input = out->data();
-    out = out == &buffers.a ? &buffers.b : &buffers.a;
+  return forward_into(model, nullptr, x, n, buffers);
+}
+
+void FloatForward::AlignedDelete::operator()(float* p) const { ::operator delete[](p, kPanelAlignment); }
+
+FloatForward::FloatForward(const FloatMlp& model) : model_(&model) {
+  if (model.layers.empty()) return;
+  const DenseLayer& layer = model.layers.front();
+  const std::size_t panels = (layer.out + kPanelColumns - 1) / kPanelColumns;
+  const std::size_t size = panels * layer.in * kPanelColumns;
+  panels_.reset(static_cast<float*>(::operator new[](size * sizeof(float), kPanelAlignment)));
+  std::fill_n(panels_.get(), size, 0.0f);
+  // W (out, in) -> Wᵀ's panels: element (j, i) to panel j / kPanelColumns, row i. A panel's
+  // rows in turn, each written whole: the kPanelColumns lines of W that a row reads serve the
+  // next rows from L1 (element by element down W's rows instead, each store fell on a new
+  // line and the copy took as long as the evaluation saved).
+  for (std::size_t j0 = 0; j0 < layer.out; j0 += kPanelColumns) {
+    const std::size_t columns = std::min(kPanelColumns, layer.out - j0);
+    float* panel = panels_.get() + j0 * layer.in;
+    const float* w = layer.weight.data() + j0 * layer.in;
+    for (std::size_t i = 0; i < layer.in; ++i) {
+      for (std::size_t j = 0; j < columns; ++j) panel[i * kPanelColumns + j] = w[j * layer.in + i];
+    }
   }
-  return {input, n * model.outputs()};
+}
+
+std::span<const float> FloatForward::run(std::span<const float> x, std::size_t n, ForwardBuffers& buffers) const {
+  return forward_into(*model_, panels_.get(), x, n, buffers);
 }
 
 }  // namespace seatorch::model

@@ -36,9 +36,13 @@ std::vector<InferencePath> inference_paths(const model::FloatMlp& model, const I
   const std::size_t out = model.outputs();
   std::vector<InferencePath> paths;
   auto float_logits = std::make_shared<std::vector<float>>(n * out);  // (n, out): the last pass's
-  paths.push_back({"float", "", over_batches([&model, x, in, out, float_logits](std::size_t first, std::size_t count) {
-                     const std::vector<float> y =
-                         model::float_forward(model, std::span<const float>(*x).subspan(first * in, count * in), count);
+  // Its weights made ready once, as the int8 engines' are, and its activations reused.
+  auto forward = std::make_shared<const model::FloatForward>(model);
+  auto buffers = std::make_shared<model::ForwardBuffers>();
+  paths.push_back({"float", "",
+                   over_batches([forward, buffers, x, in, out, float_logits](std::size_t first, std::size_t count) {
+                     const std::span<const float> y =
+                         forward->run(std::span<const float>(*x).subspan(first * in, count * in), count, *buffers);
                      std::copy(y.begin(), y.end(), float_logits->begin() + static_cast<std::ptrdiff_t>(first * out));
                    }),
                    [float_logits] { return *float_logits; }});

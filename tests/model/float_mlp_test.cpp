@@ -1,6 +1,7 @@
-// float_forward_into against float_forward (which allocates every activation afresh): the
-// same bits, with one set of buffers reused over batches that shrink and grow; and on a
-// mostly-zero input, float_forward against the dense kernel's products.
+// float_forward_into and FloatForward against float_forward (which allocates every activation
+// afresh): the same bits, with one set of buffers reused over batches that shrink and grow;
+// on a mostly-zero input, float_forward against the dense kernel's products, and FloatForward's
+// prepared first layer against float_forward with every kernel.
 #include "seatorch/model/float_mlp.hpp"
 
 #include "seatorch/core/rng.hpp"
@@ -11,6 +12,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace k = seatorch::kernels;
@@ -36,16 +38,55 @@ TEST_CASE("float_forward_into reuses its buffers and gives float_forward's bits"
     m.layers.push_back({in, out, uniform(in * out, rng), uniform(out, rng), l + 2 < std::size(sizes)});
   }
   model::ForwardBuffers buffers;
+  model::ForwardBuffers prepared_buffers;
+  const model::FloatForward prepared(m);
   for (const std::size_t n : {5, 3, 9, 1}) {
     const std::vector<float> x = uniform(n * m.inputs(), rng);  // (n, inputs)
     const std::vector<float> expected = model::float_forward(m, x, n);
     const std::span<const float> got = model::float_forward_into(m, x, n, buffers);
+    const std::span<const float> got_prepared = prepared.run(x, n, prepared_buffers);
+    REQUIRE(got.size() == expected.size());
+    REQUIRE(got_prepared.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      INFO("batch " << n << ", logit " << i << ": " << got[i] << " and FloatForward's " << got_prepared[i]
+                    << " vs float_forward's " << expected[i]);
+      REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(expected[i]));
+      REQUIRE(std::bit_cast<std::uint32_t>(got_prepared[i]) == std::bit_cast<std::uint32_t>(expected[i]));
+    }
+  }
+}
+
+TEST_CASE("FloatForward's first layer, read from Wᵀ's panels, gives float_forward's bits with every kernel",
+          "[model]") {
+  seatorch::core::Rng rng(9);
+  model::FloatMlp m;
+  // 200 outputs: one whole panel and one of 72 columns; 130 rows: two chunks of compressed rows.
+  m.layers.push_back({784, 200, uniform(784 * 200, rng), uniform(200, rng), true});
+  m.layers.push_back({200, 10, uniform(200 * 10, rng), uniform(10, rng), false});
+  const std::size_t n = 130;
+  std::vector<float> x = uniform(n * 784, rng);  // (n, 784), four fifths zeros like a batch of digits
+  for (float& v : x) v = v > 0.6f ? v : 0.0f;
+  const model::FloatForward prepared(m);
+  const std::string before(k::selected_kernel());
+  for (const std::string& kernel : k::kernel_names()) {
+    k::select_kernel(kernel);
+    const std::vector<float> expected = model::float_forward(m, x, n);
+    model::ForwardBuffers buffers;
+    k::ProductLog log;
+    std::span<const float> got;
+    {
+      const k::RecordProducts recording(log);
+      got = prepared.run(x, n, buffers);
+    }
+    REQUIRE(!log.records().empty());
+    CHECK(log.records().front().kind.sparse);  // the first layer's product, on the nonzeros
     REQUIRE(got.size() == expected.size());
     for (std::size_t i = 0; i < got.size(); ++i) {
-      INFO("batch " << n << ", logit " << i << ": " << got[i] << " vs float_forward's " << expected[i]);
+      INFO("kernel " << kernel << ", logit " << i << ": " << got[i] << " vs float_forward's " << expected[i]);
       REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(expected[i]));
     }
   }
+  k::select_kernel(before);
 }
 
 TEST_CASE("float_forward takes a mostly-zero input's nonzeros alone and gives the dense product's bits", "[model]") {

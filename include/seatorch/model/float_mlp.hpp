@@ -11,6 +11,7 @@
 
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,6 +57,36 @@ struct ForwardBuffers {
 // that stays valid until their next use.
 std::span<const float> float_forward_into(const FloatMlp& model, std::span<const float> x, std::size_t n,
                                           ForwardBuffers& buffers);
+
+// A FloatMlp made ready for many forwards over the same weights (an evaluation's batches, a
+// benchmark's passes), as the int8 engine makes its model ready once: the first layer's Wᵀ
+// copied once into panels of kPanelColumns columns, 64-byte aligned, from which the sparse
+// product of a batch of data reads op(B) in place. float_forward and float_forward_into
+// pack op(B) from W (out, in) at every product instead, kSparseRowsAtOnce rows at a time;
+// `bench int8`'s float path spent a seventh of its time on that (DECISIONS 86). The same
+// bits either way: every element is the same sum in the same order.
+// Reads `model` in place: it must outlive this and keep its weights.
+class FloatForward {
+ public:
+  explicit FloatForward(const FloatMlp& model);
+
+  // float_forward_into(model, x, n, buffers), with the first layer's Wᵀ as prepared.
+  std::span<const float> run(std::span<const float> x, std::size_t n, ForwardBuffers& buffers) const;
+
+  // A panel's width: the AVX-512 sparse product's column block (sparse_matmul.hpp), and a
+  // multiple of every other kernel's, so that each reads its panel's rows (512 bytes apart)
+  // in place.
+  static constexpr std::size_t kPanelColumns = 128;
+
+ private:
+  struct AlignedDelete {
+    void operator()(float* p) const;
+  };
+  const FloatMlp* model_;
+  // (panels, layers[0].in, kPanelColumns): panel q holds columns [q * kPanelColumns, ...) of
+  // the first layer's Wᵀ, those past its outputs zero
+  std::unique_ptr<float[], AlignedDelete> panels_;
+};
 
 
 }  // namespace seatorch::model

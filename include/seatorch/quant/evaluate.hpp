@@ -39,7 +39,7 @@ struct InferencePath {
   std::function<std::vector<float>()> logits;
 };
 
-// The float path (float_forward) and every int8 kernel this CPU has (Int8Engine), each
+// The float path (model::FloatForward) and every int8 kernel this CPU has (Int8Engine), each
 // running over the same `n` images (n, inputs) in batches of `batch`; the float path first.
 // The float path gets the images as pixel / 255 floats, converted here once, outside any
 // pass. The passes read `model` and `pixels` in place: both must outlive them. The default
