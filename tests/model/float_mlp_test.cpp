@@ -12,6 +12,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,30 @@ std::vector<float> uniform(std::size_t n, seatorch::core::Rng& rng) {
   std::vector<float> v(n);
   for (float& x : v) x = static_cast<float>(rng.uniform(-1.0, 1.0));
   return v;
+}
+
+// A 784-hidden-10 model of random weights, the ReLU after its first layer.
+model::FloatMlp random_digit_mlp(std::size_t hidden, seatorch::core::Rng& rng) {
+  model::FloatMlp m;
+  m.layers.push_back({784, hidden, uniform(784 * hidden, rng), uniform(hidden, rng), true});
+  m.layers.push_back({hidden, 10, uniform(hidden * 10, rng), uniform(10, rng), false});
+  return m;
+}
+
+// (n, 784), four fifths zeros like a batch of digits.
+std::vector<float> mostly_zero(std::size_t n, seatorch::core::Rng& rng) {
+  std::vector<float> x = uniform(n * 784, rng);
+  for (float& v : x) v = v > 0.6f ? v : 0.0f;
+  return x;
+}
+
+// Every logit of `got` has the bits of the oracle's; a failure names the logit and both values.
+void require_same_bits(std::span<const float> got, std::span<const float> oracle, const std::string& what) {
+  REQUIRE(got.size() == oracle.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    INFO(what << ", logit " << i << ": " << got[i] << " vs " << oracle[i]);
+    REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(oracle[i]));
+  }
 }
 
 }  // namespace
@@ -44,28 +69,19 @@ TEST_CASE("float_forward_into reuses its buffers and gives float_forward's bits"
     const std::vector<float> x = uniform(n * m.inputs(), rng);  // (n, inputs)
     const std::vector<float> expected = model::float_forward(m, x, n);
     const std::span<const float> got = model::float_forward_into(m, x, n, buffers);
+    require_same_bits(got, expected, "batch " + std::to_string(n) + ", float_forward_into vs float_forward");
     const std::span<const float> got_prepared = prepared.run(x, n, prepared_buffers);
-    REQUIRE(got.size() == expected.size());
-    REQUIRE(got_prepared.size() == expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      INFO("batch " << n << ", logit " << i << ": " << got[i] << " and FloatForward's " << got_prepared[i]
-                    << " vs float_forward's " << expected[i]);
-      REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(expected[i]));
-      REQUIRE(std::bit_cast<std::uint32_t>(got_prepared[i]) == std::bit_cast<std::uint32_t>(expected[i]));
-    }
+    require_same_bits(got_prepared, expected, "batch " + std::to_string(n) + ", FloatForward vs float_forward");
   }
 }
 
 TEST_CASE("FloatForward's first layer, read from Wᵀ's panels, gives float_forward's bits with every kernel",
           "[model]") {
   seatorch::core::Rng rng(9);
-  model::FloatMlp m;
   // 200 outputs: one whole panel and one of 72 columns; 130 rows: two chunks of compressed rows.
-  m.layers.push_back({784, 200, uniform(784 * 200, rng), uniform(200, rng), true});
-  m.layers.push_back({200, 10, uniform(200 * 10, rng), uniform(10, rng), false});
+  const model::FloatMlp m = random_digit_mlp(200, rng);
   const std::size_t n = 130;
-  std::vector<float> x = uniform(n * 784, rng);  // (n, 784), four fifths zeros like a batch of digits
-  for (float& v : x) v = v > 0.6f ? v : 0.0f;
+  const std::vector<float> x = mostly_zero(n, rng);  // (n, 784)
   const model::FloatForward prepared(m);
   const std::string before(k::selected_kernel());
   for (const std::string& kernel : k::kernel_names()) {
@@ -80,23 +96,16 @@ TEST_CASE("FloatForward's first layer, read from Wᵀ's panels, gives float_forw
     }
     REQUIRE(!log.records().empty());
     CHECK(log.records().front().kind.sparse);  // the first layer's product, on the nonzeros
-    REQUIRE(got.size() == expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      INFO("kernel " << kernel << ", logit " << i << ": " << got[i] << " vs float_forward's " << expected[i]);
-      REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(expected[i]));
-    }
+    require_same_bits(got, expected, "kernel " + kernel + ", FloatForward vs float_forward");
   }
   k::select_kernel(before);
 }
 
 TEST_CASE("float_forward takes a mostly-zero input's nonzeros alone and gives the dense product's bits", "[model]") {
   seatorch::core::Rng rng(8);
-  model::FloatMlp m;
-  m.layers.push_back({784, 128, uniform(784 * 128, rng), uniform(128, rng), true});
-  m.layers.push_back({128, 10, uniform(128 * 10, rng), uniform(10, rng), false});
+  const model::FloatMlp m = random_digit_mlp(128, rng);
   const std::size_t n = 64;
-  std::vector<float> x = uniform(n * 784, rng);  // (n, 784), four fifths zeros like a batch of digits
-  for (float& v : x) v = v > 0.6f ? v : 0.0f;
+  const std::vector<float> x = mostly_zero(n, rng);  // (n, 784)
 
   // The oracle: each layer as the dense kernel's product, then its bias and ReLU.
   std::vector<float> input = x;
@@ -130,9 +139,5 @@ TEST_CASE("float_forward takes a mostly-zero input's nonzeros alone and gives th
   }
   REQUIRE(!log.records().empty());
   CHECK(log.records().front().kind.sparse);  // the first layer's product, on the nonzeros
-  REQUIRE(got.size() == input.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    INFO("logit " << i << ": " << got[i] << " vs the dense product's " << input[i]);
-    REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(input[i]));
-  }
+  require_same_bits(got, input, "float_forward vs the dense products");
 }
