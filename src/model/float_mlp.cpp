@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <new>
 
 namespace seatorch::model {
 namespace {
@@ -133,8 +132,13 @@ std::span<const float> forward_into(const FloatMlp& model, const float* panels, 
   return {input, n * model.outputs()};
 }
 
-// Panels start on a cache line, so that each of their 512-byte rows is whole lines.
-constexpr std::align_val_t kPanelAlignment{64};
+// The floats of FloatForward's panels for the model's first layer.
+std::size_t panel_floats(const FloatMlp& model) {
+  if (model.layers.empty()) return 0;
+  const DenseLayer& layer = model.layers.front();
+  constexpr std::size_t kPanel = FloatForward::kPanelColumns;
+  return (layer.out + kPanel - 1) / kPanel * layer.in * kPanel;
+}
 
 }  // namespace
 
@@ -157,22 +161,20 @@ std::span<const float> float_forward_into(const FloatMlp& model, std::span<const
   return forward_into(model, nullptr, x, n, buffers);
 }
 
-void FloatForward::AlignedDelete::operator()(float* p) const { ::operator delete[](p, kPanelAlignment); }
-
-FloatForward::FloatForward(const FloatMlp& model) : model_(&model) {
+// The panels live in a tensor::Storage: 64-byte aligned, so each 512-byte row is whole cache
+// lines (a copy in a std::vector, 16-byte aligned, ran slower than packing at every call).
+FloatForward::FloatForward(const FloatMlp& model) : model_(&model), panels_(panel_floats(model) * sizeof(float)) {
+  float* panels = reinterpret_cast<float*>(panels_.data());
+  std::fill_n(panels, panel_floats(model), 0.0f);
   if (model.layers.empty()) return;
   const DenseLayer& layer = model.layers.front();
-  const std::size_t panels = (layer.out + kPanelColumns - 1) / kPanelColumns;
-  const std::size_t size = panels * layer.in * kPanelColumns;
-  panels_.reset(static_cast<float*>(::operator new[](size * sizeof(float), kPanelAlignment)));
-  std::fill_n(panels_.get(), size, 0.0f);
   // W (out, in) -> Wᵀ's panels: element (j, i) to panel j / kPanelColumns, row i. A panel's
   // rows in turn, each written whole: the kPanelColumns lines of W that a row reads serve the
   // next rows from L1 (element by element down W's rows instead, each store fell on a new
   // line and the copy took as long as the evaluation saved).
   for (std::size_t j0 = 0; j0 < layer.out; j0 += kPanelColumns) {
     const std::size_t columns = std::min(kPanelColumns, layer.out - j0);
-    float* panel = panels_.get() + j0 * layer.in;
+    float* panel = panels + j0 * layer.in;
     const float* w = layer.weight.data() + j0 * layer.in;
     for (std::size_t i = 0; i < layer.in; ++i) {
       for (std::size_t j = 0; j < columns; ++j) panel[i * kPanelColumns + j] = w[j * layer.in + i];
@@ -181,7 +183,7 @@ FloatForward::FloatForward(const FloatMlp& model) : model_(&model) {
 }
 
 std::span<const float> FloatForward::run(std::span<const float> x, std::size_t n, ForwardBuffers& buffers) const {
-  return forward_into(*model_, panels_.get(), x, n, buffers);
+  return forward_into(*model_, reinterpret_cast<const float*>(panels_.data()), x, n, buffers);
 }
 
 }  // namespace seatorch::model

@@ -4,14 +4,16 @@
 //
 // The forward pass is the float reference that calibration and the float-vs-int8
 // comparison use; its products go through kernels::matmul (kernels/matmul.hpp), the first
-// layer's through kernels::sparse_matmul when its input is mostly zeros.
+// layer's through kernels::sparse_matmul when its input is mostly zeros. FloatForward is the
+// same forward with the first layer's weights laid out once, for many batches.
 // Deliberately not here: training, other activations (the integer model has ReLU or
 // nothing), and any notion of tensors or autograd.
 #pragma once
 
+#include "seatorch/tensor/storage.hpp"
+
 
 #include <cstddef>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -63,7 +65,7 @@ std::span<const float> float_forward_into(const FloatMlp& model, std::span<const
 // copied once into panels of kPanelColumns columns, 64-byte aligned, from which the sparse
 // product of a batch of data reads op(B) in place. float_forward and float_forward_into
 // pack op(B) from W (out, in) at every product instead, kSparseRowsAtOnce rows at a time;
-// `bench int8`'s float path spent a seventh of its time on that (DECISIONS 86). The same
+// `bench int8`'s float path spent a sixth of its time on that (DECISIONS 86). The same
 // bits either way: every element is the same sum in the same order.
 // Reads `model` in place: it must outlive this and keep its weights.
 class FloatForward {
@@ -79,13 +81,10 @@ class FloatForward {
   static constexpr std::size_t kPanelColumns = 128;
 
  private:
-  struct AlignedDelete {
-    void operator()(float* p) const;
-  };
   const FloatMlp* model_;
-  // (panels, layers[0].in, kPanelColumns): panel q holds columns [q * kPanelColumns, ...) of
-  // the first layer's Wᵀ, those past its outputs zero
-  std::unique_ptr<float[], AlignedDelete> panels_;
+  // (panels, layers[0].in, kPanelColumns) floats, 64-byte aligned: panel q holds columns
+  // [q * kPanelColumns, ...) of the first layer's Wᵀ, those past its outputs zero
+  tensor::Storage panels_;
 };
 
 
