@@ -239,7 +239,9 @@ LayerCase random_layer(seatorch::core::Rng& rng, bool extremes, bool sparse) {
   LayerCase c;
   c.m = 1 + rng.below(11);
   c.n = 1 + rng.below(150);  // past one 4 x 16 tile, with partial row blocks
-  c.kk = 1 + rng.below(200);
+  // A sparse layer's rows past 256 inputs have several 64-bit words of lit bits (a digit's
+  // 784 have four).
+  c.kk = 1 + rng.below(sparse ? 1100 : 200);
   c.lda = c.kk + rng.below(5);
   c.ldu = c.n + rng.below(5);
   const auto end_or_any = [&](std::int32_t lo, std::int32_t hi) {

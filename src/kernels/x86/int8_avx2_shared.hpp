@@ -66,6 +66,25 @@ struct Tail {
 // The members of the tile's ISA policy (int8_gemm_tiles.hpp) that the two 256-bit kernels
 // share: their accumulators are 8 int32 lanes, their weight blocks 32 bytes. Each kernel's
 // policy derives from it and adds its own dot product, activations and tile.
+// For each 8-bit mask, the lanes of its set bits in increasing order, a byte each, then
+// zeros: the permutation that packs those lanes to the front (AVX2 has no compress).
+struct PackedLanes {
+  std::uint64_t of[256];  // (mask): 8 lane numbers, lane 0 in the low byte
+};
+
+constexpr PackedLanes packed_lanes() {
+  PackedLanes t{};
+  for (unsigned mask = 0; mask < 256; ++mask) {
+    unsigned count = 0;
+    for (unsigned lane = 0; lane < 8; ++lane) {
+      if ((mask >> lane) & 1u) t.of[mask] |= std::uint64_t{lane} << (8 * count++);
+    }
+  }
+  return t;
+}
+
+inline constexpr PackedLanes kPackedLanes = packed_lanes();
+
 struct YmmPolicy {
   using Acc = __m256i;
 
@@ -90,6 +109,22 @@ struct YmmPolicy {
       bits |= std::uint64_t{~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(zero))) & 0xFFu} << t;
     }
     return bits;
+  }
+
+  static std::size_t list_bits(std::uint64_t bits, std::uint32_t first, std::uint32_t step, std::uint32_t* out) {
+    const __m256i lane_steps =
+        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(step)));
+    std::size_t count = 0;
+    for (std::uint32_t t = 0; t < 64; t += 8) {
+      const auto lanes = static_cast<std::uint8_t>(bits >> t);
+      if (lanes == 0) continue;
+      const __m256i entries = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first + t * step)), lane_steps);
+      const __m256i order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kPackedLanes.of[lanes])));
+      // 8 lanes, kListSlack
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + count), _mm256_permutevar8x32_epi32(entries, order));
+      count += static_cast<std::size_t>(__builtin_popcount(lanes));
+    }
+    return count;
   }
 
   // sum_i row[i] mod 2^32.

@@ -25,6 +25,10 @@
 //     static std::uint64_t lit_bits(const std::uint8_t* row, std::size_t count);  // bit t: whether
 //                                           //   bytes row[4t .. 4t+3] are not all zero (t < count
 //                                           //   <= 64; only those read)
+//     static std::size_t list_bits(std::uint64_t bits, std::uint32_t first, std::uint32_t step,
+//                                  std::uint32_t* out);  // first + t * step for each bit t set,
+//                                           //   in increasing t, to out; returns how many. May
+//                                           //   write up to kListSlack entries past them.
 //     static void requantize_rows(const RequantizeSums& rows);  // a finished tile's rows
 //   };
 //
@@ -339,10 +343,15 @@ inline std::size_t first_lit_group(const std::uint64_t* bits, std::size_t words,
   return none;
 }
 
+// How many entries past its count an Isa::list_bits may write: a vector's worth of lanes.
+inline constexpr std::size_t kListSlack = 16;
+
 // The whole groups of 4 activations lit in any of tile rows i0 .. i0+rows-1 (g.row_lit), in
 // increasing order, into groups as byte offsets in an A row (Operands::groups); their count.
 // The Isa::kPrefetchSteps entries after the last are group k / 4's (the tile prefetches that
-// far ahead in the list; past B's block a prefetch never faults).
+// far ahead in the list; past B's block a prefetch never faults). The list is made by vector
+// compresses of the bits (Isa::list_bits): a bit at a time, its loop took half of layer_lit's
+// samples, and the AVX-512 VNNI path ran 4 % slower (DECISIONS 87).
 template <class Isa>
 std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std::uint32_t* groups) {
   std::uint64_t any[kMaxLitWords] = {};  // (g.lit_words): the OR of the tile's rows' lit bits
@@ -352,18 +361,18 @@ std::size_t lit_groups(const Operands& g, std::size_t i0, std::size_t rows, std:
   }
   std::size_t count = 0;
   for (std::size_t w = 0; w < g.lit_words; ++w) {
-    for (std::uint64_t m = any[w]; m != 0; m &= m - 1)
-      groups[count++] =
-          static_cast<std::uint32_t>(group_offset<Isa>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(m))));
+    count += Isa::list_bits(any[w], static_cast<std::uint32_t>(group_offset<Isa>(w * 64)),
+                            static_cast<std::uint32_t>(group_offset<Isa>(1)), groups + count);
   }
   for (std::size_t s = 0; s < Isa::kPrefetchSteps; ++s)
     groups[count + s] = static_cast<std::uint32_t>(group_offset<Isa>(g.k / 4));
   return count;
 }
 
-// A group list: every whole group of 4 activations, and the prefetch's entries after them.
+// A group list: every whole group of 4 activations, and room for the prefetch's entries
+// after them and for list_bits' writes past its count.
 template <class Isa>
-using GroupList = std::uint32_t[kMaxLitGroups + Isa::kPrefetchSteps];
+using GroupList = std::uint32_t[kMaxLitGroups + (Isa::kPrefetchSteps > kListSlack ? Isa::kPrefetchSteps : kListSlack)];
 
 template <class Isa, int MR, bool kLit, class Out>
 void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
@@ -385,6 +394,8 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
 // Vector compares: the scalar test of every group of every tile's rows (and of 16 rows sampled
 // to judge the layer) that they replaced took a fifth of the VNNI path's samples in `perf`.
 // All rows, not a sample: the sampled rows' first touch was a cache miss each.
+inline constexpr std::size_t kLitScanAhead = 8;  // rows
+
 template <class Isa>
 bool mostly_zero_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
   const std::size_t full = l.k / 4;
@@ -392,6 +403,12 @@ bool mostly_zero_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
   const std::size_t most = kLitGroupsPercent * full * l.m / 100;  // lit groups allowed
   std::size_t lit = 0;
   for (std::size_t i = 0; i < l.m; ++i) {
+    // This pass is the first to touch A; the hardware prefetcher alone left its loads waiting
+    // (DECISIONS 87).
+    if (i + kLitScanAhead < l.m) {
+      const std::uint8_t* ahead = l.a + (i + kLitScanAhead) * l.lda;
+      for (std::size_t b = 0; b < l.k; b += 64) __builtin_prefetch(ahead + b);
+    }
     std::uint64_t* bits = row_lit + i * words;  // (words)
     for (std::size_t w = 0; w < words; ++w) {
       bits[w] = Isa::lit_bits(l.a + i * l.lda + w * 64 * 4, full - w * 64 < 64 ? full - w * 64 : 64);

@@ -192,6 +192,19 @@ struct Avx512Vnni {
     }
     return bits;
   }
+  static std::size_t list_bits(std::uint64_t bits, std::uint32_t first, std::uint32_t step, std::uint32_t* out) {
+    const __m512i lane_steps =
+        _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                           _mm512_set1_epi32(static_cast<int>(step)));
+    std::size_t count = 0;
+    for (std::uint32_t t = 0; t < 64; t += 16) {
+      const auto lanes = static_cast<__mmask16>(bits >> t);
+      const __m512i entries = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(first + t * step)), lane_steps);
+      _mm512_storeu_si512(out + count, _mm512_maskz_compress_epi32(lanes, entries));  // 16 lanes, kListSlack
+      count += static_cast<std::size_t>(__builtin_popcount(lanes));
+    }
+    return count;
+  }
 };
 
 }  // namespace
