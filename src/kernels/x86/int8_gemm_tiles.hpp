@@ -320,11 +320,13 @@ void gemm_int32(const Int8GemmArgs& g) {
 // may skip the groups of 4 activations that are all zero in every one of its rows: the result
 // is the dense tiles', bit for bit. A batch of MNIST digits has 28 % of its groups lit in a
 // row, about half in the union of 4 rows; a hidden layer's rows, whose zeros are scattered,
-// next to none all zero. Tiles of kLitRows rows: on Zen 4 the AVX-512 VNNI kernel's 6-row
-// tile gave 1.13 M images/s this way, 4 rows 1.17-1.18 M, 3 rows 1.17 M, 2 rows 1.01 M, and one
-// row at a time through each row's own list 0.74 M, slower than not skipping (0.86 M); AVX2's
-// 4-row tile 459-462k against 380-393k one row at a time (DECISIONS 66).
-inline constexpr int kLitRows = 4;
+// next to none all zero. The tiles are the ISA's own, Isa::kMR rows: a tile of more rows
+// visits more groups (a union of 4 digits 43.5 % of them, of 6 46.9 %) but streams B from L2
+// once for more of them. On Zen 4, with the group lists built a bit at a time, the AVX-512
+// VNNI kernel's 6-row tile gave 1.13 M images/s this way, 4 rows 1.17-1.18 M (DECISIONS 66);
+// on Zen 5, with the lists built by vector compresses, 6 rows ran 7 % faster than 4, and
+// AVX-VNNI's 6 rows 3 % faster (DECISIONS 87). One row at a time through each row's own list
+// was slower than not skipping at all (Zen 4: 0.74 M against 0.86 M).
 // The longest row whose group list fits on the stack (a std::vector here could be the copy
 // of its code the linker keeps for files built without this ISA); longer rows run dense.
 inline constexpr std::size_t kMaxLitGroups = 1024;
@@ -420,11 +422,11 @@ bool mostly_zero_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
 }
 
 // The fused layer over a mostly-zero A (prepared), whose rows' lit bits are in
-// scratch.row_lit: tiles of kLitRows rows (at most the ISA's own), each over its rows' lit
-// groups. The tiles take A's rows in the order of their first lit group, so that rows lit
-// alike share a tile: a tile of 4 MNIST digits then visits 43.5 % of the groups instead of
-// 47.6 % (DECISIONS 67). They write their outputs in that order to a scratch, which goes back
-// to the layer's rows at the end.
+// scratch.row_lit: tiles of Isa::kMR rows, each over its rows' lit groups. The tiles take
+// A's rows in the order of their first lit group, so that rows lit alike share a tile: a tile
+// of 4 MNIST digits then visits 43.5 % of the groups instead of 47.6 % (DECISIONS 67). They
+// write their outputs in that order to a scratch, which goes back to the layer's rows at the
+// end.
 template <class Isa>
 void layer_lit(const Int8LayerArgs& l, Operands o, const LitScratch& scratch) {
   const std::size_t groups = o.k / 4;  // a row with none lit goes last
@@ -448,7 +450,7 @@ void layer_lit(const Int8LayerArgs& l, Operands o, const LitScratch& scratch) {
   in_order.u = scratch.u;
   in_order.ldu = l.n;
   RequantizeDots<Isa> out{in_order, 0, {}};
-  gemm_rows<Isa, (kLitRows < Isa::kMR ? kLitRows : Isa::kMR), true>(o, out);
+  gemm_rows<Isa, Isa::kMR, true>(o, out);
   for (std::size_t i = 0; i < o.m; ++i) std::memcpy(l.u + scratch.order[i] * l.ldu, scratch.u + i * l.n, l.n);
 }
 
