@@ -18,6 +18,8 @@ bool cpu_runs(Isa isa) {
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni");
     case Isa::kAvx512f:
       return __builtin_cpu_supports("avx512f");
+    case Isa::kAvx512Bw:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     case Isa::kAvx512Vnni:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512vnni");

@@ -20,6 +20,7 @@ enum class Isa {
   kAvx2Fma,     // x86 AVX2 with FMA3
   kAvxVnni,     // x86 AVX2 with AVX-VNNI (vpdpbusd on ymm, VEX-encoded)
   kAvx512f,     // x86 AVX-512F
+  kAvx512Bw,    // x86 AVX-512F and BW
   kAvx512Vnni,  // x86 AVX-512F, BW and VNNI
 };
 

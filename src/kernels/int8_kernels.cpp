@@ -81,6 +81,13 @@ constexpr Int8Kernel kAvx2{.name = "avx2",
                            .layer = x86::layer_avx2,
                            .tile_images = x86::kAvx2TileImages,
                            .dot_probe = x86::dot_probe_avx2};
+constexpr Int8Kernel kAvx512Bw{.name = "avx512bw",
+                               .pack_b = pack_rows_int16<x86::kAvx512BwRows>,
+                               .gemm = x86::gemm_avx512bw,
+                               .requantize = x86::requantize_avx512,
+                               .layer = x86::layer_avx512bw,
+                               .tile_images = x86::kAvx512BwTileImages,
+                               .dot_probe = x86::dot_probe_avx512bw};
 constexpr Int8Kernel kAvxVnni{.name = "avxvnni",
                               .pack_b = pack_rows<x86::kAvxVnniRows>,
                               .gemm = x86::gemm_avxvnni,
@@ -101,7 +108,7 @@ constexpr Int8Kernel kAvx512Vnni{.name = "avx512vnni",
 const std::vector<const Int8Kernel*>& runnable() {
   static const std::vector<const Int8Kernel*> kernels = builds_this_cpu_runs<const Int8Kernel*>({
 #if SEATORCH_X86_KERNELS
-    {Isa::kAvx512Vnni, &kAvx512Vnni}, {Isa::kAvxVnni, &kAvxVnni}, {Isa::kAvx2, &kAvx2},
+    {Isa::kAvx512Vnni, &kAvx512Vnni}, {Isa::kAvxVnni, &kAvxVnni}, {Isa::kAvx512Bw, &kAvx512Bw}, {Isa::kAvx2, &kAvx2},
 #endif
         {Isa::kBaseline, &kRef},
   });

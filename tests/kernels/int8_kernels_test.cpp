@@ -110,6 +110,7 @@ TEST_CASE("the int8 kernels listed are those whose instructions /proc/cpuinfo na
   INFO("flags:" << line.substr(line.find(':') + 1));
   CHECK(listed("avx512vnni") == has({"avx512f", "avx512bw", "avx512_vnni"}));
   CHECK(listed("avxvnni") == has({"avx2", "avx_vnni"}));
+  CHECK(listed("avx512bw") == has({"avx512f", "avx512bw"}));
   CHECK(listed("avx2") == has({"avx2"}));
 }
 #endif

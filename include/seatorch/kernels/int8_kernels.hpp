@@ -19,6 +19,8 @@
 // Kernels (int8_kernel_names() lists those this CPU runs, fastest first):
 //   "avx512vnni"  vpdpbusd: 4 u8*s8 products summed into each int32 lane per instruction.
 //   "avxvnni"     the same on 256-bit vectors (AVX-VNNI: CPUs with it but without AVX-512).
+//   "avx512bw"    vpmaddwd on both operands widened to int16, on 512-bit vectors (CPUs with
+//                 AVX-512 but no VNNI: Skylake-SP and -X).
 //   "avx2"        vpmaddwd on both operands widened to int16: 2 products summed into each
 //                 int32 lane, exactly (vpmaddubsw's 16-bit pair sums would saturate).
 //   "ref"         the plain triple loop: the specification the others are tested against.

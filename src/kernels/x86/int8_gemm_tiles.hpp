@@ -87,6 +87,19 @@ struct Operands {
 // The A row that tile row i computes.
 inline std::size_t a_row(const Operands& g, std::size_t i) { return g.order != nullptr ? g.order[i] : i; }
 
+// prepare() for the policies whose ActWord is 4 activations as int16 (vpmaddwd's): a copy of
+// A with every byte zero-extended (row stride k), once per call, so that the tile broadcasts
+// 4 activations straight from memory, with no shuffle per row.
+inline void widen_activations(Operands& g) {
+  std::uint16_t* wide = widened_activations(g.m * g.k);  // (m, k)
+  for (std::size_t i = 0; i < g.m; ++i) {
+    const std::uint8_t* row = g.a + i * g.lda;
+    for (std::size_t p = 0; p < g.k; ++p) wide[i * g.k + p] = row[p];
+  }
+  g.a = reinterpret_cast<const std::uint8_t*>(wide);
+  g.lda = g.k;
+}
+
 // Requantization of a finished tile, several images' rows of it at once, from the finished
 // accumulators (row constant, dot product and correction summed) to the next layer's u.
 struct RequantizeSums {

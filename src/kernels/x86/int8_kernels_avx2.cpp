@@ -47,17 +47,7 @@ struct Avx2 : YmmPolicy {
   static Acc sums(std::uint32_t x) { return _mm256_set1_epi64x(static_cast<long long>(x)); }
   using ActWord = std::uint64_t;  // 4 activations as int16: prepare() widens A
 
-  // A copy of A with every byte zero-extended to int16 (row stride k), once per call: the
-  // tile then broadcasts 4 activations straight from memory, with no shuffle per row.
-  static void prepare(Operands& g) {
-    std::uint16_t* wide = widened_activations(g.m * g.k);  // (m, k)
-    for (std::size_t i = 0; i < g.m; ++i) {
-      const std::uint8_t* row = g.a + i * g.lda;
-      for (std::size_t p = 0; p < g.k; ++p) wide[i * g.k + p] = row[p];
-    }
-    g.a = reinterpret_cast<const std::uint8_t*>(wide);
-    g.lda = g.k;
-  }
+  static void prepare(Operands& g) { widen_activations(g); }
   static Act broadcast(ActWord four) { return _mm256_set1_epi64x(static_cast<long long>(four)); }
   // load() (YmmPolicy) reads a block of 4 rows x 4 weights, widened to int16 when B was packed.
   // The add is written as one instruction whose destination is the accumulator itself: with

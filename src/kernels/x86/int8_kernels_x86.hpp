@@ -10,14 +10,16 @@
 namespace seatorch::kernels::x86 {
 
 // Output rows per vector: for AVX2 4 rows of 2 partial sums in a 256-bit register (its
-// products are int16 pairs, see int8_kernels_avx2.cpp), for VNNI the int32 lanes of a
-// 256-bit (AVX-VNNI) or 512-bit (AVX-512 VNNI) one.
+// products are int16 pairs, see int8_kernels_avx2.cpp), for AVX-512BW 8 such rows in a
+// 512-bit one, for VNNI the int32 lanes of a 256-bit (AVX-VNNI) or 512-bit (AVX-512 VNNI) one.
 inline constexpr std::size_t kAvx2Rows = 4;
+inline constexpr std::size_t kAvx512BwRows = 8;
 inline constexpr std::size_t kAvxVnniRows = 8;
 inline constexpr std::size_t kAvx512Rows = 16;
 
 // Images (rows of A) per register tile: Int8Kernel::tile_images, and each ISA's kMR.
 inline constexpr std::size_t kAvx2TileImages = 4;
+inline constexpr std::size_t kAvx512BwTileImages = 6;
 inline constexpr std::size_t kAvxVnniTileImages = 6;
 inline constexpr std::size_t kAvx512TileImages = 6;
 
@@ -45,14 +47,17 @@ struct LitScratch {
 LitScratch lit_scratch(std::size_t m, std::size_t words, std::size_t n);
 
 void gemm_avx2(const Int8GemmArgs& args);                // B packed with kAvx2Rows, as int16
+void gemm_avx512bw(const Int8GemmArgs& args);            // B packed with kAvx512BwRows, as int16
 void gemm_avxvnni(const Int8GemmArgs& args);             // B packed with kAvxVnniRows
 void gemm_avx512vnni(const Int8GemmArgs& args);          // B packed with kAvx512Rows
 void requantize_avx2(const Int8RequantizeArgs& args);    // also the avxvnni kernel's
-void requantize_avx512(const Int8RequantizeArgs& args);  // AVX-512F/BW only
+void requantize_avx512(const Int8RequantizeArgs& args);  // AVX-512F/BW only: every AVX-512 kernel's
 void layer_avx2(const Int8LayerArgs& args);              // B packed with kAvx2Rows, as int16
+void layer_avx512bw(const Int8LayerArgs& args);          // B packed with kAvx512BwRows, as int16
 void layer_avxvnni(const Int8LayerArgs& args);           // B packed with kAvxVnniRows
 void layer_avx512vnni(const Int8LayerArgs& args);        // B packed with kAvx512Rows
 double dot_probe_avx2(std::size_t rounds);
+double dot_probe_avx512bw(std::size_t rounds);
 double dot_probe_avxvnni(std::size_t rounds);
 double dot_probe_avx512vnni(std::size_t rounds);
 
