@@ -36,7 +36,7 @@ struct Avx512Bw : ZmmPolicy {
 
   // Each row's sum in the first of its two partial sums, the second 0.
   static Acc sums(const std::int32_t* v, std::size_t count) {
-    const auto lanes = static_cast<__mmask16>(count >= kRows ? 0xFF : (1u << count) - 1u);
+    const __mmask16 lanes = lanes_of(count < kRows ? count : kRows, 0);  // only those values read
     return _mm512_cvtepu32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(lanes, v)));
   }
   static Acc sums(std::uint32_t x) { return _mm512_set1_epi64(static_cast<long long>(x)); }
