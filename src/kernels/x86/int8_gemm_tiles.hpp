@@ -446,7 +446,8 @@ void layer_lit(const Int8LayerArgs& l, Operands o, const LitScratch& scratch) {
   const std::size_t words = lit_words(o.k);
   const auto first_lit = [&](std::size_t i) { return first_lit_group(scratch.row_lit + i * words, words, groups); };
   // A counting sort: stable, and linear in m.
-  std::uint32_t starts[kMaxLitGroups + 1] = {};  // rows per first lit group, then where they go
+  std::uint32_t starts[kMaxLitGroups + 1];  // (groups + 1): rows per first lit group, then where they go
+  std::memset(starts, 0, (groups + 1) * sizeof(starts[0]));  // not all 4 KiB: a first layer has ~200 groups
   for (std::size_t i = 0; i < o.m; ++i) ++starts[first_lit(i)];
   std::uint32_t next = 0;
   for (std::size_t key = 0; key <= groups; ++key) {
