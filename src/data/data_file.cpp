@@ -2,6 +2,7 @@
 #include "seatorch/data/data_file.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/huge_pages.hpp"
 #include "seatorch/io/read_file.hpp"
 
 #include <zlib.h>
@@ -61,7 +62,7 @@ std::vector<std::uint8_t> gunzip(std::span<const std::uint8_t> compressed, std::
   // The buffer may grow to max_bytes + 1: producing that last byte proves the content is
   // over the limit, without trusting the size in the gzip trailer (it is only mod 2^32).
   const std::size_t cap = max_bytes + 1;
-  std::vector<std::uint8_t> out(std::min(cap, initial_output(compressed)));
+  std::vector<std::uint8_t> out = core::zeroed_bytes(std::min(cap, initial_output(compressed)));
   std::size_t in_pos = 0;
   std::size_t out_pos = 0;
   for (;;) {

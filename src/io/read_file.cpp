@@ -2,6 +2,7 @@
 #include "seatorch/io/read_file.hpp"
 
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/huge_pages.hpp"
 
 #include <fstream>
 #include <system_error>
@@ -33,7 +34,9 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& path, std::size
   }
   std::ifstream file(path, std::ios::binary);
   if (!file) throw core::input_error("{}: cannot open it for reading (permissions?)", path.string());
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+  // On 2 MiB pages where it is large: MNIST's training images load several times as fast in a
+  // virtual machine (core/huge_pages.hpp).
+  std::vector<std::uint8_t> bytes = core::zeroed_bytes(static_cast<std::size_t>(size));
   file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (static_cast<std::size_t>(file.gcount()) != bytes.size()) {
     throw core::input_error("{}: could read only {} of its {} bytes", path.string(), file.gcount(), size);

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using Catch::Matchers::Contains;
 using seatorch::test::Bytes;
 
@@ -27,6 +29,19 @@ TEST_CASE("gzip is detected by content and a raw file is returned as is", "[data
   seatorch::test::write_file(dir / "packed.bin", seatorch::test::gzip(original));
   CHECK(seatorch::data::read_data_file(dir / "plain.gz") == original);
   CHECK(seatorch::data::read_data_file(dir / "packed.bin") == original);
+}
+
+TEST_CASE("a file of several huge pages is read byte for byte", "[data]") {
+  // Large enough that io::read_file advises at least one whole 2 MiB page of its buffer
+  // (core/huge_pages.hpp), and not a multiple of any page: the hint must change no byte.
+  seatorch::test::ScratchDir dir;
+  const Bytes original = sample_bytes((std::size_t{5} << 20) + 4097);
+  seatorch::test::write_file(dir / "large.bin", original);
+  const Bytes read = seatorch::data::read_data_file(dir / "large.bin");
+  REQUIRE(read.size() == original.size());
+  const auto diff = std::mismatch(read.begin(), read.end(), original.begin());
+  INFO("first difference at byte " << (diff.first - read.begin()));
+  CHECK(diff.first == read.end());
 }
 
 TEST_CASE("concatenated gzip members decompress to the concatenation", "[data]") {
