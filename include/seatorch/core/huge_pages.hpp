@@ -1,7 +1,7 @@
 // Asking the kernel to back a large buffer with 2 MiB pages before it is first touched. In
 // the virtual machines these sessions run on, the first touch of each 4 KiB page traps to the
 // host (`pvm_irq_enable` in `perf`): a fresh 47 MB buffer for MNIST's training images took
-// 180 ms to zero and fill from the file, and with its 2 MiB pages advised 11-22 ms
+// 180 ms to zero and fill from the file, and with its 2 MiB pages advised 11-30 ms in most runs
 // (DECISIONS 90). Linux's transparent huge pages grant the hint where they are enabled for
 // `madvise` (Debian's default) or always; elsewhere, and on other systems, it does nothing.
 // Deliberately not here: any promise that huge pages are granted (a hint changes speed, never
