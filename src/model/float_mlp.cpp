@@ -146,14 +146,17 @@ std::vector<float> float_forward(const FloatMlp& model, std::span<const float> x
                                  std::vector<std::vector<float>>* layer_outputs) {
   assert(x.size() == n * model.inputs());
   if (layer_outputs) layer_outputs->clear();
-  std::vector<float> input(x.begin(), x.end());  // (n, inputs), then each layer's (n, out)
+  const float* input = x.data();  // (n, inputs), then each layer's (n, out)
+  std::vector<float> y;           // (n, out) of the last layer run
   for (const DenseLayer& layer : model.layers) {
-    std::vector<float> y(n * layer.out);  // (n, out)
-    dense_forward(layer, input.data(), n, y.data(), &layer == &model.layers.front(), nullptr);
-    if (layer_outputs) layer_outputs->push_back(y);
-    input = std::move(y);
+    std::vector<float> out(n * layer.out);  // (n, out)
+    dense_forward(layer, input, n, out.data(), &layer == &model.layers.front(), nullptr);
+    if (layer_outputs) layer_outputs->push_back(out);
+    y = std::move(out);
+    input = y.data();
   }
-  return input;
+  if (model.layers.empty()) y.assign(x.begin(), x.end());
+  return y;
 }
 
 std::span<const float> float_forward_into(const FloatMlp& model, std::span<const float> x, std::size_t n,

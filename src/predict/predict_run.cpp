@@ -7,6 +7,7 @@
 #include "seatorch/image/pnm.hpp"
 #include "seatorch/io/atomic_file.hpp"
 #include "seatorch/io/safetensors.hpp"
+#include "seatorch/kernels/pixel_values.hpp"
 #include "seatorch/model/float_checkpoint.hpp"
 #include "seatorch/model/model_file.hpp"
 #include "seatorch/npu/hex.hpp"
@@ -54,8 +55,7 @@ void classify(const LoadedModel& model, ImagePrediction& p) {
   if (model.float_model) {
     // Bytes / 255, as the data loaders give MNIST to the float model.
     std::vector<float> x(pixels.size());
-    std::transform(pixels.begin(), pixels.end(), x.begin(),
-                   [](std::uint8_t b) { return static_cast<float>(b) / 255.0f; });
+    kernels::pixel_values(pixels, x);
     const std::vector<float> logits = model::float_forward(*model.float_model, x, 1);
     p.predicted = core::argmax(logits);
     p.probabilities = softmax(logits);

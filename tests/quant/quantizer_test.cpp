@@ -202,6 +202,41 @@ TEST_CASE("int8 outputs stay close to float outputs for both granularities and e
   }
 }
 
+TEST_CASE("measure_errors sums over every image, however many batches they take", "[quant]") {
+  // More images than one batch of measure_errors, the last batch short: its reports must be
+  // the definition's, both models run on all images at once and every element summed in order.
+  seatorch::core::Rng rng(11);
+  const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({64, 32, 16, 10}, rng);
+  const std::size_t n = 2500;
+  const std::vector<std::uint8_t> calib = seatorch::test::random_pixels(300, 64, rng);
+  const std::vector<std::uint8_t> test = seatorch::test::random_pixels(n, 64, rng);
+  q::QuantizedMlp result = q::quantize_mlp(model, calib, 300, q::QuantizeOptions{});
+  q::measure_errors(model, result, test, n);
+
+  std::vector<float> x(test.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(test[i]) / 255.0f;
+  std::vector<std::vector<float>> expected;
+  seatorch::model::float_forward(model, x, n, &expected);
+  std::vector<std::int8_t> logits(n * 10);
+  std::vector<std::vector<std::int8_t>> actual;
+  q::Int8Engine(result.model).forward(test, n, logits, &actual);
+  for (std::size_t k = 0; k < result.layers.size(); ++k) {
+    const q::LayerReport& r = result.layers[k];
+    double signal = 0.0, noise = 0.0, max_abs = 0.0;
+    for (std::size_t i = 0; i < expected[k].size(); ++i) {
+      const double f = expected[k][i];
+      const double deq = (actual[k][i] - r.output_zero_point) * r.output_scale;
+      signal += f * f;
+      noise += (f - deq) * (f - deq);
+      max_abs = std::max(max_abs, std::abs(f - deq));
+    }
+    INFO("layer " << k << ": SQNR " << r.sqnr_db << " dB against " << 10.0 * std::log10(signal / noise)
+                  << ", max error " << r.max_abs_error << " against " << max_abs);
+    CHECK(r.sqnr_db == 10.0 * std::log10(signal / noise));
+    CHECK(r.max_abs_error == max_abs);
+  }
+}
+
 TEST_CASE("the quantizer rejects bad models and options", "[quant]") {
   seatorch::core::Rng rng(2);
   seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({8, 4, 3}, rng);
