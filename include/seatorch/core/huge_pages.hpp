@@ -1,4 +1,4 @@
-// Asking the kernel to back a large buffer with 2 MiB pages before it is first touched. In
+// Byte buffers backed by 2 MiB pages where the system grants them, for files read whole. In
 // the virtual machines these sessions run on, the first touch of each 4 KiB page traps to the
 // host (`pvm_irq_enable` in `perf`): a fresh 47 MB buffer for MNIST's training images took
 // 180 ms to zero and fill from the file, and with its 2 MiB pages advised 11-30 ms in most runs
@@ -14,14 +14,8 @@
 
 namespace seatorch::core {
 
-inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
-
-// Advises the whole kHugePageBytes pages inside [p, p + bytes); a range too small to hold one
-// is left as it is.
-void advise_huge_pages(void* p, std::size_t bytes);
-
-// `count` zero bytes in a buffer whose whole 2 MiB pages were advised before the zeroing first
-// touched them: the buffer a large file is read into.
+// `count` zero bytes in a buffer whose whole 2 MiB pages were advised as huge pages before the
+// zeroing first touched them; a buffer too small to hold one is an ordinary vector.
 std::vector<std::uint8_t> zeroed_bytes(std::size_t count);
 
 }  // namespace seatorch::core

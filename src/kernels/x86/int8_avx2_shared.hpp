@@ -63,9 +63,6 @@ struct Tail {
   }
 };
 
-// The members of the tile's ISA policy (int8_gemm_tiles.hpp) that the two 256-bit kernels
-// share: their accumulators are 8 int32 lanes, their weight blocks 32 bytes. Each kernel's
-// policy derives from it and adds its own dot product, activations and tile.
 // For each 8-bit mask, the lanes of its set bits in increasing order, a byte each, then
 // zeros: the permutation that packs those lanes to the front (AVX2 has no compress).
 struct PackedLanes {
@@ -85,6 +82,9 @@ constexpr PackedLanes packed_lanes() {
 
 inline constexpr PackedLanes kPackedLanes = packed_lanes();
 
+// The members of the tile's ISA policy (int8_gemm_tiles.hpp) that the two 256-bit kernels
+// share: their accumulators are 8 int32 lanes, their weight blocks 32 bytes. Each kernel's
+// policy derives from it and adds its own dot product, activations and tile.
 struct YmmPolicy {
   using Acc = __m256i;
 

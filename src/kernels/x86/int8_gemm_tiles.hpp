@@ -402,6 +402,11 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
   }
 }
 
+// How many rows ahead mostly_zero_rows asks for A's lines: it is the first pass to touch A,
+// and the hardware prefetcher alone left its loads waiting. On Zen 5 2 or 4 rows ahead
+// measured no faster than 8, 16 or 32 slower (DECISIONS 87).
+inline constexpr std::size_t kLitScanAhead = 8;
+
 // Whether at most kLitGroupsPercent of the layer's whole groups of 4 activations are lit,
 // with the A rows' lit bits then in row_lit, (m, lit_words(k)), from A as the layer
 // holds it (bytes; Isa::prepare() keeps every group where it was). A dense layer (a hidden
@@ -409,8 +414,6 @@ void row_tile_of(const Operands& g, std::size_t i0, Out& out) {
 // Vector compares: the scalar test of every group of every tile's rows (and of 16 rows sampled
 // to judge the layer) that they replaced took a fifth of the VNNI path's samples in `perf`.
 // All rows, not a sample: the sampled rows' first touch was a cache miss each.
-inline constexpr std::size_t kLitScanAhead = 8;  // rows
-
 template <class Isa>
 bool mostly_zero_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
   const std::size_t full = l.k / 4;
@@ -418,8 +421,6 @@ bool mostly_zero_rows(const Int8LayerArgs& l, std::uint64_t* row_lit) {
   const std::size_t most = kLitGroupsPercent * full * l.m / 100;  // lit groups allowed
   std::size_t lit = 0;
   for (std::size_t i = 0; i < l.m; ++i) {
-    // This pass is the first to touch A; the hardware prefetcher alone left its loads waiting
-    // (DECISIONS 87).
     if (i + kLitScanAhead < l.m) {
       const std::uint8_t* ahead = l.a + (i + kLitScanAhead) * l.lda;
       for (std::size_t b = 0; b < l.k; b += 64) __builtin_prefetch(ahead + b);
