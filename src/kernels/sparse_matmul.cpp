@@ -38,16 +38,21 @@ void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epi
   });
 }
 
-// Rows [p0, p1) of C = Aᵀ op(B): columns [p0, p1) of A's copy for `part`, transposed into
-// this thread's scratch, times op(B).
-void transposed_rows(const KernelInfo& kernel, const SparseMatmulArgs& args, std::size_t part, std::size_t p0,
-                     std::size_t p1) {
-  thread_local SparseRows columns;  // (p1 - p0, m): this thread's rows of Aᵀ
+// Columns [p0, p1) of A's copy for `part`, transposed into this thread's scratch: rows
+// [p0, p1) of Aᵀ, (p1 - p0, m), valid until the thread's next call.
+const SparseRows& transposed_columns(const SparseMatmulArgs& args, std::size_t part, std::size_t p0, std::size_t p1) {
+  thread_local SparseRows columns;
   const SparseRows& a = args.a[std::min(part, args.copies - 1)];
   shape_sparse(p1 - p0, a.rows, columns);
   transpose_sparse(a, p0, p1, columns);
+  return columns;
+}
+
+// Rows [p0, p1) of C = Aᵀ op(B): those columns of A, transposed, times op(B).
+void transposed_rows(const KernelInfo& kernel, const SparseMatmulArgs& args, std::size_t part, std::size_t p0,
+                     std::size_t p1) {
   SparseMatmulArgs rows = args;
-  rows.a = &columns;
+  rows.a = &transposed_columns(args, part, p0, p1);
   rows.copies = 1;
   rows.c += args.transposed_c ? p0 : p0 * args.ldc;
   kernel.sparse_matmul(rows, {});
@@ -99,6 +104,28 @@ void sparse_matmul_tn(const SparseMatmulArgs& args) {
   const KernelInfo& kernel = selected_kernel_info();
   run_recorded([&] { run_split_tn(kernel, args); },
                [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
+}
+
+void sparse_matmul_tn_panels(const SparseMatmulArgs& args, std::size_t width) {
+  assert(args.tb == Transpose::kNo && !args.transposed_c && width > 0 && args.n % width == 0);
+  const KernelInfo& kernel = selected_kernel_info();
+  const std::size_t k = args.a->cols;
+  run_recorded(
+      [&] {
+        core::parallel_ranges(args.n / width, 1, 1, [&](std::size_t part, std::size_t q0, std::size_t q1) {
+          SparseMatmulArgs panel = args;
+          panel.a = &transposed_columns(args, part, 0, k);  // once for all of this thread's panels
+          panel.copies = 1;
+          panel.n = width;
+          panel.ldc = width;
+          for (std::size_t q = q0; q < q1; ++q) {
+            panel.b = args.b + q * width;
+            panel.c = args.c + q * k * width;
+            kernel.sparse_matmul(panel, {});
+          }
+        });
+      },
+      [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
 }
 
 std::size_t sparse_copies() { return core::threads(); }

@@ -1,5 +1,5 @@
 // Weight conversions between the engines and FloatMlp: copies in FloatMlp's layout (weights
-// (out, in) row-major, then biases), the tensor engine's Wᵀ transposed back.
+// (out, in) row-major, then biases), the tensor engine's Wᵀ (whole or in panels) put back.
 #include "seatorch/model/engine_weights.hpp"
 
 #include "seatorch/model/float_checkpoint.hpp"
@@ -12,7 +12,7 @@ FloatMlp float_mlp_of(const nn::Mlp& model) {
   FloatMlp out;
   const std::vector<nn::Linear>& layers = model.layers();
   for (std::size_t k = 0; k < layers.size(); ++k) {
-    const nn::NamedBuffer w = nn::to_buffer("weight", layers[k].weight_t, true);
+    const nn::NamedBuffer w = nn::to_buffer("weight", layers[k].weight_t, layers[k].layout);
     const nn::NamedBuffer b = nn::to_buffer("bias", layers[k].bias);
     out.layers.push_back({w.shape[1], w.shape[0], w.data, b.data, k + 1 < layers.size()});
   }

@@ -2,7 +2,6 @@
 #include "seatorch/nn/linear.hpp"
 
 #include "seatorch/tensor/matmul.hpp"
-#include "seatorch/tensor/movement.hpp"
 
 #include <cmath>
 
@@ -19,21 +18,21 @@ tensor::Tensor uniform_tensor(const tensor::Shape& shape, double bound, core::Rn
 
 }  // namespace
 
-Linear::Linear(std::size_t in, std::size_t out, core::Rng& rng) {
+Linear::Linear(std::size_t in, std::size_t out, core::Rng& rng, bool input_layer)
+    : layout(input_layer && out > kWeightPanel && out % kWeightPanel == 0 ? tensor::WeightLayout::kInOutPanels
+                                                                          : tensor::WeightLayout::kInOut) {
   const double bound = 1.0 / std::sqrt(static_cast<double>(in));
   // W drawn row by row, (out, in), as the scalar engine draws it, then held as its transpose.
-  weight_t = tensor::contiguous(tensor::transpose(uniform_tensor({out, in}, bound, rng), 0, 1));
+  weight_t = tensor::weight_held(uniform_tensor({out, in}, bound, rng), layout, kWeightPanel);
   weight_t.set_requires_grad(true);
   bias = uniform_tensor({out}, bound, rng);
   bias.set_requires_grad(true);
 }
 
-tensor::Tensor Linear::forward(const tensor::Tensor& x) const {
-  return tensor::linear(x, weight_t, bias, tensor::WeightLayout::kInOut);
-}
+tensor::Tensor Linear::forward(const tensor::Tensor& x) const { return tensor::linear(x, weight_t, bias, layout); }
 
 tensor::Tensor Linear::forward_relu(const tensor::Tensor& x) const {
-  return tensor::linear_relu(x, weight_t, bias, tensor::WeightLayout::kInOut);
+  return tensor::linear_relu(x, weight_t, bias, layout);
 }
 
 }  // namespace seatorch::nn

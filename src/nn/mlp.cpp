@@ -19,7 +19,7 @@ std::vector<Linear> make_layers(std::span<const std::size_t> sizes, core::Rng& r
     if (s == 0) throw core::input_error("MLP sizes must be positive, got {}", core::architecture_name(sizes));
   }
   std::vector<Linear> layers;
-  for (std::size_t l = 0; l + 1 < sizes.size(); ++l) layers.emplace_back(sizes[l], sizes[l + 1], rng);
+  for (std::size_t l = 0; l + 1 < sizes.size(); ++l) layers.emplace_back(sizes[l], sizes[l + 1], rng, l == 0);
   return layers;
 }
 
@@ -57,7 +57,7 @@ std::vector<Parameter> Mlp::parameters() const {
   // every checkpoint loadable into the same PyTorch module.
   std::vector<Parameter> params;
   for (std::size_t l = 0; l < layers_.size(); ++l) {
-    params.push_back({nn::sequential_parameter_name(l, "weight"), layers_[l].weight_t, true});
+    params.push_back({nn::sequential_parameter_name(l, "weight"), layers_[l].weight_t, layers_[l].layout});
     params.push_back({nn::sequential_parameter_name(l, "bias"), layers_[l].bias});
   }
   return params;
@@ -65,7 +65,7 @@ std::vector<Parameter> Mlp::parameters() const {
 
 StateDict Mlp::state_dict() const {
   StateDict state;
-  for (const Parameter& p : parameters()) state.push_back(to_buffer(p.name, p.tensor, p.transposed));
+  for (const Parameter& p : parameters()) state.push_back(to_buffer(p.name, p.tensor, p.layout));
   return state;
 }
 
@@ -77,7 +77,7 @@ void Mlp::load_state_dict(const StateDict& state) {
   for (const Parameter& p : parameters()) {
     const NamedBuffer* b = find_buffer(state, p.name);
     if (b == nullptr) throw core::input_error("{}: tensor '{}' is missing", owner, p.name);
-    copy_into(*b, p.tensor, owner, p.transposed);
+    copy_into(*b, p.tensor, owner, p.layout);
   }
 }
 

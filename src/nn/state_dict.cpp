@@ -15,18 +15,11 @@ std::string sequential_parameter_name(std::size_t layer, std::string_view parame
   return fmt::format("{}.{}", 2 * layer, parameter);
 }
 
-namespace {
-
-// The 2-D tensor's values transposed, row-major: its transposed view's values. Detached, so
-// that a parameter's transpose is not recorded.
-std::vector<float> transposed_values(const tensor::Tensor& t) { return tensor::transpose(t.detach(), 0, 1).values(); }
-
-}  // namespace
-
-NamedBuffer to_buffer(std::string name, const tensor::Tensor& t, bool transposed) {
-  std::vector<std::size_t> shape(t.shape().begin(), t.shape().end());
-  if (transposed) std::swap(shape[0], shape[1]);
-  return NamedBuffer{std::move(name), std::move(shape), transposed ? transposed_values(t) : t.values()};
+NamedBuffer to_buffer(std::string name, const tensor::Tensor& t, tensor::WeightLayout layout) {
+  // Detached, so that reading a parameter records nothing.
+  const tensor::Tensor held = tensor::weight_out_in(t.detach(), layout);
+  return NamedBuffer{std::move(name), std::vector<std::size_t>(held.shape().begin(), held.shape().end()),
+                     held.values()};
 }
 
 const NamedBuffer* find_buffer(const StateDict& state, std::string_view name) {
@@ -34,21 +27,19 @@ const NamedBuffer* find_buffer(const StateDict& state, std::string_view name) {
   return it == state.end() ? nullptr : &*it;
 }
 
-void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string_view owner, bool transposed) {
+void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string_view owner,
+               tensor::WeightLayout layout) {
   const tensor::Shape shape{std::span<const std::size_t>(buffer.shape)};
-  const tensor::Shape expected = transposed ? tensor::Shape{dst.shape()[1], dst.shape()[0]} : dst.shape();
+  const tensor::Shape expected = tensor::weight_out_in(dst.detach(), layout).shape();
   if (!(shape == expected) || buffer.data.size() != dst.numel()) {
     throw core::input_error("{}: '{}' has shape {} ({} values) but {} is expected; the checkpoint was "
                             "made for another architecture",
                             owner, buffer.name, shape.str(), buffer.data.size(), expected.str());
   }
-  if (transposed) {
-    const std::vector<float> held =
-        transposed_values(tensor::Tensor::from<float>(buffer.data, shape));  // (dst's shape)
-    std::copy(held.begin(), held.end(), dst.data<float>());
-  } else {
-    std::copy(buffer.data.begin(), buffer.data.end(), dst.data<float>());
-  }
+  const std::size_t width = layout == tensor::WeightLayout::kInOutPanels ? dst.shape()[2] : 0;
+  const std::vector<float> held =
+      tensor::weight_held(tensor::Tensor::from<float>(buffer.data, shape), layout, width).values();  // (dst's shape)
+  std::copy(held.begin(), held.end(), dst.data<float>());
 }
 
 void reject_unexpected(const StateDict& state, const std::vector<std::string>& expected, std::string_view owner) {

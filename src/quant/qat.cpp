@@ -21,11 +21,11 @@ tensor::AffineGrid grid_of(const QuantParams& p) {
 }
 
 // The weight W (out, in), from the layer's Wᵀ, as quantize_mlp would quantize it now,
-// dequantized; the STE passes its gradient, and the recorded transpose takes it to Wᵀ. The
-// copy into W's rows costs a pass a step, which fine-tuning can afford, for per-row grids
-// that are then the quantizer's own.
-tensor::Tensor fake_quant_weight(const tensor::Tensor& weight_t, Granularity granularity) {
-  const tensor::Tensor weight = tensor::contiguous(tensor::transpose(weight_t, 0, 1));
+// dequantized; the STE passes its gradient, and the recorded transpose (or the panels' copy)
+// takes it to Wᵀ. The copy into W's rows costs a pass a step, which fine-tuning can afford,
+// for per-row grids that are then the quantizer's own.
+tensor::Tensor fake_quant_weight(const nn::Linear& layer, Granularity granularity) {
+  const tensor::Tensor weight = tensor::contiguous(tensor::weight_out_in(layer.weight_t, layer.layout));
   const std::vector<QuantParams> params =
       weight_params(std::span<const float>(weight.data<float>(), weight.numel()), weight.size(0), granularity);
   if (granularity == Granularity::kTensor) return tensor::fake_quantize(weight, grid_of(params.front()));
@@ -58,7 +58,7 @@ tensor::Tensor fake_quant_forward(const nn::Mlp& model, const tensor::Tensor& x,
   }
   tensor::Tensor h = x;
   for (std::size_t k = 0; k < layers.size(); ++k) {
-    const tensor::Tensor w = fake_quant_weight(layers[k].weight_t, granularity);
+    const tensor::Tensor w = fake_quant_weight(layers[k], granularity);
     h = k + 1 < layers.size() ? tensor::linear_relu(h, w, layers[k].bias) : tensor::linear(h, w, layers[k].bias);
     h = tensor::fake_quantize(h, activations[k]);
   }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 namespace seatorch::tensor {
@@ -117,10 +118,66 @@ Operand transposed_weight(const Tensor& w, WeightLayout layout) {
   return layout == WeightLayout::kInOut ? stored : stored.transposed();
 }
 
+// A weight held as kInOutPanels: Wᵀ's columns in `count` panels, each (in, width) row-major.
+struct Panels {
+  const float* data;
+  std::size_t count;
+  std::size_t in;
+  std::size_t width;
+
+  [[nodiscard]] const float* panel(std::size_t p) const { return data + p * in * width; }
+};
+
+Panels panels_of(const Tensor& w) { return {w.data<float>(), w.shape()[0], w.shape()[1], w.shape()[2]}; }
+
+// body(part, p) for every panel p, the panels split across threads in contiguous runs, as
+// the optimizer splits a panelled parameter's elements (train/optimizer.cpp): the core that
+// multiplies by a panel takes its gradient and updates it. Each part's products run on its
+// own thread (a loop inside a part runs inline), over its own copy of sparse data.
+template <class Body>
+void for_panels(std::size_t count, Body&& body) {
+  core::parallel_ranges(count, 1, 1, [&](std::size_t part, std::size_t p0, std::size_t p1) {
+    for (std::size_t p = p0; p < p1; ++p) body(part, p);
+  });
+}
+
+// The copy of sparse data that part `part` of a loop reads: its own thread's.
+const kernels::SparseRows* copy_for(const kernels::SparseCopies& rows, std::size_t part) {
+  return rows.data() + std::min(part, rows.size() - 1);
+}
+
+// linear's backward for a weight held in panels, from the gradient pg (batch, outs): the
+// input's gradient as a sum over the panels in order (each panel's product accumulated onto
+// the ones before), the weight's panel by panel, Xᵀ G's columns of each into that panel.
+void panel_products(const Node& node, const float* pg, std::size_t batch, std::size_t outs) {
+  const Tensor& x = node.inputs[0];
+  const Panels w = panels_of(node.inputs[1]);
+  if (needs_grad(x)) {
+    const GradSlot slot = grad_slot(x);
+    for (std::size_t p = 0; p < w.count; ++p) {
+      product({pg + p * w.width, outs, Transpose::kNo}, Operand{w.panel(p), w.width, Transpose::kNo}.transposed(),
+              batch, w.in, w.width, slot.data, w.in, slot.accumulate || p > 0);
+    }
+  }
+  if (!needs_grad(node.inputs[1])) return;
+  const GradSlot slot = grad_slot(node.inputs[1]);
+  if (node.state) {  // the forward's nonzeros of x, by rows: Xᵀ G into the panels
+    const auto& rows = *static_cast<const kernels::SparseCopies*>(node.state.get());
+    kernels::sparse_matmul_tn_panels(
+        {rows.data(), pg, outs, Transpose::kNo, outs, slot.data, 0, false, slot.accumulate, rows.size()}, w.width);
+    return;
+  }
+  for_panels(w.count, [&](std::size_t, std::size_t p) {
+    product(as_operand(x)->transposed(), {pg + p * w.width, outs, Transpose::kNo}, w.in, w.width, batch,
+            slot.data + p * w.in * w.width, w.width, slot.accumulate);
+  });
+}
+
 // The two products of linear's backward, from the gradient pg (batch, outs) of its output.
 // The weight's gradient has the weight's layout: Gᵀ X (outs, ins), or Xᵀ G (ins, outs) for
 // kInOut, each element the same sum over the batch in the same order.
 void linear_products(const Node& node, WeightLayout layout, const float* pg, std::size_t batch, std::size_t outs) {
+  if (layout == WeightLayout::kInOutPanels) return panel_products(node, pg, batch, outs);
   const Tensor& x = node.inputs[0];
   const Tensor& w = node.inputs[1];
   const Operand wt = transposed_weight(w, layout);
@@ -214,6 +271,9 @@ void linear_relu_backward(const Node& node, const Tensor& out, Tensor g) {
 }
 
 BackwardFn linear_backward_of(bool relu, WeightLayout layout) {
+  if (layout == WeightLayout::kInOutPanels) {
+    return relu ? linear_relu_backward<WeightLayout::kInOutPanels> : linear_backward<WeightLayout::kInOutPanels>;
+  }
   if (layout == WeightLayout::kInOut) {
     return relu ? linear_relu_backward<WeightLayout::kInOut> : linear_backward<WeightLayout::kInOut>;
   }
@@ -245,14 +305,22 @@ namespace {
 Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias, bool relu, WeightLayout layout) {
   const char* op = relu ? "linear_relu" : "linear";
   expect_matrix(x_in, op, "the input");
-  expect_matrix(w_in, op, "the weight");
+  const bool panelled = layout == WeightLayout::kInOutPanels;
+  if (panelled) {
+    expect_f32(w_in, op);
+    if (w_in.rank() != 3)
+      throw core::input_error("{}: a weight held in panels must be 3-D, got shape {}", op, w_in.shape().str());
+  } else {
+    expect_matrix(w_in, op, "the weight");
+  }
   const bool in_out = layout == WeightLayout::kInOut;
   const std::size_t batch = x_in.shape()[0];
-  const std::size_t ins = w_in.shape()[in_out ? 0 : 1];
-  const std::size_t outs = w_in.shape()[in_out ? 1 : 0];
+  const std::size_t ins = panelled ? w_in.shape()[1] : w_in.shape()[in_out ? 0 : 1];
+  const std::size_t outs = panelled ? w_in.shape()[0] * w_in.shape()[2] : w_in.shape()[in_out ? 1 : 0];
   if (x_in.shape()[1] != ins) {
+    const char* held = panelled ? " held in panels (panels, in, width)" : in_out ? " held as (in, out)" : "";
     throw core::input_error("{}: input of shape {} for a weight of shape {}{} (expected {} features)", op,
-                            x_in.shape().str(), w_in.shape().str(), in_out ? " held as (in, out)" : "", ins);
+                            x_in.shape().str(), w_in.shape().str(), held, ins);
   }
   if (bias.defined()) {
     expect_f32(bias, op);
@@ -261,17 +329,30 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
     }
   }
   const Tensor x = kernel_layout(x_in);
-  const Tensor w = kernel_layout(w_in);
+  const Tensor w = panelled ? contiguous(w_in) : kernel_layout(w_in);
   const Tensor b = bias.defined() ? contiguous(bias) : Tensor();
   Tensor out = Tensor::empty({batch, outs});
   const Operand xo = *as_operand(x);
-  const Operand wt = transposed_weight(w, layout);
   const kernels::Epilogue epilogue{b.defined() ? b.data<float>() : nullptr, relu};
   std::shared_ptr<kernels::SparseCopies> rows = sparse_data(x);
-  if (rows) {
+  if (panelled) {
+    const Panels wp = panels_of(w);
+    for_panels(wp.count, [&](std::size_t part, std::size_t p) {
+      float* c = out.data<float>() + p * wp.width;  // (batch, width), row stride outs
+      const kernels::Epilogue e = epilogue.from_column(p * wp.width);
+      if (rows) {
+        kernels::sparse_matmul({copy_for(*rows, part), wp.panel(p), wp.width, Transpose::kNo, wp.width, c, outs}, e);
+      } else {
+        kernels::matmul(
+            {{batch, wp.width, ins}, xo.data, xo.ld, xo.t, wp.panel(p), wp.width, Transpose::kNo, c, outs, false}, e);
+      }
+    });
+  } else if (rows) {
+    const Operand wt = transposed_weight(w, layout);
     kernels::sparse_matmul(
         {rows->data(), wt.data, wt.ld, wt.t, outs, out.data<float>(), outs, false, false, rows->size()}, epilogue);
   } else {
+    const Operand wt = transposed_weight(w, layout);
     kernels::matmul({{batch, outs, ins}, xo.data, xo.ld, xo.t, wt.data, wt.ld, wt.t, out.data<float>(), outs, false},
                     epilogue);
   }
@@ -281,6 +362,36 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
 }
 
 }  // namespace
+
+Tensor weight_out_in(const Tensor& weight, WeightLayout layout) {
+  switch (layout) {
+    case WeightLayout::kOutIn:
+      return weight;
+    case WeightLayout::kInOut:
+      return transpose(weight, 0, 1);
+    case WeightLayout::kInOutPanels:  // (panels, in, width) -> (panels, width, in) -> (out, in)
+      return reshape(permute(weight, {0, 2, 1}), {weight.shape()[0] * weight.shape()[2], weight.shape()[1]});
+  }
+  throw std::logic_error("weight_out_in: unknown layout");
+}
+
+Tensor weight_held(const Tensor& w, WeightLayout layout, std::size_t width) {
+  const Tensor d = w.detach();
+  switch (layout) {
+    case WeightLayout::kOutIn:
+      return contiguous(d);
+    case WeightLayout::kInOut:
+      return contiguous(transpose(d, 0, 1));
+    case WeightLayout::kInOutPanels: {
+      const std::size_t out = d.shape()[0];
+      if (width == 0 || out % width != 0) {
+        throw core::input_error("a weight of {} outputs cannot be held in panels of {} columns", out, width);
+      }
+      return contiguous(permute(reshape(d, {out / width, width, d.shape()[1]}), {0, 2, 1}));
+    }
+  }
+  throw std::logic_error("weight_held: unknown layout");
+}
 
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias, WeightLayout layout) {
   return linear_forward(x, weight, bias, false, layout);

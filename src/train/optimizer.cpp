@@ -23,8 +23,12 @@ constexpr std::string_view kStep = "step";
 // whole rows, as its gradient's products do (nn::Linear holds Wᵀ, whose gradient Xᵀ·dY
 // kernels::matmul and sparse_matmul_tn split by rows), so each thread usually updates the
 // rows its own core computed. Blocks of Wᵀ's columns instead, as the forward reads it, took
-// the default model's optimizer twice as long on two threads (DECISIONS 84).
-std::size_t update_grain(const tensor::Tensor& t) { return t.rank() == 2 ? t.shape()[1] : 16; }
+// the default model's optimizer twice as long on two threads (DECISIONS 84). A weight held in
+// panels (rank 3) splits between whole panels, as its forward and gradient do (DECISIONS 92).
+std::size_t update_grain(const tensor::Tensor& t) {
+  if (t.rank() == 3) return t.shape()[1] * t.shape()[2];
+  return t.rank() == 2 ? t.shape()[1] : 16;
+}
 constexpr std::size_t kUpdatesPerThread = std::size_t{1} << 14;
 
 bool is_adam(OptimizerKind kind) { return kind != OptimizerKind::kSgd; }
@@ -146,10 +150,10 @@ nn::StateDict Optimizer::state() const {
     const nn::Parameter& p = parameters_[i];
     // Each buffer in the parameter's state-dict layout, as PyTorch's optimizer holds it.
     if (is_adam(options_.kind)) {
-      state.push_back(nn::to_buffer(slot_name(p, kExpAvg), slots_[i].first, p.transposed));
-      state.push_back(nn::to_buffer(slot_name(p, kExpAvgSq), slots_[i].second, p.transposed));
+      state.push_back(nn::to_buffer(slot_name(p, kExpAvg), slots_[i].first, p.layout));
+      state.push_back(nn::to_buffer(slot_name(p, kExpAvgSq), slots_[i].second, p.layout));
     } else if (slots_[i].started) {  // PyTorch too has no buffer before the first step
-      state.push_back(nn::to_buffer(slot_name(p, kMomentum), slots_[i].first, p.transposed));
+      state.push_back(nn::to_buffer(slot_name(p, kMomentum), slots_[i].first, p.layout));
     }
   }
   return state;
@@ -175,7 +179,7 @@ void Optimizer::load_state(const nn::StateDict& state) {
         if (required) throw core::input_error("{}: '{}' is missing", owner, slot_name(p, what));
         return false;
       }
-      nn::copy_into(*b, dst, owner, p.transposed);
+      nn::copy_into(*b, dst, owner, p.layout);
       return true;
     };
     if (is_adam(options_.kind)) {

@@ -10,11 +10,15 @@
 
 #include <array>
 #include <cmath>
+#include <vector>
 
 using seatorch::nn::Mlp;
 
 TEST_CASE("the tensor MLP starts from the scalar engine's weights for the same seed", "[nn]") {
-  const std::array<std::size_t, 4> sizes{5, 4, 3, 2};
+  // The second model's input layer is held in panels (256 outputs, nn::kWeightPanel 128).
+  const std::vector<std::size_t> sizes =
+      GENERATE(std::vector<std::size_t>{5, 4, 3, 2}, std::vector<std::size_t>{3, 256, 2});
+  CAPTURE(sizes);
   seatorch::core::Rng scalar_rng(42), tensor_rng(42);
   seatorch::scalar::ScalarGraph graph;
   const seatorch::scalar::Mlp reference(graph, sizes, seatorch::scalar::Activation::kRelu, scalar_rng);
@@ -49,10 +53,17 @@ TEST_CASE("parameters carry nn.Sequential names and PyTorch shapes, the weights 
     CHECK(dropped[i].name == names[i]);
     CHECK(state[i].name == names[i]);
     CHECK(seatorch::tensor::Shape{std::span<const std::size_t>(state[i].shape)} == shapes[i]);
-    // Weights held as Wᵀ (in, out), biases as they are.
+    // Weights held as Wᵀ (in, out), the input layer's 256 columns in two panels of 128;
+    // biases as they are.
     const bool weight = i % 2 == 0;
-    CHECK(params[i].transposed == weight);
-    const seatorch::tensor::Shape held = weight ? seatorch::tensor::Shape{shapes[i][1], shapes[i][0]} : shapes[i];
+    using seatorch::tensor::WeightLayout;
+    const WeightLayout layout = i == 0   ? WeightLayout::kInOutPanels
+                                : weight ? WeightLayout::kInOut
+                                         : WeightLayout::kOutIn;
+    CHECK(params[i].layout == layout);
+    const seatorch::tensor::Shape held = i == 0   ? seatorch::tensor::Shape{2, 784, 128}
+                                         : weight ? seatorch::tensor::Shape{shapes[i][1], shapes[i][0]}
+                                                  : shapes[i];
     CHECK(params[i].tensor.shape() == held);
     CHECK(params[i].tensor.requires_grad());
     const double bound = 1.0 / std::sqrt(static_cast<double>(sizes[i / 2]));

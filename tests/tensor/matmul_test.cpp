@@ -171,7 +171,8 @@ struct SparseInputRun {
 };
 
 SparseInputRun sparse_input_run(const Shape& x_shape, std::size_t outs, bool x_wants_grad, std::size_t threads,
-                                bool relu = true, WeightLayout layout = WeightLayout::kOutIn) {
+                                bool relu = true, WeightLayout layout = WeightLayout::kOutIn,
+                                std::size_t panel_width = 0) {
   const seatorch::core::ScopedThreads count(threads);
   seatorch::core::Rng rng(33);
   Tensor x = testing::random_tensor(x_shape, rng);
@@ -181,8 +182,7 @@ SparseInputRun sparse_input_run(const Shape& x_shape, std::size_t outs, bool x_w
   const Tensor w = testing::random_tensor({outs, x_shape[1]}, rng, -0.1, 0.1);
   Tensor b = testing::random_tensor({outs}, rng);
   const Tensor weights = testing::random_tensor({x_shape[0], outs}, rng);
-  const bool in_out = layout == WeightLayout::kInOut;
-  Tensor held = in_out ? contiguous(transpose(w, 0, 1)) : w;
+  Tensor held = seatorch::tensor::weight_held(w, layout, panel_width);
   for (Tensor* t : {&held, &b}) t->set_requires_grad(true);
   x.set_requires_grad(x_wants_grad);
   seatorch::kernels::ProductLog log;
@@ -192,7 +192,7 @@ SparseInputRun sparse_input_run(const Shape& x_shape, std::size_t outs, bool x_w
     y = relu ? linear_relu(x, held, b, layout) : linear(x, held, b, layout);
     sum(mul(y, weights)).backward();
   }
-  const Tensor dw = in_out ? contiguous(transpose(held.grad(), 0, 1)) : held.grad();
+  const Tensor dw = contiguous(seatorch::tensor::weight_out_in(held.grad(), layout));
   return {{y.values(), x_wants_grad ? x.grad().values() : std::vector<float>{}, dw.values(), b.grad().values()},
           log.records()};
 }
@@ -262,4 +262,76 @@ TEST_CASE("linear with the weight held as its transpose gives the same bits, den
     CHECK_THROWS_WITH(linear(x, transpose(wt, 0, 1), b, WeightLayout::kInOut),
                       Catch::Contains("(5, 3) held as (in, out)") && Catch::Contains("expected 5 features"));
   }
+}
+
+TEST_CASE("linear with the weight held in panels gives the output and weight gradient bits on any thread count",
+          "[tensor]") {
+  // The default model's first layer (two panels of 128), the same on dense data, a layer of 5
+  // panels of 8 for 2 or 3 threads to split unevenly, a small one, and a wide one.
+  const struct {
+    Shape x;
+    std::size_t outs;
+    bool sparse;
+    std::size_t width;
+  } cases[] = {{{128, 784}, 256, true, 128},
+               {{64, 784}, 256, false, 128},
+               {{20, 1100}, 40, true, 8},
+               {{5, 7}, 6, false, 2},
+               {{256, 40}, 512, false, 128}};
+  for (const auto& c : cases) {
+    for (const bool relu : {false, true}) {
+      const SparseInputRun expected = sparse_input_run(c.x, c.outs, !c.sparse, 1, relu, WeightLayout::kInOut);
+      const SparseInputRun one = sparse_input_run(c.x, c.outs, !c.sparse, 1, relu, WeightLayout::kInOutPanels, c.width);
+      for (const std::size_t threads : {1, 2, 3}) {
+        INFO("x " << c.x.str() << ", " << c.outs << " outputs in panels of " << c.width << ", "
+                  << (c.sparse ? "sparse data" : "dense") << ", " << (relu ? "linear_relu" : "linear") << ", "
+                  << threads << " thread(s)");
+        const SparseInputRun got =
+            sparse_input_run(c.x, c.outs, !c.sparse, threads, relu, WeightLayout::kInOutPanels, c.width);
+        for (const auto& p : got.products) CHECK(p.kind.sparse == c.sparse);
+        require_same_bits(got.run.y, expected.run.y, "y");
+        require_same_bits(got.run.dw, expected.run.dw, "dW");
+        require_same_bits(got.run.db, expected.run.db, "db");
+        // The input's gradient is summed panel by panel: the same bits on any thread count,
+        // and within rounding of the sum taken in one go.
+        require_same_bits(got.run.dx, one.run.dx, "dx");
+        REQUIRE(got.run.dx.size() == expected.run.dx.size());
+        for (std::size_t i = 0; i < got.run.dx.size(); ++i) {
+          INFO("dx[" << i << "]: panels " << got.run.dx[i] << ", whole " << expected.run.dx[i]);
+          REQUIRE(std::abs(got.run.dx[i] - expected.run.dx[i]) <= 1e-5f * (1.0f + std::abs(expected.run.dx[i])));
+        }
+      }
+    }
+  }
+  // Against finite differences (pre-activations kept 0.2 from the ReLU's kink, as above), and
+  // a weight that is not 3-D.
+  for (const bool relu : {false, true}) {
+    seatorch::core::Rng rng(29);  // fresh leaves each time: their gradients accumulate
+    const Tensor x = testing::random_tensor({4, 3}, rng);
+    const Tensor w = testing::random_tensor({3, 3, 2}, rng, -0.1, 0.1);  // 3 panels of 2: 6 outputs
+    const Tensor b = testing::random_away_from_zero({6}, rng, 0.5);
+    INFO((relu ? "linear_relu" : "linear"));
+    check_gradients(
+        [relu](const auto& in) {
+          return relu ? linear_relu(in[0], in[1], in[2], WeightLayout::kInOutPanels)
+                      : linear(in[0], in[1], in[2], WeightLayout::kInOutPanels);
+        },
+        {x, w, b});
+    CHECK_THROWS_WITH(linear(x, reshape(w, {9, 2}), b, WeightLayout::kInOutPanels), Catch::Contains("must be 3-D"));
+  }
+}
+
+TEST_CASE("a weight held in panels goes back to W's rows and is refused a width that does not divide it", "[tensor]") {
+  seatorch::core::Rng rng(31);
+  const Tensor w = testing::random_tensor({6, 5}, rng);  // W (out, in)
+  for (const WeightLayout layout : {WeightLayout::kOutIn, WeightLayout::kInOut, WeightLayout::kInOutPanels}) {
+    const Tensor held = seatorch::tensor::weight_held(w, layout, 3);
+    CHECK(contiguous(seatorch::tensor::weight_out_in(held, layout)).values() == w.values());
+  }
+  const Tensor panels = seatorch::tensor::weight_held(w, WeightLayout::kInOutPanels, 3);
+  REQUIRE(panels.shape() == Shape{2, 5, 3});
+  // Element (i, c) of panel p is W's row 3p + c, column i.
+  CHECK(panels.data<float>()[1 * 15 + 4 * 3 + 2] == w.data<float>()[5 * 5 + 4]);
+  CHECK_THROWS_WITH(seatorch::tensor::weight_held(w, WeightLayout::kInOutPanels, 4),
+                    Catch::Contains("6 outputs") && Catch::Contains("panels of 4"));
 }

@@ -6,6 +6,7 @@
 //   for g in grads: p.grad = torch.tensor(g); opt.step()
 // Also: state round trips through named buffers, and learning-rate schedules.
 #include "seatorch/core/error.hpp"
+#include "seatorch/tensor/matmul.hpp"
 #include "seatorch/train/lr_schedule.hpp"
 #include "seatorch/train/optimizer.hpp"
 
@@ -21,6 +22,7 @@ using seatorch::train::Optimizer;
 using seatorch::train::OptimizerKind;
 using seatorch::train::OptimizerOptions;
 using seatorch::tensor::Tensor;
+using seatorch::tensor::WeightLayout;
 
 namespace {
 
@@ -120,7 +122,7 @@ TEST_CASE("a parameter stored transposed keeps its state in the parameter's layo
   wt.set_requires_grad(true);
   OptimizerOptions options;
   options.momentum = 0.9;
-  Optimizer sgd({{"0.weight", wt, true}}, options);
+  Optimizer sgd({{"0.weight", wt, WeightLayout::kInOut}}, options);
   sgd.zero_grad();
   wt.backward(Tensor::from({0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f}, {3, 2}));  // dWᵀ; dW = its transpose
   sgd.step(0.5);
@@ -132,7 +134,7 @@ TEST_CASE("a parameter stored transposed keeps its state in the parameter's layo
   // Loaded back, into the transposed layout: a second step from each gives the same weights.
   Tensor copy = Tensor::from<float>(wt.values(), {3, 2});
   copy.set_requires_grad(true);
-  Optimizer resumed({{"0.weight", copy, true}}, options);
+  Optimizer resumed({{"0.weight", copy, WeightLayout::kInOut}}, options);
   resumed.load_state(state);
   for (auto [opt, p] : {std::pair{&sgd, wt}, std::pair{&resumed, copy}}) {
     opt->zero_grad();
@@ -147,6 +149,39 @@ TEST_CASE("a parameter stored transposed keeps its state in the parameter's layo
   momentum->shape = {3, 2};
   CHECK_THROWS_WITH(resumed.load_state(stored),
                     Catch::Contains("0.weight.momentum_buffer") && Catch::Contains("(2, 3)"));
+}
+
+TEST_CASE("a parameter stored in panels keeps its state in the parameter's layout", "[train]") {
+  // W (4, 3) held as Wᵀ's columns in two panels of 2, (2, 3, 2): panel p holds W's rows 2p and
+  // 2p + 1 as columns. SGD's first momentum buffer is the gradient, given as W's (4, 3).
+  const std::vector<float> w_rows{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};  // W (4, 3)
+  Tensor held = seatorch::tensor::weight_held(Tensor::from<float>(w_rows, {4, 3}), WeightLayout::kInOutPanels, 2);
+  REQUIRE(held.shape() == seatorch::tensor::Shape{2, 3, 2});
+  CHECK(held.values() == std::vector<float>{1, 4, 2, 5, 3, 6, 7, 10, 8, 11, 9, 12});
+  held.set_requires_grad(true);
+  OptimizerOptions options;
+  options.momentum = 0.9;
+  Optimizer sgd({{"0.weight", held, WeightLayout::kInOutPanels}}, options);
+  sgd.zero_grad();
+  const std::vector<float> g_rows{0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 1.0f, 1.1f, 1.2f};  // dW (4, 3)
+  held.backward(seatorch::tensor::weight_held(Tensor::from<float>(g_rows, {4, 3}), WeightLayout::kInOutPanels, 2));
+  sgd.step(0.5);
+  const seatorch::nn::StateDict state = sgd.state();
+  const seatorch::nn::NamedBuffer* buffer = seatorch::nn::find_buffer(state, "0.weight.momentum_buffer");
+  REQUIRE(buffer != nullptr);
+  CHECK(buffer->shape == std::vector<std::size_t>{4, 3});
+  CHECK(buffer->data == g_rows);
+  // Loaded back into the panels: a second step from each gives the same weights.
+  Tensor copy = Tensor::from<float>(held.values(), {2, 3, 2});
+  copy.set_requires_grad(true);
+  Optimizer resumed({{"0.weight", copy, WeightLayout::kInOutPanels}}, options);
+  resumed.load_state(state);
+  for (auto [opt, p] : {std::pair{&sgd, held}, std::pair{&resumed, copy}}) {
+    opt->zero_grad();
+    p.backward(Tensor::from({0.6f, -0.5f, 0.4f, -0.3f, 0.2f, -0.1f, 0.6f, -0.5f, 0.4f, -0.3f, 0.2f, -0.1f}, {2, 3, 2}));
+    opt->step(0.5);
+  }
+  CHECK(copy.values() == held.values());
 }
 
 TEST_CASE("options PyTorch rejects are input errors", "[train]") {

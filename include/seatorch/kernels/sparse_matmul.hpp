@@ -84,6 +84,14 @@ void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
 // thread count.
 void sparse_matmul_tn(const SparseMatmulArgs& args);
 
+// sparse_matmul_tn with C held in panels of `width` columns (args.n a multiple of it), as
+// tensor::linear holds a weight in panels: op(B)'s columns [q * width, (q + 1) * width) give
+// panel q, (a.cols, width) row-major at args.c + q * a.cols * width (args.ldc and
+// args.transposed_c unused). Split across threads by whole panels, in contiguous runs as
+// core::parallel_ranges splits a range of them: each thread transposes its copy of A once for
+// all of its panels. The same sums as sparse_matmul_tn's, on any thread count.
+void sparse_matmul_tn_panels(const SparseMatmulArgs& args, std::size_t width);
+
 // Every copy in out (resized to `copies`) = the nonzeros of the dense (rows, cols) matrix at
 // a (row stride ld), with the selected kernel's loop: copy p compressed whole by thread p (one
 // copy by the calling thread). out's buffers are reused.

@@ -15,6 +15,9 @@
 
 #include "seatorch/tensor/tensor.hpp"
 
+#include <cstddef>
+#include <cstdint>
+
 namespace seatorch::tensor {
 
 // (m, k) x (k, n) -> (m, n)
@@ -25,10 +28,29 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 // forward then reads its rows in place instead of packing them every step, and its weight
 // gradient comes out in rows instead of through register transposes (DECISIONS 83). Either
 // way every output and gradient element is the same float operations, so the bits agree.
-enum class WeightLayout : bool { kOutIn, kInOut };
+//
+// kInOutPanels holds Wᵀ's columns in panels, (panels, in, width): panel p is the (in, width)
+// block of Wᵀ's columns [p * width, (p + 1) * width), row-major. Each product then runs
+// panel by panel, the panels split across threads, so that on two threads each core
+// multiplies by, takes the gradient of and updates only its own panels' lines: split by
+// columns of one row-major Wᵀ, each core read half of every row that the other's update then
+// wrote, which took the update on two far-apart vCPUs three times one thread's time
+// (DECISIONS 91, 92). The output and the weight gradient are the same floats as kInOut's; the
+// input's gradient (a sum over the outputs) is summed panel by panel, so its bits differ from
+// kInOut's, but not between thread counts. nn::Linear holds the input layer this way, whose
+// input (data) needs no gradient.
+enum class WeightLayout : std::uint8_t { kOutIn, kInOut, kInOutPanels };
 
-// x (batch, in), weight (out, in) (or (in, out) with kInOut), bias (out) or undefined ->
-// (batch, out); the weight's gradient has the weight tensor's shape.
+// W (out, in) from a weight tensor held in `layout`: the tensor itself, its transpose, or
+// its panels put back in rows (a copy); recorded, so a gradient flows back to the tensor.
+Tensor weight_out_in(const Tensor& weight, WeightLayout layout);
+// The inverse, a contiguous tensor that holds W (out, in) in `layout`, not recorded; for
+// kInOutPanels in panels of `width` columns (out a multiple of it).
+Tensor weight_held(const Tensor& w, WeightLayout layout, std::size_t width = 0);
+
+// x (batch, in), weight (out, in) (or (in, out) with kInOut, (panels, in, width) with
+// kInOutPanels), bias (out) or undefined -> (batch, out); the weight's gradient has the
+// weight tensor's shape.
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {},
               WeightLayout layout = WeightLayout::kOutIn);
 
