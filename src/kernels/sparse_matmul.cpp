@@ -1,7 +1,8 @@
 // sparse_matmul(): the dispatch point of the sparse product and its split across threads,
 // as matmul() does them for the dense one (matmul.cpp); the compression that makes its A, a
-// whole copy per thread; and sparse_matmul_tn, whose threads each transpose their columns of
-// it. The kernel applies the epilogue.
+// whole copy per thread; sparse_matmul_tn, whose threads each transpose their columns of it;
+// and sparse_matmul_tn_panels, whose threads each transpose all of it once for their panels.
+// The kernel applies the epilogue.
 #include "seatorch/kernels/sparse_matmul.hpp"
 
 #include "seatorch/core/parallel.hpp"

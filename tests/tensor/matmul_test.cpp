@@ -170,6 +170,24 @@ struct SparseInputRun {
   std::vector<seatorch::kernels::ProductRecord> products;
 };
 
+// linear and linear_relu of a (4, 3) input with the weight held in `layout` (`held` its
+// shape, `outs` outputs) against finite differences, every pre-activation at least 0.2 from
+// the ReLU's kink (|x W^T| <= 0.3, |b| >= 0.5; a step moves it by at most 0.01).
+void check_held_gradients(WeightLayout layout, const Shape& held, std::size_t outs, std::uint64_t seed) {
+  for (const bool relu : {false, true}) {
+    seatorch::core::Rng rng(seed);  // fresh leaves each time: their gradients accumulate
+    const Tensor x = testing::random_tensor({4, 3}, rng);
+    const Tensor w = testing::random_tensor(held, rng, -0.1, 0.1);
+    const Tensor b = testing::random_away_from_zero({outs}, rng, 0.5);
+    INFO((relu ? "linear_relu" : "linear"));
+    check_gradients(
+        [relu, layout](const auto& in) {
+          return relu ? linear_relu(in[0], in[1], in[2], layout) : linear(in[0], in[1], in[2], layout);
+        },
+        {x, w, b});
+  }
+}
+
 SparseInputRun sparse_input_run(const Shape& x_shape, std::size_t outs, bool x_wants_grad, std::size_t threads,
                                 bool relu = true, WeightLayout layout = WeightLayout::kOutIn,
                                 std::size_t panel_width = 0) {
@@ -245,23 +263,12 @@ TEST_CASE("linear with the weight held as its transpose gives the same bits, den
       }
     }
   }
-  // Against finite differences (pre-activations kept 0.2 from the ReLU's kink, as above),
-  // and the shapes that do not chain named as the layout reads them.
-  for (const bool relu : {false, true}) {
-    seatorch::core::Rng rng(27);  // fresh leaves each time: their gradients accumulate
-    const Tensor x = testing::random_tensor({4, 3}, rng);
-    const Tensor wt = testing::random_tensor({3, 5}, rng, -0.1, 0.1);
-    const Tensor b = testing::random_away_from_zero({5}, rng, 0.5);
-    INFO((relu ? "linear_relu" : "linear"));
-    check_gradients(
-        [relu](const auto& in) {
-          return relu ? linear_relu(in[0], in[1], in[2], WeightLayout::kInOut)
-                      : linear(in[0], in[1], in[2], WeightLayout::kInOut);
-        },
-        {x, wt, b});
-    CHECK_THROWS_WITH(linear(x, transpose(wt, 0, 1), b, WeightLayout::kInOut),
-                      Catch::Contains("(5, 3) held as (in, out)") && Catch::Contains("expected 5 features"));
-  }
+  // Against finite differences, and the shapes that do not chain named as the layout reads them.
+  check_held_gradients(WeightLayout::kInOut, {3, 5}, 5, 27);
+  seatorch::core::Rng rng(27);
+  const Tensor x = testing::random_tensor({4, 3}, rng);
+  CHECK_THROWS_WITH(linear(x, testing::random_tensor({5, 3}, rng), Tensor(), WeightLayout::kInOut),
+                    Catch::Contains("(5, 3) held as (in, out)") && Catch::Contains("expected 5 features"));
 }
 
 TEST_CASE("linear with the weight held in panels gives the output and weight gradient bits on any thread count",
@@ -303,22 +310,12 @@ TEST_CASE("linear with the weight held in panels gives the output and weight gra
       }
     }
   }
-  // Against finite differences (pre-activations kept 0.2 from the ReLU's kink, as above), and
-  // a weight that is not 3-D.
-  for (const bool relu : {false, true}) {
-    seatorch::core::Rng rng(29);  // fresh leaves each time: their gradients accumulate
-    const Tensor x = testing::random_tensor({4, 3}, rng);
-    const Tensor w = testing::random_tensor({3, 3, 2}, rng, -0.1, 0.1);  // 3 panels of 2: 6 outputs
-    const Tensor b = testing::random_away_from_zero({6}, rng, 0.5);
-    INFO((relu ? "linear_relu" : "linear"));
-    check_gradients(
-        [relu](const auto& in) {
-          return relu ? linear_relu(in[0], in[1], in[2], WeightLayout::kInOutPanels)
-                      : linear(in[0], in[1], in[2], WeightLayout::kInOutPanels);
-        },
-        {x, w, b});
-    CHECK_THROWS_WITH(linear(x, reshape(w, {9, 2}), b, WeightLayout::kInOutPanels), Catch::Contains("must be 3-D"));
-  }
+  // Against finite differences (3 panels of 2: 6 outputs), and a weight that is not 3-D.
+  check_held_gradients(WeightLayout::kInOutPanels, {3, 3, 2}, 6, 29);
+  seatorch::core::Rng rng(29);
+  const Tensor x = testing::random_tensor({4, 3}, rng);
+  CHECK_THROWS_WITH(linear(x, testing::random_tensor({9, 2}, rng), Tensor(), WeightLayout::kInOutPanels),
+                    Catch::Contains("must be 3-D"));
 }
 
 TEST_CASE("a weight held in panels goes back to W's rows and is refused a width that does not divide it", "[tensor]") {
