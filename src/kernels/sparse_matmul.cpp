@@ -1,8 +1,8 @@
 // sparse_matmul(): the dispatch point of the sparse product and its split across threads,
 // as matmul() does them for the dense one (matmul.cpp); the compression that makes its A, a
 // whole copy per thread; sparse_matmul_tn, whose threads each transpose their columns of it;
-// and sparse_matmul_tn_panels, whose threads each transpose all of it once for their panels.
-// The kernel applies the epilogue.
+// and the two products of a weight held in panels, split by whole panels. The kernel applies
+// the epilogue.
 #include "seatorch/kernels/sparse_matmul.hpp"
 
 #include "seatorch/core/parallel.hpp"
@@ -16,10 +16,15 @@
 namespace seatorch::kernels {
 namespace {
 
+// A's copy that part `part` of a loop reads: the one its own thread made.
+const SparseRows* copy_for(const SparseMatmulArgs& args, std::size_t part) {
+  return args.a + std::min(part, args.copies - 1);
+}
+
 // The product's columns [j0, j1) of op(B), as a product of its own over A's copy for `part`.
 SparseMatmulArgs columns(const SparseMatmulArgs& args, std::size_t part_index, std::size_t j0, std::size_t j1) {
   SparseMatmulArgs part = args;
-  part.a = args.a + std::min(part_index, args.copies - 1);
+  part.a = copy_for(args, part_index);
   part.copies = 1;
   part.n = j1 - j0;
   part.b += args.tb == Transpose::kNo ? j0 : j0 * args.ldb;
@@ -43,7 +48,7 @@ void run_split(const KernelInfo& kernel, const SparseMatmulArgs& args, const Epi
 // [p0, p1) of Aᵀ, (p1 - p0, m), valid until the thread's next call.
 const SparseRows& transposed_columns(const SparseMatmulArgs& args, std::size_t part, std::size_t p0, std::size_t p1) {
   thread_local SparseRows columns;
-  const SparseRows& a = args.a[std::min(part, args.copies - 1)];
+  const SparseRows& a = *copy_for(args, part);
   shape_sparse(p1 - p0, a.rows, columns);
   transpose_sparse(a, p0, p1, columns);
   return columns;
@@ -69,6 +74,19 @@ void run_split_tn(const KernelInfo& kernel, const SparseMatmulArgs& args) {
   }
   core::parallel_ranges(k, 1, kRowGrain, [&](std::size_t part, std::size_t p0, std::size_t p1) {
     transposed_rows(kernel, args, part, p0, p1);
+  });
+}
+
+// A product over a weight held in panels of `width` columns: the args.n / width panels split
+// across threads in contiguous runs, each part's args made once by part_args(part) (its copy
+// of A, or that copy transposed), then panel(part's args, q) for each of its panels q.
+template <class PartArgs, class Panel>
+void run_panels(const SparseMatmulArgs& args, std::size_t width, PartArgs part_args, Panel panel) {
+  core::parallel_ranges(args.n / width, 1, 1, [&](std::size_t part, std::size_t q0, std::size_t q1) {
+    SparseMatmulArgs a = part_args(part);
+    a.copies = 1;
+    a.n = width;
+    for (std::size_t q = q0; q < q1; ++q) panel(a, q);
   });
 }
 
@@ -107,24 +125,48 @@ void sparse_matmul_tn(const SparseMatmulArgs& args) {
                [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
 }
 
+void sparse_matmul_panels(const SparseMatmulArgs& args, std::size_t width, const Epilogue& epilogue) {
+  assert(args.tb == Transpose::kNo && !args.transposed_c && !args.accumulate && width > 0 && args.n % width == 0);
+  const KernelInfo& kernel = selected_kernel_info();
+  const std::size_t k = args.a->cols;
+  run_recorded(
+      [&] {
+        run_panels(
+            args, width,
+            [&](std::size_t part) {
+              SparseMatmulArgs a = args;
+              a.a = copy_for(args, part);
+              a.ldb = width;
+              return a;
+            },
+            [&](SparseMatmulArgs panel, std::size_t q) {
+              panel.b = args.b + q * k * width;
+              panel.c = args.c + q * width;
+              kernel.sparse_matmul(panel, epilogue.from_column(q * width));
+            });
+      },
+      [&](ProductLog& log, double seconds) { log.add(args, epilogue, seconds); });
+}
+
 void sparse_matmul_tn_panels(const SparseMatmulArgs& args, std::size_t width) {
   assert(args.tb == Transpose::kNo && !args.transposed_c && width > 0 && args.n % width == 0);
   const KernelInfo& kernel = selected_kernel_info();
   const std::size_t k = args.a->cols;
   run_recorded(
       [&] {
-        core::parallel_ranges(args.n / width, 1, 1, [&](std::size_t part, std::size_t q0, std::size_t q1) {
-          SparseMatmulArgs panel = args;
-          panel.a = &transposed_columns(args, part, 0, k);  // once for all of this thread's panels
-          panel.copies = 1;
-          panel.n = width;
-          panel.ldc = width;
-          for (std::size_t q = q0; q < q1; ++q) {
-            panel.b = args.b + q * width;
-            panel.c = args.c + q * k * width;
-            kernel.sparse_matmul(panel, {});
-          }
-        });
+        run_panels(
+            args, width,
+            [&](std::size_t part) {
+              SparseMatmulArgs a = args;
+              a.a = &transposed_columns(args, part, 0, k);  // once for all of this thread's panels
+              a.ldc = width;
+              return a;
+            },
+            [&](SparseMatmulArgs panel, std::size_t q) {
+              panel.b = args.b + q * width;
+              panel.c = args.c + q * k * width;
+              kernel.sparse_matmul(panel, {});
+            });
       },
       [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
 }

@@ -22,7 +22,7 @@ Linear::Linear(std::size_t in, std::size_t out, core::Rng& rng, bool input_layer
     : layout(input_layer && out > kWeightPanel && out % kWeightPanel == 0 ? tensor::WeightLayout::kInOutPanels
                                                                           : tensor::WeightLayout::kInOut) {
   const double bound = 1.0 / std::sqrt(static_cast<double>(in));
-  // W drawn row by row, (out, in), as the scalar engine draws it, then held as its transpose.
+  // W drawn row by row, (out, in), as the scalar engine draws it, then held in `layout`.
   weight_t = tensor::weight_held(uniform_tensor({out, in}, bound, rng), layout, kWeightPanel);
   weight_t.set_requires_grad(true);
   bias = uniform_tensor({out}, bound, rng);

@@ -2,7 +2,6 @@
 #include "seatorch/nn/state_dict.hpp"
 
 #include "seatorch/core/error.hpp"
-#include "seatorch/tensor/movement.hpp"
 
 #include <fmt/ranges.h>
 
@@ -30,7 +29,7 @@ const NamedBuffer* find_buffer(const StateDict& state, std::string_view name) {
 void copy_into(const NamedBuffer& buffer, const tensor::Tensor& dst, std::string_view owner,
                tensor::WeightLayout layout) {
   const tensor::Shape shape{std::span<const std::size_t>(buffer.shape)};
-  const tensor::Shape expected = tensor::weight_out_in(dst.detach(), layout).shape();
+  const tensor::Shape expected = tensor::out_in_shape(dst.shape(), layout);
   if (!(shape == expected) || buffer.data.size() != dst.numel()) {
     throw core::input_error("{}: '{}' has shape {} ({} values) but {} is expected; the checkpoint was "
                             "made for another architecture",

@@ -130,20 +130,41 @@ struct Panels {
 
 Panels panels_of(const Tensor& w) { return {w.data<float>(), w.shape()[0], w.shape()[1], w.shape()[2]}; }
 
-// body(part, p) for every panel p, the panels split across threads in contiguous runs, as
-// the optimizer splits a panelled parameter's elements (train/optimizer.cpp): the core that
-// multiplies by a panel takes its gradient and updates it. Each part's products run on its
-// own thread (a loop inside a part runs inline), over its own copy of sparse data.
+// body(p) for every panel p of a dense product, the panels split across threads in
+// contiguous runs as kernels::sparse_matmul_panels splits the sparse ones and the optimizer a
+// panelled parameter's elements: the core that multiplies by a panel takes its gradient and
+// updates it. Each part's products run on its own thread (a loop inside a part runs inline).
 template <class Body>
 void for_panels(std::size_t count, Body&& body) {
-  core::parallel_ranges(count, 1, 1, [&](std::size_t part, std::size_t p0, std::size_t p1) {
-    for (std::size_t p = p0; p < p1; ++p) body(part, p);
+  core::parallel_ranges(count, 1, 1, [&](std::size_t p0, std::size_t p1) {
+    for (std::size_t p = p0; p < p1; ++p) body(p);
   });
 }
 
-// The copy of sparse data that part `part` of a loop reads: its own thread's.
-const kernels::SparseRows* copy_for(const kernels::SparseCopies& rows, std::size_t part) {
-  return rows.data() + std::min(part, rows.size() - 1);
+// linear's forward for a weight held in panels: out (batch, outs) = relu(bias + x Wᵀ), each
+// panel's columns of it from that panel, over x's nonzeros where `rows` has them.
+void panel_forward(Operand x, const kernels::SparseCopies* rows, const Panels& w, const kernels::Epilogue& epilogue,
+                   std::size_t batch, float* out) {
+  const std::size_t outs = w.count * w.width;
+  if (rows != nullptr) {
+    kernels::sparse_matmul_panels(
+        {rows->data(), w.data, w.width, Transpose::kNo, outs, out, outs, false, false, rows->size()}, w.width,
+        epilogue);
+    return;
+  }
+  for_panels(w.count, [&](std::size_t p) {
+    kernels::matmul({{batch, w.width, w.in},
+                     x.data,
+                     x.ld,
+                     x.t,
+                     w.panel(p),
+                     w.width,
+                     Transpose::kNo,
+                     out + p * w.width,
+                     outs,
+                     false},
+                    epilogue.from_column(p * w.width));
+  });
 }
 
 // linear's backward for a weight held in panels, from the gradient pg (batch, outs): the
@@ -167,7 +188,7 @@ void panel_products(const Node& node, const float* pg, std::size_t batch, std::s
         {rows.data(), pg, outs, Transpose::kNo, outs, slot.data, 0, false, slot.accumulate, rows.size()}, w.width);
     return;
   }
-  for_panels(w.count, [&](std::size_t, std::size_t p) {
+  for_panels(w.count, [&](std::size_t p) {
     product(as_operand(x)->transposed(), {pg + p * w.width, outs, Transpose::kNo}, w.in, w.width, batch,
             slot.data + p * w.in * w.width, w.width, slot.accumulate);
   });
@@ -313,12 +334,14 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
   } else {
     expect_matrix(w_in, op, "the weight");
   }
-  const bool in_out = layout == WeightLayout::kInOut;
+  const Shape w_shape = out_in_shape(w_in.shape(), layout);  // W's (out, in)
   const std::size_t batch = x_in.shape()[0];
-  const std::size_t ins = panelled ? w_in.shape()[1] : w_in.shape()[in_out ? 0 : 1];
-  const std::size_t outs = panelled ? w_in.shape()[0] * w_in.shape()[2] : w_in.shape()[in_out ? 1 : 0];
+  const std::size_t ins = w_shape[1];
+  const std::size_t outs = w_shape[0];
   if (x_in.shape()[1] != ins) {
-    const char* held = panelled ? " held in panels (panels, in, width)" : in_out ? " held as (in, out)" : "";
+    const char* held = panelled                         ? " held in panels (panels, in, width)"
+                       : layout == WeightLayout::kInOut ? " held as (in, out)"
+                                                        : "";
     throw core::input_error("{}: input of shape {} for a weight of shape {}{} (expected {} features)", op,
                             x_in.shape().str(), w_in.shape().str(), held, ins);
   }
@@ -336,25 +359,16 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
   const kernels::Epilogue epilogue{b.defined() ? b.data<float>() : nullptr, relu};
   std::shared_ptr<kernels::SparseCopies> rows = sparse_data(x);
   if (panelled) {
-    const Panels wp = panels_of(w);
-    for_panels(wp.count, [&](std::size_t part, std::size_t p) {
-      float* c = out.data<float>() + p * wp.width;  // (batch, width), row stride outs
-      const kernels::Epilogue e = epilogue.from_column(p * wp.width);
-      if (rows) {
-        kernels::sparse_matmul({copy_for(*rows, part), wp.panel(p), wp.width, Transpose::kNo, wp.width, c, outs}, e);
-      } else {
-        kernels::matmul(
-            {{batch, wp.width, ins}, xo.data, xo.ld, xo.t, wp.panel(p), wp.width, Transpose::kNo, c, outs, false}, e);
-      }
-    });
-  } else if (rows) {
-    const Operand wt = transposed_weight(w, layout);
-    kernels::sparse_matmul(
-        {rows->data(), wt.data, wt.ld, wt.t, outs, out.data<float>(), outs, false, false, rows->size()}, epilogue);
+    panel_forward(xo, rows.get(), panels_of(w), epilogue, batch, out.data<float>());
   } else {
     const Operand wt = transposed_weight(w, layout);
-    kernels::matmul({{batch, outs, ins}, xo.data, xo.ld, xo.t, wt.data, wt.ld, wt.t, out.data<float>(), outs, false},
-                    epilogue);
+    if (rows) {
+      kernels::sparse_matmul(
+          {rows->data(), wt.data, wt.ld, wt.t, outs, out.data<float>(), outs, false, false, rows->size()}, epilogue);
+    } else {
+      kernels::matmul({{batch, outs, ins}, xo.data, xo.ld, xo.t, wt.data, wt.ld, wt.t, out.data<float>(), outs, false},
+                      epilogue);
+    }
   }
   Node* node = record(out, op, linear_backward_of(relu, layout), x, w, b);
   if (node != nullptr) node->state = std::move(rows);
@@ -363,6 +377,18 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
 
 }  // namespace
 
+Shape out_in_shape(const Shape& held, WeightLayout layout) {
+  switch (layout) {
+    case WeightLayout::kOutIn:
+      return held;
+    case WeightLayout::kInOut:
+      return {held[1], held[0]};
+    case WeightLayout::kInOutPanels:  // (panels, in, width)
+      return {held[0] * held[2], held[1]};
+  }
+  throw std::logic_error("out_in_shape: unknown layout");
+}
+
 Tensor weight_out_in(const Tensor& weight, WeightLayout layout) {
   switch (layout) {
     case WeightLayout::kOutIn:
@@ -370,7 +396,7 @@ Tensor weight_out_in(const Tensor& weight, WeightLayout layout) {
     case WeightLayout::kInOut:
       return transpose(weight, 0, 1);
     case WeightLayout::kInOutPanels:  // (panels, in, width) -> (panels, width, in) -> (out, in)
-      return reshape(permute(weight, {0, 2, 1}), {weight.shape()[0] * weight.shape()[2], weight.shape()[1]});
+      return reshape(permute(weight, {0, 2, 1}), out_in_shape(weight.shape(), layout));
   }
   throw std::logic_error("weight_out_in: unknown layout");
 }

@@ -24,9 +24,10 @@ constexpr std::string_view kStep = "step";
 // kernels::matmul and sparse_matmul_tn split by rows), so each thread usually updates the
 // rows its own core computed. Blocks of Wᵀ's columns instead, as the forward reads it, took
 // the default model's optimizer twice as long on two threads (DECISIONS 84). A weight held in
-// panels (rank 3) splits between whole panels, as its forward and gradient do (DECISIONS 92).
-std::size_t update_grain(const tensor::Tensor& t) {
-  if (t.rank() == 3) return t.shape()[1] * t.shape()[2];
+// panels splits between whole panels, as its forward and gradient do (DECISIONS 92).
+std::size_t update_grain(const nn::Parameter& param) {
+  const tensor::Tensor& t = param.tensor;
+  if (param.layout == tensor::WeightLayout::kInOutPanels) return t.shape()[1] * t.shape()[2];
   return t.rank() == 2 ? t.shape()[1] : 16;
 }
 constexpr std::size_t kUpdatesPerThread = std::size_t{1} << 14;
@@ -114,7 +115,7 @@ void Optimizer::sgd_step(const nn::Parameter& param, Slot& slot, float lr) {
   u.neg_lr = -lr;
   u.first = !slot.started;
   u.nesterov = options_.nesterov;
-  core::parallel_ranges(param.tensor.numel(), update_grain(param.tensor), kUpdatesPerThread,
+  core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
                         [&u](std::size_t begin, std::size_t end) { kernels::sgd_update(u, begin, end); });
   slot.started = slot.started || u.mu != 0.0f;
 }
@@ -139,7 +140,7 @@ void Optimizer::adam_step(const nn::Parameter& param, Slot& slot, double lr) {
   u.correction2_sqrt = static_cast<float>(std::sqrt(1.0 - std::pow(options_.beta2, t)));
   u.neg_step_size = static_cast<float>(-(lr / correction1));
   u.eps = static_cast<float>(options_.eps);
-  core::parallel_ranges(param.tensor.numel(), update_grain(param.tensor), kUpdatesPerThread,
+  core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
                         [&u](std::size_t begin, std::size_t end) { kernels::adam_update(u, begin, end); });
 }
 

@@ -84,12 +84,20 @@ void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue);
 // thread count.
 void sparse_matmul_tn(const SparseMatmulArgs& args);
 
-// sparse_matmul_tn with C held in panels of `width` columns (args.n a multiple of it), as
-// tensor::linear holds a weight in panels: op(B)'s columns [q * width, (q + 1) * width) give
-// panel q, (a.cols, width) row-major at args.c + q * a.cols * width (args.ldc and
-// args.transposed_c unused). Split across threads by whole panels, in contiguous runs as
-// core::parallel_ranges splits a range of them: each thread transposes its copy of A once for
-// all of its panels. The same sums as sparse_matmul_tn's, on any thread count.
+// The two products of a weight held in panels of `width` columns (args.n a multiple of it),
+// as tensor::linear holds one (tensor::WeightLayout::kInOutPanels): panel q is op(B)'s, or
+// C's, columns [q * width, (q + 1) * width), an (a.cols, width) row-major block at
+// q * a.cols * width from the start (args.tb kNo and args.transposed_c false). Both split
+// across threads by whole panels, in contiguous runs as core::parallel_ranges splits a range
+// of them (the optimizer splits the weight's elements the same way), so that each core reads
+// and writes only its own panels. Each element is the same sum as in sparse_matmul and
+// sparse_matmul_tn, on any thread count.
+//
+// The forward: C (m, n, row stride ldc) = relu(bias + A op(B)) with op(B) in panels (args.b
+// the first; args.ldb unused); not accumulated.
+void sparse_matmul_panels(const SparseMatmulArgs& args, std::size_t width, const Epilogue& epilogue);
+// The weight gradient: C = or += Aᵀ B with C in panels (args.c the first; args.ldc unused);
+// each thread transposes its copy of A once for all of its panels.
 void sparse_matmul_tn_panels(const SparseMatmulArgs& args, std::size_t width);
 
 // Every copy in out (resized to `copies`) = the nonzeros of the dense (rows, cols) matrix at

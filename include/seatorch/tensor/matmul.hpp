@@ -41,6 +41,10 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 // input (data) needs no gradient.
 enum class WeightLayout : std::uint8_t { kOutIn, kInOut, kInOutPanels };
 
+// The shape (out, in) of the W that a weight tensor of shape `held` holds in `layout` (2-D,
+// or 3-D for kInOutPanels).
+Shape out_in_shape(const Shape& held, WeightLayout layout);
+
 // W (out, in) from a weight tensor held in `layout`: the tensor itself, its transpose, or
 // its panels put back in rows (a copy); recorded, so a gradient flows back to the tensor.
 Tensor weight_out_in(const Tensor& weight, WeightLayout layout);
