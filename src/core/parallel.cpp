@@ -12,6 +12,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -32,8 +33,13 @@ namespace {
 // step's loops come closer together than this, so its workers never sleep mid-step. Between
 // rounds of polls it yields: when more threads than cores want to run (two training runs at
 // once), a poller that kept its core would starve the very thread it waits for (an epoch took
-// ten times as long).
+// ten times as long). The first round is long, about as long as the yield (in a Zen 5 guest,
+// 4096 polls of a cached line 1.2 us, sched_yield 1.2 us): most waits end within it, where a
+// thread that yielded after a short round would see the line move a microsecond late (an empty
+// two-thread loop 2.4 us against 1.3 us, the CPUs far apart); after it the rounds are short,
+// so that a thread sharing its CPU does not hold it long (DECISIONS 93).
 constexpr auto kSpin = std::chrono::microseconds(500);
+constexpr int kFirstPolls = 4096;
 constexpr int kPollsPerRound = 256;
 
 // How long a worker polls for its next loop before it takes an item of idle work. Most gaps
@@ -57,21 +63,32 @@ using Clock = std::chrono::steady_clock;
 
 thread_local bool t_inside_part = false;
 
-// One ranged loop as parts: part p is [bounds[p], bounds[p + 1]), and records when it ended,
-// counted from the loop's start. A worker that starts late (it had yielded its CPU, or the
-// host had taken it) is as late at the join as one that computes slowly, so both count.
-struct RangeJob {
-  RangeFn fn = nullptr;
+// What the caller publishes to start a loop, in one cache line: a worker that sees the
+// generation move has, in the line it fetched to see it, everything it needs to start (with
+// two threads; a third thread's bounds are in the next line). On a virtual machine whose two
+// CPUs sit on different dies every line the worker fetches from the caller's cache costs a
+// few hundred nanoseconds, one after another, and a training step starts some twenty loops
+// (DECISIONS 93).
+struct alignas(64) Announcement {
+  std::atomic<std::uint64_t> generation{0};
+  PartFn part_fn = nullptr;    // a loop of parts, or
+  RangeFn range_fn = nullptr;  // a ranged loop: part p is [p == 0 ? 0 : ends[p - 1], ends[p])
   void* context = nullptr;
-  std::array<std::size_t, kMaxThreads + 1> bounds{};
+  std::size_t parts = 0;
+  // A ranged loop's start: each part records when it ended, counted from here. A worker that
+  // starts late (it had yielded its CPU, or the host had taken it) is as late at the join as
+  // one that computes slowly, so both count.
   Clock::time_point start;
-  std::array<double, kMaxThreads> seconds{};
+  std::array<std::size_t, kMaxThreads> ends{};
+};
+static_assert(offsetof(Announcement, ends) + 2 * sizeof(std::size_t) <= 64,
+              "a two-thread loop's announcement fits one cache line");
 
-  static void run_part(void* job, std::size_t part) {
-    auto& j = *static_cast<RangeJob*>(job);
-    if (j.bounds[part] < j.bounds[part + 1]) j.fn(j.context, part, j.bounds[part], j.bounds[part + 1]);
-    j.seconds[part] = std::chrono::duration<double>(Clock::now() - j.start).count();
-  }
+// What a worker writes when its parts of a loop are done, in a line of its own: the caller
+// reads each worker's line once, and no two writers take turns with one line.
+struct alignas(64) Answer {
+  std::atomic<std::uint64_t> generation{0};
+  double seconds = 0.0;  // a ranged loop: when this worker's part ended, from the loop's start
 };
 
 // Items offered for idle time (offer_idle): claimed one at a time from `next`, counted in
@@ -95,8 +112,8 @@ class Pool {
   }
   ~Pool() {
     stop_.store(true, std::memory_order_release);
-    generation_.fetch_add(1, std::memory_order_acq_rel);
-    generation_.notify_all();
+    announce_.generation.fetch_add(1, std::memory_order_acq_rel);
+    announce_.generation.notify_all();
   }  // the jthreads join here
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -104,32 +121,24 @@ class Pool {
   [[nodiscard]] std::size_t size() const { return threads_; }
 
   void run(std::size_t parts, PartFn fn, void* context) {
-    fn_ = fn;
-    context_ = context;
-    parts_ = parts;
-    error_ = nullptr;
-    // Every worker answers every loop, even one with no part for it: no worker can then
-    // lag a loop behind and read the next loop's job as its own.
-    pending_.store(threads_ - 1, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_acq_rel);
-    generation_.notify_all();
-    run_share(0);
-    for (std::size_t left = pending_.load(std::memory_order_acquire); left != 0;) {
-      left = wait_filling(pending_, left, 0);
-    }
-    if (error_) std::rethrow_exception(error_);
+    announce_.part_fn = fn;
+    announce_.range_fn = nullptr;
+    announce_.context = context;
+    announce_.parts = parts;
+    (void)run_announced();
   }
 
   // A ranged loop in `parts` pieces: split by the shares (evenly when fewer parts than
   // threads), run, and the shares moved by what the parts' times say.
   void run_ranges(std::size_t n, std::size_t grain, std::size_t parts, RangeFn fn, void* context) {
-    RangeJob job;
-    job.fn = fn;
-    job.context = context;
-    split(n, grain, parts, job.bounds);
-    job.start = Clock::now();
-    run(parts, &RangeJob::run_part, &job);
-    if (parts == threads_ && !fixed_) adapt(job);
+    announce_.part_fn = nullptr;
+    announce_.range_fn = fn;
+    announce_.context = context;
+    announce_.parts = parts;
+    split(n, grain, parts);
+    announce_.start = Clock::now();
+    const double seconds = run_announced();
+    if (parts == threads_ && !fixed_) adapt(seconds);
   }
 
   void offer_idle(std::size_t n, ItemFn fn, void* context) {
@@ -178,29 +187,54 @@ class Pool {
   }
 
  private:
-  // Boundaries at the multiples of `grain` nearest to where the shares put them.
-  void split(std::size_t n, std::size_t grain, std::size_t parts, std::array<std::size_t, kMaxThreads + 1>& bounds) {
+  // The announced loop, run: part 0's share here, the others' on the workers; returns
+  // when every worker has answered, with the seconds this thread's ranged part took.
+  double run_announced() {
+    error_ = nullptr;
+    const std::uint64_t generation = announce_.generation.load(std::memory_order_relaxed) + 1;
+    // The caller alone writes the generation; the store publishes the fields above.
+    announce_.generation.store(generation, std::memory_order_release);
+    announce_.generation.notify_all();
+    const double seconds = run_share(0);
+    // Every worker answers every loop, even one with no part for it: no worker can then
+    // lag a loop behind and read the next loop's job as its own.
+    for (std::size_t w = 1; w < threads_; ++w) {
+      const std::atomic<std::uint64_t>& answered = answers_[w].generation;
+      for (std::uint64_t g = answered.load(std::memory_order_acquire); g != generation;) {
+        g = wait_filling(answered, g, 0);
+      }
+    }
+    if (error_) std::rethrow_exception(error_);
+    return seconds;
+  }
+
+  // Part p's begin and end in the announced ranged loop.
+  [[nodiscard]] std::size_t begin_of(std::size_t part) const { return part == 0 ? 0 : announce_.ends[part - 1]; }
+
+  // Ends at the multiples of `grain` nearest to where the shares put them.
+  void split(std::size_t n, std::size_t grain, std::size_t parts) {
     const bool even = parts != threads_;
-    double before = 0.0;  // the shares of parts [0, p)
-    bounds[0] = 0;
-    for (std::size_t p = 1; p < parts; ++p) {
-      before += even ? 1.0 / static_cast<double>(parts) : share_[p - 1];
+    double before = 0.0;  // the shares of parts [0, p]
+    for (std::size_t p = 0; p + 1 < parts; ++p) {
+      before += even ? 1.0 / static_cast<double>(parts) : share_[p];
       const auto grains =
           static_cast<std::size_t>(std::llround(before * static_cast<double>(n) / static_cast<double>(grain)));
-      bounds[p] = std::clamp(grains * grain, bounds[p - 1], n);
+      announce_.ends[p] = std::clamp(grains * grain, begin_of(p), n);
     }
-    bounds[parts] = n;
+    announce_.ends[parts - 1] = n;
   }
 
   // Each thread's speed in elements per second; the split they imply is where the shares
   // move towards. A loop in which a thread had nothing to do says nothing of its speed.
-  void adapt(const RangeJob& job) {
+  // `caller_seconds` is thread 0's part; the workers' are in their answers.
+  void adapt(double caller_seconds) {
     std::array<double, kMaxThreads> rate{};
     double total = 0.0;
     for (std::size_t t = 0; t < threads_; ++t) {
-      const auto size = static_cast<double>(job.bounds[t + 1] - job.bounds[t]);
-      if (size == 0.0 || !(job.seconds[t] > 0.0)) return;
-      rate[t] = size / job.seconds[t];
+      const auto size = static_cast<double>(announce_.ends[t] - begin_of(t));
+      const double seconds = t == 0 ? caller_seconds : answers_[t].seconds;
+      if (size == 0.0 || !(seconds > 0.0)) return;
+      rate[t] = size / seconds;
       total += rate[t];
     }
     const double even = 1.0 / static_cast<double>(threads_);
@@ -213,17 +247,27 @@ class Pool {
     for (std::size_t t = 0; t < threads_; ++t) share_[t] /= sum;
   }
 
-  void run_share(std::size_t thread) {
+  // Runs thread `thread`'s parts of the announced loop; for a ranged loop (one part a
+  // thread at most), returns when its part ended, counted from the loop's start.
+  double run_share(std::size_t thread) {
+    const Announcement& a = announce_;
+    double seconds = 0.0;
     t_inside_part = true;
-    for (std::size_t p = thread; p < parts_; p += threads_) {
+    for (std::size_t p = thread; p < a.parts; p += threads_) {
       try {
-        fn_(context_, p);
+        if (a.part_fn != nullptr) {
+          a.part_fn(a.context, p);
+        } else if (begin_of(p) < a.ends[p]) {
+          a.range_fn(a.context, p, begin_of(p), a.ends[p]);
+        }
       } catch (...) {
         const std::lock_guard lock(error_mutex_);
         if (!error_) error_ = std::current_exception();
       }
+      if (a.range_fn != nullptr) seconds = std::chrono::duration<double>(Clock::now() - a.start).count();
     }
     t_inside_part = false;
+    return seconds;
   }
 
   // Claims and runs one offered item; false when none is left.
@@ -254,7 +298,7 @@ class Pool {
     // The clock is read once a round of polls has found nothing: most waits end sooner.
     Clock::time_point start;
     for (bool first_round = true;; first_round = false) {
-      for (int i = 0; i < kPollsPerRound; ++i) {
+      for (int i = 0, polls = first_round ? kFirstPolls : kPollsPerRound; i < polls; ++i) {
         const T now = a.load(std::memory_order_acquire);
         if (now != old) return now;
       }
@@ -276,20 +320,19 @@ class Pool {
   void work(std::size_t thread) {
     std::uint64_t seen = 0;
     for (;;) {
-      seen = wait_filling(generation_, seen, thread);
+      seen = wait_filling(announce_.generation, seen, thread);
       if (stop_.load(std::memory_order_acquire)) return;
-      run_share(thread);  // nothing when the loop has fewer parts than threads
-      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_one();
+      Answer& answer = answers_[thread];
+      answer.seconds = run_share(thread);  // nothing when the loop has fewer parts than threads
+      answer.generation.store(seen, std::memory_order_release);
+      answer.generation.notify_one();
     }
   }
 
   const std::size_t threads_;
-  std::atomic<std::uint64_t> generation_{0};
-  std::atomic<std::size_t> pending_{0};
   std::atomic<bool> stop_{false};
-  PartFn fn_ = nullptr;
-  void* context_ = nullptr;
-  std::size_t parts_ = 0;
+  Announcement announce_;                    // written by the caller only
+  std::array<Answer, kMaxThreads> answers_;  // answers_[w] written by worker w only
   std::mutex error_mutex_;
   std::exception_ptr error_;
   std::array<double, kMaxThreads> share_{};  // thread t's share of a ranged loop; sums to 1
