@@ -78,15 +78,27 @@ void run_split_tn(const KernelInfo& kernel, const SparseMatmulArgs& args) {
 }
 
 // A product over a weight held in panels of `width` columns: the args.n / width panels split
-// across threads in contiguous runs, each part's args made once by part_args(part) (its copy
-// of A, or that copy transposed), then panel(part's args, q) for each of its panels q.
-template <class PartArgs, class Panel>
-void run_panels(const SparseMatmulArgs& args, std::size_t width, PartArgs part_args, Panel panel) {
+// across threads in contiguous runs, each thread's A made once for all of its panels, then
+// one product a panel. The forward (ta kNo): A is the thread's copy, panel q of op(B) the
+// (k, width) block q * k * width on, its C columns q * width on. The weight gradient (ta
+// kYes): A is that copy transposed, op(B)'s columns q * width on, C's panel q * k * width on.
+void run_panels(const KernelInfo& kernel, const SparseMatmulArgs& args, std::size_t width, Transpose ta,
+                const Epilogue& epilogue) {
+  const std::size_t k = args.a->cols;
+  const bool tn = ta == Transpose::kYes;
+  const std::size_t b_step = tn ? width : k * width;
+  const std::size_t c_step = tn ? k * width : width;
   core::parallel_ranges(args.n / width, 1, 1, [&](std::size_t part, std::size_t q0, std::size_t q1) {
-    SparseMatmulArgs a = part_args(part);
-    a.copies = 1;
-    a.n = width;
-    for (std::size_t q = q0; q < q1; ++q) panel(a, q);
+    SparseMatmulArgs panel = args;
+    panel.a = tn ? &transposed_columns(args, part, 0, k) : copy_for(args, part);
+    panel.copies = 1;
+    panel.n = width;
+    (tn ? panel.ldc : panel.ldb) = width;
+    for (std::size_t q = q0; q < q1; ++q) {
+      panel.b = args.b + q * b_step;
+      panel.c = args.c + q * c_step;
+      kernel.sparse_matmul(panel, epilogue.from_column(q * width));
+    }
   });
 }
 
@@ -128,47 +140,15 @@ void sparse_matmul_tn(const SparseMatmulArgs& args) {
 void sparse_matmul_panels(const SparseMatmulArgs& args, std::size_t width, const Epilogue& epilogue) {
   assert(args.tb == Transpose::kNo && !args.transposed_c && !args.accumulate && width > 0 && args.n % width == 0);
   const KernelInfo& kernel = selected_kernel_info();
-  const std::size_t k = args.a->cols;
-  run_recorded(
-      [&] {
-        run_panels(
-            args, width,
-            [&](std::size_t part) {
-              SparseMatmulArgs a = args;
-              a.a = copy_for(args, part);
-              a.ldb = width;
-              return a;
-            },
-            [&](SparseMatmulArgs panel, std::size_t q) {
-              panel.b = args.b + q * k * width;
-              panel.c = args.c + q * width;
-              kernel.sparse_matmul(panel, epilogue.from_column(q * width));
-            });
-      },
-      [&](ProductLog& log, double seconds) { log.add(args, epilogue, seconds); });
+  run_recorded([&] { run_panels(kernel, args, width, Transpose::kNo, epilogue); },
+               [&](ProductLog& log, double seconds) { log.add(args, epilogue, seconds); });
 }
 
 void sparse_matmul_tn_panels(const SparseMatmulArgs& args, std::size_t width) {
   assert(args.tb == Transpose::kNo && !args.transposed_c && width > 0 && args.n % width == 0);
   const KernelInfo& kernel = selected_kernel_info();
-  const std::size_t k = args.a->cols;
-  run_recorded(
-      [&] {
-        run_panels(
-            args, width,
-            [&](std::size_t part) {
-              SparseMatmulArgs a = args;
-              a.a = &transposed_columns(args, part, 0, k);  // once for all of this thread's panels
-              a.ldc = width;
-              return a;
-            },
-            [&](SparseMatmulArgs panel, std::size_t q) {
-              panel.b = args.b + q * width;
-              panel.c = args.c + q * k * width;
-              kernel.sparse_matmul(panel, {});
-            });
-      },
-      [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
+  run_recorded([&] { run_panels(kernel, args, width, Transpose::kYes, {}); },
+               [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
 }
 
 std::size_t sparse_copies() { return core::threads(); }
