@@ -393,6 +393,8 @@ void set_threads(std::size_t n) {
 
 std::size_t threads() { return pool().size(); }
 
+std::size_t loop_threads() { return t_inside_part ? 1 : threads(); }
+
 void run_parts(std::size_t parts, PartFn fn, void* context) {
   if (parts == 0) return;
   Pool& p = pool();

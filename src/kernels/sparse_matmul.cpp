@@ -151,7 +151,7 @@ void sparse_matmul_tn_panels(const SparseMatmulArgs& args, std::size_t width) {
                [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
 }
 
-std::size_t sparse_copies() { return core::threads(); }
+std::size_t sparse_copies() { return core::loop_threads(); }
 
 double sparse_matmul_flops(const SparseMatmulArgs& args) {
   return 2.0 * static_cast<double>(args.a->nonzeros()) * static_cast<double>(args.n);

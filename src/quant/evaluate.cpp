@@ -13,7 +13,7 @@ namespace seatorch::quant {
 model::Evaluation evaluate_int8(const Int8Engine& engine, const data::Dataset& data) {
   model::check_model_fits(engine.model().inputs(), engine.model().outputs(), data, "int8");
   const std::span<const std::uint8_t> pixels = data::image_pixels(data, "the int8 model");
-  return model::tally_predictions(data, [&](std::size_t first, std::size_t count) {
+  return model::tally_predictions(data, [&](std::size_t, std::size_t first, std::size_t count) {
     return engine.predict(pixels.subspan(first * data.features, count * data.features), count);
   });
 }

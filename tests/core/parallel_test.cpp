@@ -36,10 +36,13 @@ TEST_CASE("parallel_for runs every part exactly once, on each thread count", "[c
 
 TEST_CASE("parallel_for uses the workers, and a loop inside a part runs inline", "[core]") {
   const seatorch::core::ScopedThreads count(2);
+  CHECK(seatorch::core::loop_threads() == 2);
   std::vector<std::thread::id> ids(2);
   std::vector<int> inner(2 * 3, 0);
+  std::vector<std::size_t> loop_threads_inside(2, 0);
   parallel_for(2, [&](std::size_t p) {
     ids[p] = std::this_thread::get_id();
+    loop_threads_inside[p] = seatorch::core::loop_threads();
     parallel_for(3, [&](std::size_t q) {
       CHECK(std::this_thread::get_id() == ids[p]);
       ++inner[p * 3 + q];
@@ -48,6 +51,9 @@ TEST_CASE("parallel_for uses the workers, and a loop inside a part runs inline",
   CHECK(ids[0] == std::this_thread::get_id());
   CHECK(ids[1] != ids[0]);
   CHECK(inner == std::vector<int>(6, 1));
+  // Inside a part a loop is inline, on one thread, and says so.
+  CHECK(loop_threads_inside == std::vector<std::size_t>{1, 1});
+  CHECK(seatorch::core::loop_threads() == 2);
 }
 
 TEST_CASE("an exception in a part reaches the caller after every part ran", "[core]") {

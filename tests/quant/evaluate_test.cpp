@@ -5,6 +5,7 @@
 #include "random_models.hpp"
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
 #include "seatorch/quant/quantizer.hpp"
 
 #include <catch2/catch.hpp>
@@ -30,11 +31,28 @@ TEST_CASE("evaluate_int8 and evaluate_float count like the reference models", "[
   seatorch::core::Rng rng(10);
   const seatorch::model::FloatMlp model = seatorch::test::random_float_mlp({24, 12, 5}, rng);
   const std::size_t n = 1500;  // more than one evaluation batch
-  const std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, 24, rng);
+  std::vector<std::uint8_t> pixels = seatorch::test::random_pixels(n, 24, rng);
+  // Three in four images as sparse as digits (a quarter of their pixels lit), so that the float
+  // model's first layer takes both of its paths (sparse and dense).
+  for (std::size_t s = 0; s < n; ++s) {
+    for (std::size_t i = 0; i < 24; ++i) {
+      if (s % 4 != 0 && rng.below(5) < 3) pixels[s * 24 + i] = 0;
+    }
+  }
   const seatorch::data::Dataset data = dataset_from(pixels, 24, 5, rng);
   const q::QuantizedMlp quantized = q::quantize_mlp(model, std::span(pixels).first(200 * 24), 200, {});
-  const seatorch::model::Evaluation e8 = q::evaluate_int8(q::Int8Engine(quantized.model), data);
+  const q::Int8Engine engine(quantized.model);
+  const seatorch::model::Evaluation e8 = q::evaluate_int8(engine, data);
   const seatorch::model::Evaluation ef = seatorch::model::evaluate_float(model, data);
+  // The batches split across threads, each running its own forwards: the same tally.
+  for (std::size_t threads : {2u, 3u}) {
+    const seatorch::core::ScopedThreads count(threads);
+    INFO(threads << " threads");
+    CHECK(q::evaluate_int8(engine, data).confusion() == e8.confusion());
+    CHECK(seatorch::model::evaluate_float(model, data).confusion() == ef.confusion());
+    CHECK(seatorch::model::evaluate_float(model, data, 300, 700).confusion() ==
+          seatorch::model::evaluate_float(model, data.slice(300, 700)).confusion());
+  }
   std::size_t correct8 = 0, correctf = 0;
   for (std::size_t s = 0; s < n; ++s) {
     const auto image = std::span(pixels).subspan(s * 24, 24);

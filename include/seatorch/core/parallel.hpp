@@ -37,6 +37,11 @@ void set_threads(std::size_t n);
 // there is an InputError that names the variable).
 std::size_t threads();
 
+// The threads a loop started here would run on: threads(), but 1 inside a part (or an idle
+// item), where every loop runs inline. Work made once per thread (kernels::sparse_copies)
+// sizes itself by this, so that a nested loop does not make the other threads' share too.
+std::size_t loop_threads();
+
 // Sets the thread count for a scope (a benchmark of one core's work, a test) and restores
 // the previous count when the scope ends, however it ends.
 class ScopedThreads {

@@ -53,7 +53,8 @@ struct SparseMatmulArgs {
 // the work twice but writes only lines no other core holds (DECISIONS 66).
 using SparseCopies = std::vector<SparseRows>;
 
-// How many copies to make of data about to be compressed: one per thread.
+// How many copies to make of data about to be compressed: one per thread that a product
+// started here would run on (one inside a part, where products run inline).
 std::size_t sparse_copies();
 
 // Above this share of nonzeros in A the dense product is as fast or faster. A batch of 64
