@@ -22,6 +22,7 @@ struct EvalFlags {
   std::string label_col;
   std::string kernel = "auto";
   std::size_t dump_layers = 0;
+  std::size_t threads = 0;  // 0: SEATORCH_THREADS, else 1
   bool json = false;
 };
 
@@ -60,8 +61,10 @@ Command register_eval(CLI::App& root) {
       "dumped image",
       add_count(app, "--dump-layers", f->dump_layers,
                 "INT8 models: dump every layer's int32 accumulators and int8 outputs for this test image"));
+  add_threads(command, app, f->threads, "the evaluation's batches");
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   command.run = [f, dump] {
+    use_threads(f->threads);
     eval::EvalRunOptions options;
     options.model = f->model;
     options.data.name = f->dataset;

@@ -27,11 +27,13 @@ struct QuantizeFlags {
   double percentile = 99.99;
   std::size_t qat_epochs = 0;
   double qat_lr = 1e-3;
+  std::size_t threads = 0;  // 0: SEATORCH_THREADS, else 1
   bool json = false;
 };
 
 int run_quantize_command(const QuantizeFlags& f) {
   if (!f.int8) throw core::input_error("seatorch quantize supports INT8 only: pass --int8");
+  use_threads(f.threads);
   quant::QuantizeRunOptions options;
   options.model = f.model;
   options.out = f.out;
@@ -106,6 +108,8 @@ Command register_quantize(CLI::App& root) {
             app->add_option("--qat-lr", f->qat_lr, "Adam learning rate of the fine-tuning (cosine decay to 0)"))
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  add_threads(command, app, f->threads,
+              "the calibration's products, the fine-tuning's training and the evaluations' batches");
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   command.run = [f] { return run_quantize_command(*f); };
   return command;
