@@ -33,12 +33,13 @@ void check_model_fits(std::size_t inputs, std::size_t outputs, const data::Datas
 using Predictor = std::function<std::vector<std::int32_t>(std::size_t part, std::size_t first, std::size_t count)>;
 
 // Samples [first, first + count) (clamped to the data set), predicted batch by batch and
-// tallied against their labels. The batches are split across the threads (core::parallel_ranges),
-// each running its own forwards, whose products then run inline: with each batch's products
-// split across two cores instead, the test set's evaluation on Zen 5 took 0.8 (the cores
-// near) to 1.2 (far apart) times one core's time, since each product is small and the cores
-// exchange every layer's activations (DECISIONS 94). A sample's prediction depends on its own row alone, so
-// the tally is the same on any thread count.
+// tallied against their labels. The batches are split across the threads
+// (core::parallel_ranges), each running its own forwards, whose products then run inline:
+// with each batch's products split across two cores instead, the test set's evaluation on
+// Zen 5 took 0.8 (the cores near) to 1.2 (far apart) times one core's time, since each
+// product is small and the cores exchange every layer's activations (DECISIONS 94). A
+// sample's prediction depends on its own row alone, so the tally is the same on any thread
+// count.
 Evaluation tally_predictions(const data::Dataset& data, const Predictor& predict, std::size_t first = 0,
                              std::size_t count = kAllSamples);
 
