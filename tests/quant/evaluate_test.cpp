@@ -1,5 +1,6 @@
 // Evaluation and benchmarking: byte recovery from features, accuracy and confusion against
-// a count made with the reference model, and the throughput report's shape.
+// a count made with the reference model (on one to three threads), and the throughput
+// report's shape.
 #include "seatorch/quant/evaluate.hpp"
 
 #include "random_models.hpp"
