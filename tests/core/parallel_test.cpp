@@ -37,20 +37,27 @@ TEST_CASE("parallel_for runs every part exactly once, on each thread count", "[c
 TEST_CASE("parallel_for uses the workers, and a loop inside a part runs inline", "[core]") {
   const seatorch::core::ScopedThreads count(2);
   CHECK(seatorch::core::loop_threads() == 2);
+  // What each part saw, checked on this thread afterwards: Catch2's checks are not to be
+  // made from other threads.
   std::vector<std::thread::id> ids(2);
+  std::vector<std::thread::id> inner_ids(2 * 3);
   std::vector<int> inner(2 * 3, 0);
   std::vector<std::size_t> loop_threads_inside(2, 0);
   parallel_for(2, [&](std::size_t p) {
     ids[p] = std::this_thread::get_id();
     loop_threads_inside[p] = seatorch::core::loop_threads();
     parallel_for(3, [&](std::size_t q) {
-      CHECK(std::this_thread::get_id() == ids[p]);
+      inner_ids[p * 3 + q] = std::this_thread::get_id();
       ++inner[p * 3 + q];
     });
   });
   CHECK(ids[0] == std::this_thread::get_id());
   CHECK(ids[1] != ids[0]);
   CHECK(inner == std::vector<int>(6, 1));
+  for (std::size_t i = 0; i < inner_ids.size(); ++i) {
+    INFO("inner part " << i % 3 << " of part " << i / 3);
+    CHECK(inner_ids[i] == ids[i / 3]);
+  }
   // Inside a part a loop is inline, on one thread, and says so.
   CHECK(loop_threads_inside == std::vector<std::size_t>{1, 1});
   CHECK(seatorch::core::loop_threads() == 2);
