@@ -42,11 +42,13 @@ constexpr auto kSpin = std::chrono::microseconds(500);
 constexpr int kFirstPolls = 4096;
 constexpr int kPollsPerRound = 256;
 
-// How long a worker polls for its next loop before it takes an item of idle work. Most gaps
-// between two loops last 1-2 us (the caller returning from one loop and starting the next);
-// an item (an image's augmentation, about 1.5 us) taken there would delay the loop it waits
-// for. The gaps worth filling are the caller's serial code, 10-50 us (on Zen 4, two threads,
-// the default recipe: about 60 us a step; DECISIONS 66).
+// How long a worker polls for its next loop before it takes an item of idle work, counted
+// from the end of its first round of polls (kFirstPolls, about 1.2 us on Zen 5; wait_filling
+// reads no clock before it), so some 3 us in all. Most gaps between two loops last 1-2 us
+// (the caller returning from one loop and starting the next); an item (an image's
+// augmentation, about 1.5 us) taken there would delay the loop it waits for. The gaps worth
+// filling are the caller's serial code, 10-50 us (on Zen 4, two threads, the default recipe:
+// about 60 us a step; DECISIONS 66).
 constexpr auto kIdleAfter = std::chrono::microseconds(2);
 
 // How fast the shares follow the threads' speeds: each ranged loop moves them this fraction
@@ -121,20 +123,14 @@ class Pool {
   [[nodiscard]] std::size_t size() const { return threads_; }
 
   void run(std::size_t parts, PartFn fn, void* context) {
-    announce_.part_fn = fn;
-    announce_.range_fn = nullptr;
-    announce_.context = context;
-    announce_.parts = parts;
+    announce(fn, nullptr, context, parts);
     (void)run_announced();
   }
 
   // A ranged loop in `parts` pieces: split by the shares (evenly when fewer parts than
   // threads), run, and the shares moved by what the parts' times say.
   void run_ranges(std::size_t n, std::size_t grain, std::size_t parts, RangeFn fn, void* context) {
-    announce_.part_fn = nullptr;
-    announce_.range_fn = fn;
-    announce_.context = context;
-    announce_.parts = parts;
+    announce(nullptr, fn, context, parts);
     split(n, grain, parts);
     announce_.start = Clock::now();
     const double seconds = run_announced();
@@ -187,6 +183,15 @@ class Pool {
   }
 
  private:
+  // The loop's function (one of the two), its context and its part count, for the next
+  // run_announced(); a ranged loop's ends and start are set by run_ranges.
+  void announce(PartFn part_fn, RangeFn range_fn, void* context, std::size_t parts) {
+    announce_.part_fn = part_fn;
+    announce_.range_fn = range_fn;
+    announce_.context = context;
+    announce_.parts = parts;
+  }
+
   // The announced loop, run: part 0's share here, the others' on the workers; returns
   // when every worker has answered, with the seconds this thread's ranged part took.
   double run_announced() {

@@ -93,7 +93,11 @@ void run_panels(const KernelInfo& kernel, const SparseMatmulArgs& args, std::siz
     panel.a = tn ? &transposed_columns(args, part, 0, k) : copy_for(args, part);
     panel.copies = 1;
     panel.n = width;
-    (tn ? panel.ldc : panel.ldb) = width;
+    if (tn) {
+      panel.ldc = width;  // C's panels are (k, width)
+    } else {
+      panel.ldb = width;  // op(B)'s panels are (k, width)
+    }
     for (std::size_t q = q0; q < q1; ++q) {
       panel.b = args.b + q * b_step;
       panel.c = args.c + q * c_step;
