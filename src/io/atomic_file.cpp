@@ -126,18 +126,24 @@ void check_output_path(const std::filesystem::path& path) {
   }
 }
 
-void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::span<const std::uint8_t>> pieces) {
   check_output_path(path);
+  std::size_t bytes = 0;
+  for (const std::span<const std::uint8_t> piece : pieces) bytes += piece.size();
   const std::filesystem::path dir = path.parent_path();
   if (!dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) fail(path, "creating the directory " + dir.string(), ec.value(), bytes.size());
+    if (ec) fail(path, "creating the directory " + dir.string(), ec.value(), bytes);
   }
-  TempFile temp(path, bytes.size());
-  temp.write(bytes);
+  TempFile temp(path, bytes);
+  for (const std::span<const std::uint8_t> piece : pieces) temp.write(piece);
   temp.commit();
   sync_directory(dir);
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  write_file_atomic(path, std::span<const std::span<const std::uint8_t>>(&bytes, 1));
 }
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view text) {

@@ -166,9 +166,12 @@ void throw_dtype_mismatch(const RawTensor& tensor, core::DType expected, std::st
                           core::dtype_name(expected));
 }
 
-std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
-  const auto order = data_order(file);
+namespace {
 
+// The file's first part: the header's length (8 bytes, little-endian), then its JSON, padded
+// with spaces to a multiple of 8. The tensors' bytes follow it in `order` (data_order).
+std::vector<std::uint8_t> header_bytes(const SafetensorsFile& file,
+                                       std::span<const std::pair<const std::string, RawTensor>* const> order) {
   nlohmann::ordered_json header = nlohmann::ordered_json::object();
   if (!file.metadata.empty()) header["__metadata__"] = file.metadata;
   std::size_t offset = 0;
@@ -198,7 +201,17 @@ std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
   const std::uint64_t n = json.size();
   for (int i = 0; i < 8; ++i) bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(n >> (8 * i));
   std::memcpy(bytes.data() + 8, json.data(), json.size());
-  bytes.reserve(bytes.size() + offset);
+  return bytes;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> serialize_safetensors(const SafetensorsFile& file) {
+  const auto order = data_order(file);
+  std::vector<std::uint8_t> bytes = header_bytes(file, order);
+  std::size_t data = 0;
+  for (const auto* entry : order) data += entry->second.bytes.size();
+  bytes.reserve(bytes.size() + data);
   for (const auto* entry : order) bytes.insert(bytes.end(), entry->second.bytes.begin(), entry->second.bytes.end());
   return bytes;
 }
@@ -292,8 +305,16 @@ SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::stri
   return file;
 }
 
-void save_safetensors(const std::filesystem::path& path, const SafetensorsFile& file) {
-  write_file_atomic(path, serialize_safetensors(with_data_checksum(file)));
+// The header and each tensor's bytes written as they lie, not first copied into one buffer:
+// the file's data is not held twice (the end of a training run, when its checkpoint is
+// written, is the run's peak of memory).
+void save_safetensors(const std::filesystem::path& path, SafetensorsFile file) {
+  file = with_data_checksum(std::move(file));
+  const auto order = data_order(file);
+  const std::vector<std::uint8_t> header = header_bytes(file, order);
+  std::vector<std::span<const std::uint8_t>> pieces{header};
+  for (const auto* entry : order) pieces.emplace_back(entry->second.bytes);
+  write_file_atomic(path, pieces);
 }
 
 SafetensorsFile load_safetensors(const std::filesystem::path& path) {

@@ -10,7 +10,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -39,6 +41,12 @@ TEST_CASE("write_file_atomic creates and replaces files without leftovers", "[io
   seatorch::io::write_file_atomic(path, std::string_view("second"));
   CHECK(slurp(path) == "second");
   CHECK(entries(path.parent_path()) == 1);
+  const std::vector<std::uint8_t> head{'a', 'b'};
+  const std::vector<std::uint8_t> tail{'c'};
+  const std::vector<std::span<const std::uint8_t>> pieces{head, {}, tail};
+  seatorch::io::write_file_atomic(path, pieces);
+  CHECK(slurp(path) == "abc");
+  seatorch::io::write_file_atomic(path, std::string_view("second"));
 
   SECTION("a target that is a directory fails cleanly") {
     const fs::path blocker = dir / "nested" / "blocker";

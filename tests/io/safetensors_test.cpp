@@ -134,11 +134,21 @@ TEST_CASE("safetensors files save atomically and load back", "[io]") {
   const seatorch::test::ScratchDir dir;
   const auto path = dir / "sub" / "x.safetensors";
   io::SafetensorsFile file;
+  file.metadata["kind"] = "test";
   const std::vector<std::int8_t> v{1, 2, 3};
+  const std::vector<float> w{0.5f, -2.0f};
   file.tensors["v"] = io::make_tensor<std::int8_t>({3}, v);
+  file.tensors["w"] = io::make_tensor<float>({2}, w);  // written before v: the reference's order by dtype
   io::save_safetensors(path, file);
+  // The file is written in pieces (header, then each tensor); the bytes are those the
+  // golden-tested serializer gives the checksummed file whole.
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<std::uint8_t> written{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  CHECK(written == io::serialize_safetensors(io::with_data_checksum(file)));
   const io::SafetensorsFile back = io::load_safetensors(path);
+  CHECK(back.metadata == file.metadata);
   CHECK(back.tensors.at("v").bytes == file.tensors.at("v").bytes);
+  CHECK(back.tensors.at("w").bytes == file.tensors.at("w").bytes);
   CHECK_THROWS_WITH(io::load_safetensors(dir / "missing.safetensors"), Catch::Contains("missing.safetensors"));
 }
 

@@ -28,6 +28,9 @@ void check_output_path(const std::filesystem::path& path);
 // Writes `bytes` to `path`, creating missing parent directories.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 void write_file_atomic(const std::filesystem::path& path, std::string_view text);
+// Writes the pieces one after another as one file: a file whose parts are already in memory
+// (a header and its tensors) needs no copy of them all in one buffer.
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::span<const std::uint8_t>> pieces);
 
 // The one-line error for a write of `bytes` bytes to `what` (a path, "stdout") whose `step`
 // ("write", "fsync", ...) failed with errno `error`; its hint fits the cause: a full device

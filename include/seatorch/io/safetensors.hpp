@@ -81,9 +81,10 @@ SafetensorsFile with_data_checksum(SafetensorsFile file);
 // file in error messages.
 SafetensorsFile parse_safetensors(std::span<const std::uint8_t> bytes, std::string_view source);
 
-// File versions: saving adds the checksum and is atomic (io/atomic_file.hpp); loading reads
-// at most kMaxSafetensorsFileBytes from a regular file.
-void save_safetensors(const std::filesystem::path& path, const SafetensorsFile& file);
+// File versions: saving adds the checksum and is atomic (io/atomic_file.hpp), the same bytes
+// as serialize_safetensors(with_data_checksum(file)); loading reads at most
+// kMaxSafetensorsFileBytes from a regular file.
+void save_safetensors(const std::filesystem::path& path, SafetensorsFile file);
 SafetensorsFile load_safetensors(const std::filesystem::path& path);
 
 // ---- template definitions -------------------------------------------------------------
