@@ -9,12 +9,19 @@
 namespace seatorch::model {
 
 FloatMlp float_mlp_of(const nn::Mlp& model) {
-  FloatMlp out;
   const std::vector<nn::Linear>& layers = model.layers();
+  FloatMlp out;
+  out.layers.resize(layers.size());
   for (std::size_t k = 0; k < layers.size(); ++k) {
-    const nn::NamedBuffer w = nn::to_buffer("weight", layers[k].weight_t, layers[k].layout);
-    const nn::NamedBuffer b = nn::to_buffer("bias", layers[k].bias);
-    out.layers.push_back({w.shape[1], w.shape[0], w.data, b.data, k + 1 < layers.size()});
+    const nn::Linear& from = layers[k];
+    const tensor::Shape w = tensor::out_in_shape(from.weight_t.shape(), from.layout);
+    DenseLayer& layer = out.layers[k];
+    layer.out = w[0];
+    layer.in = w[1];
+    layer.weight.resize(w.numel());
+    tensor::copy_out_in(from.weight_t, from.layout, layer.weight);
+    layer.bias = from.bias.values();
+    layer.relu = k + 1 < layers.size();
   }
   return out;
 }

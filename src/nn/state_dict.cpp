@@ -15,10 +15,11 @@ std::string sequential_parameter_name(std::size_t layer, std::string_view parame
 }
 
 NamedBuffer to_buffer(std::string name, const tensor::Tensor& t, tensor::WeightLayout layout) {
-  // Detached, so that reading a parameter records nothing.
-  const tensor::Tensor held = tensor::weight_out_in(t.detach(), layout);
-  return NamedBuffer{std::move(name), std::vector<std::size_t>(held.shape().begin(), held.shape().end()),
-                     held.values()};
+  const tensor::Shape shape = tensor::out_in_shape(t.shape(), layout);
+  NamedBuffer buffer{std::move(name), std::vector<std::size_t>(shape.begin(), shape.end()),
+                     std::vector<float>(shape.numel())};
+  tensor::copy_out_in(t, layout, buffer.data);
+  return buffer;
 }
 
 const NamedBuffer* find_buffer(const StateDict& state, std::string_view name) {

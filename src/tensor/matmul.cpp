@@ -401,6 +401,22 @@ Tensor weight_out_in(const Tensor& weight, WeightLayout layout) {
   throw std::logic_error("weight_out_in: unknown layout");
 }
 
+void copy_out_in(const Tensor& weight, WeightLayout layout, std::span<float> out) {
+  const Tensor d = weight.detach();
+  switch (layout) {
+    case WeightLayout::kOutIn:
+      d.copy_values_to(out);
+      return;
+    case WeightLayout::kInOut:
+      transpose(d, 0, 1).copy_values_to(out);
+      return;
+    case WeightLayout::kInOutPanels:  // (panels, width, in): W's rows in order
+      permute(d, {0, 2, 1}).copy_values_to(out);
+      return;
+  }
+  throw std::logic_error("copy_out_in: unknown layout");
+}
+
 Tensor weight_held(const Tensor& w, WeightLayout layout, std::size_t width) {
   const Tensor d = w.detach();
   switch (layout) {

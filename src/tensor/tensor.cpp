@@ -102,16 +102,25 @@ float Tensor::item() const {
 
 template <typename T>
 std::vector<T> Tensor::values() const {
-  expect_dtype(core::DTypeOf<T>::value);
   std::vector<T> out(numel());
-  detail::copy_to_dense(*this, reinterpret_cast<std::byte*>(out.data()));
+  copy_values_to(std::span<T>(out));
   return out;
+}
+
+template <typename T>
+void Tensor::copy_values_to(std::span<T> out) const {
+  expect_dtype(core::DTypeOf<T>::value);
+  if (out.size() != numel()) {
+    throw std::logic_error(fmt::format("copy_values_to: {} elements into an array of {}", numel(), out.size()));
+  }
+  detail::copy_to_dense(*this, reinterpret_cast<std::byte*>(out.data()));
 }
 
 template std::vector<float> Tensor::values<float>() const;
 template std::vector<std::int8_t> Tensor::values<std::int8_t>() const;
 template std::vector<std::uint8_t> Tensor::values<std::uint8_t>() const;
 template std::vector<std::int32_t> Tensor::values<std::int32_t>() const;
+template void Tensor::copy_values_to<float>(std::span<float>) const;
 
 float Tensor::at(std::initializer_list<std::size_t> index) const {
   if (index.size() != rank()) {

@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <vector>
 
 using namespace seatorch::tensor;
 using testing::check_gradients;
@@ -322,9 +324,15 @@ TEST_CASE("a weight held in panels goes back to W's rows and is refused a width 
   seatorch::core::Rng rng(31);
   const Tensor w = testing::random_tensor({6, 5}, rng);  // W (out, in)
   for (const WeightLayout layout : {WeightLayout::kOutIn, WeightLayout::kInOut, WeightLayout::kInOutPanels}) {
+    INFO("layout " << static_cast<int>(layout));
     const Tensor held = seatorch::tensor::weight_held(w, layout, 3);
     CHECK(contiguous(seatorch::tensor::weight_out_in(held, layout)).values() == w.values());
+    std::vector<float> copied(w.numel());  // (6, 5), W's values straight from the held tensor
+    seatorch::tensor::copy_out_in(held, layout, copied);
+    CHECK(copied == w.values());
   }
+  std::vector<float> short_array(29);
+  CHECK_THROWS_AS(seatorch::tensor::copy_out_in(w, WeightLayout::kOutIn, short_array), std::logic_error);
   const Tensor panels = seatorch::tensor::weight_held(w, WeightLayout::kInOutPanels, 3);
   REQUIRE(panels.shape() == Shape{2, 5, 3});
   // Element (i, c) of panel p is W's row 3p + c, column i.

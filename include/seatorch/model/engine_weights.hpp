@@ -17,7 +17,8 @@
 
 namespace seatorch::model {
 
-// The tensor engine's MLP as plain arrays.
+// The tensor engine's MLP as plain arrays, each weight copied once from the tensor that holds
+// it (a trainer's evaluation after every epoch starts with this copy; DECISIONS 96).
 FloatMlp float_mlp_of(const nn::Mlp& model);
 
 // The scalar engine's parameters (scalar::Mlp::parameters() order: per layer the weights

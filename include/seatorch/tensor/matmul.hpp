@@ -48,6 +48,10 @@ Shape out_in_shape(const Shape& held, WeightLayout layout);
 // W (out, in) from a weight tensor held in `layout`: the tensor itself, its transpose, or
 // its panels put back in rows (a copy); recorded, so a gradient flows back to the tensor.
 Tensor weight_out_in(const Tensor& weight, WeightLayout layout);
+// W's (out, in) values, row-major, copied from a weight tensor held in `layout` straight into
+// `out` (out * in floats), not recorded: weight_out_in's values without the copy its panels
+// take to be put in rows (the float evaluator's copy of a live model, DECISIONS 96).
+void copy_out_in(const Tensor& weight, WeightLayout layout, std::span<float> out);
 // The inverse, a contiguous tensor that holds W (out, in) in `layout`, not recorded; for
 // kInOutPanels in panels of `width` columns (out a multiple of it).
 Tensor weight_held(const Tensor& w, WeightLayout layout, std::size_t width = 0);

@@ -72,6 +72,9 @@ class Tensor {
   // The elements in logical row-major order, whatever the strides.
   template <typename T = float>
   [[nodiscard]] std::vector<T> values() const;
+  // values() into `out` (numel() elements), for a caller that keeps its array from call to call.
+  template <typename T = float>
+  void copy_values_to(std::span<T> out) const;
   // One element by index (any strides); for tests and small reads, not for loops.
   [[nodiscard]] float at(std::initializer_list<std::size_t> index) const;
 
