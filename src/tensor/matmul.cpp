@@ -375,6 +375,21 @@ Tensor linear_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& bias
   return out;
 }
 
+// W's elements in W's row-major order, as a view of a weight held in `layout` (no copy): the
+// tensor, its transpose, or its panels permuted to (panels, width, in), which is (out, in)
+// but for one reshape. Recorded when `weight` is.
+Tensor out_in_view(const Tensor& weight, WeightLayout layout) {
+  switch (layout) {
+    case WeightLayout::kOutIn:
+      return weight;
+    case WeightLayout::kInOut:
+      return transpose(weight, 0, 1);
+    case WeightLayout::kInOutPanels:  // (panels, in, width) -> (panels, width, in)
+      return permute(weight, {0, 2, 1});
+  }
+  throw std::logic_error("out_in_view: unknown layout");
+}
+
 }  // namespace
 
 Shape out_in_shape(const Shape& held, WeightLayout layout) {
@@ -390,31 +405,13 @@ Shape out_in_shape(const Shape& held, WeightLayout layout) {
 }
 
 Tensor weight_out_in(const Tensor& weight, WeightLayout layout) {
-  switch (layout) {
-    case WeightLayout::kOutIn:
-      return weight;
-    case WeightLayout::kInOut:
-      return transpose(weight, 0, 1);
-    case WeightLayout::kInOutPanels:  // (panels, in, width) -> (panels, width, in) -> (out, in)
-      return reshape(permute(weight, {0, 2, 1}), out_in_shape(weight.shape(), layout));
-  }
-  throw std::logic_error("weight_out_in: unknown layout");
+  const Tensor view = out_in_view(weight, layout);
+  // The panels' view is 3-D, and not one stride apart from panel to panel: reshaped, a copy.
+  return layout == WeightLayout::kInOutPanels ? reshape(view, out_in_shape(weight.shape(), layout)) : view;
 }
 
 void copy_out_in(const Tensor& weight, WeightLayout layout, std::span<float> out) {
-  const Tensor d = weight.detach();
-  switch (layout) {
-    case WeightLayout::kOutIn:
-      d.copy_values_to(out);
-      return;
-    case WeightLayout::kInOut:
-      transpose(d, 0, 1).copy_values_to(out);
-      return;
-    case WeightLayout::kInOutPanels:  // (panels, width, in): W's rows in order
-      permute(d, {0, 2, 1}).copy_values_to(out);
-      return;
-  }
-  throw std::logic_error("copy_out_in: unknown layout");
+  out_in_view(weight.detach(), layout).copy_values_to(out);
 }
 
 Tensor weight_held(const Tensor& w, WeightLayout layout, std::size_t width) {
