@@ -9,19 +9,12 @@
 namespace seatorch::model {
 
 FloatMlp float_mlp_of(const nn::Mlp& model) {
-  const std::vector<nn::Linear>& layers = model.layers();
   FloatMlp out;
-  out.layers.resize(layers.size());
+  const std::vector<nn::Linear>& layers = model.layers();
   for (std::size_t k = 0; k < layers.size(); ++k) {
-    const nn::Linear& from = layers[k];
-    const tensor::Shape w = tensor::out_in_shape(from.weight_t.shape(), from.layout);
-    DenseLayer& layer = out.layers[k];
-    layer.out = w[0];
-    layer.in = w[1];
-    layer.weight.resize(w.numel());
-    tensor::copy_out_in(from.weight_t, from.layout, layer.weight);
-    layer.bias = from.bias.values();
-    layer.relu = k + 1 < layers.size();
+    // to_buffer copies W's values once, straight from the tensor that holds them; moved here.
+    nn::NamedBuffer w = nn::to_buffer("weight", layers[k].weight_t, layers[k].layout);
+    out.layers.push_back({w.shape[1], w.shape[0], std::move(w.data), layers[k].bias.values(), k + 1 < layers.size()});
   }
   return out;
 }
