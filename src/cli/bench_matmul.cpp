@@ -179,24 +179,21 @@ Command register_matmul_bench(CLI::App& bench) {
   Command command{app, {}};
   flags->sizes_opt =
       add_counts(app, "--sizes", flags->sizes, "Square sizes, comma-separated (default 64,128,256,512,1024)", 1);
-  flags->shapes_opt =
-      command
-          .sets("matmul shapes",
-                app->add_option("--shapes", flags->shapes,
-                                "Shapes MxNxK[:FORM], FORM nn|tn|nt|tt, comma-separated (default: the MLP's products)"))
-          ->delimiter(',')
-          ->check(library_validator([](const std::string& t) { bench::parse_matmul_problem(t); }, "SHAPE"));
+  flags->shapes_opt = command.sets(
+      "matmul shapes",
+      add_list(app, "--shapes", "Shapes MxNxK[:FORM], FORM nn|tn|nt|tt, comma-separated (default: the MLP's products)",
+               "TEXT", library_validator([](const std::string& t) { bench::parse_matmul_problem(t); }, "SHAPE"),
+               [flags](std::vector<std::string>&& shapes) { flags->shapes = std::move(shapes); }));
   add_count(app, "--reps", flags->reps,
             "Timed samples per figure, taken in turn across the engines (the median is reported)", 1)
       ->capture_default_str();
   flags->clock_opt = command.sets(
       "clock", add_clock_option(app, flags->clock, "; with more than one thread, wall unless given (cpu is refused)"));
   add_threads(command, app, flags->threads, "each product, and as many for OpenBLAS");
-  command
-      .sets("matmul kernel",
-            app->add_option("--kernel", flags->kernels, "Kernels to run, comma-separated (default: all on this CPU)"))
-      ->delimiter(',')
-      ->check(library_validator([](const std::string& t) { kernels::require_kernel(t, ""); }, "KERNEL"));
+  command.sets("matmul kernel",
+               add_list(app, "--kernel", "Kernels to run, comma-separated (default: all on this CPU)", "TEXT",
+                        library_validator([](const std::string& t) { kernels::require_kernel(t, ""); }, "KERNEL"),
+                        [flags](std::vector<std::string>&& kernels) { flags->kernels = std::move(kernels); }));
   app->add_flag("--json", flags->json, "Print the results as one JSON object on stdout");
   command.run = [flags] { return run_matmul(*flags); };
   return command;

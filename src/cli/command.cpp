@@ -148,6 +148,34 @@ CLI::Validator count_validator(std::uint64_t min, std::uint64_t max, bool open_e
       shown);
 }
 
+CLI::Option* add_list(CLI::App* app, const std::string& flag, const std::string& help, const std::string& type,
+                      CLI::Validator item, std::function<void(std::vector<std::string>&&)> store) {
+  const std::string shown = item.get_description();
+  return app
+      ->add_option_function<std::string>(
+          flag,
+          [flag, item, store](const std::string& text) {
+            std::vector<std::string> items;  // every piece between commas, the empty ones too
+            for (std::size_t start = 0;;) {
+              const std::size_t comma = text.find(',', start);
+              items.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+              if (comma == std::string::npos) break;
+              start = comma + 1;
+            }
+            for (std::string& piece : items) {
+              if (piece.empty()) {
+                throw CLI::ValidationError(
+                    flag, fmt::format("expected a comma-separated list with no empty item, got '{}'", text));
+              }
+              const std::string error = item(piece);
+              if (!error.empty()) throw CLI::ValidationError(flag, error);
+            }
+            store(std::move(items));
+          },
+          help)
+      ->type_name(type + (shown.empty() ? "" : ":" + shown) + ",...");
+}
+
 void print_json(const nlohmann::json& result) {
   const std::string text = result.dump(2) + '\n';
   std::cout << std::flush;  // nothing else goes to stdout with --json; keep the order anyway

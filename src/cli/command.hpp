@@ -82,15 +82,26 @@ inline constexpr std::string_view kTrainingThreadWork =
 // reported before any work starts.
 void use_threads(std::size_t threads);
 
+// A comma-separated list option (`--hidden 256,128`, `--kernel avx2,avx512`): the text as
+// typed, split at every comma, each item checked by `item` (which may rewrite it, as
+// count_validator does), then handed to `store`. A list with an empty item ("256,,128", "4,",
+// ",") is refused with one line. The split is done here rather than by CLI11's delimiter,
+// which drops empty items without a word and, given "," alone, takes the next argument
+// ("--epochs") as the list. `type` is the item's type in the help ("UINT", "TEXT").
+CLI::Option* add_list(CLI::App* app, const std::string& flag, const std::string& help, const std::string& type,
+                      CLI::Validator item, std::function<void(std::vector<std::string>&&)> store);
+
 // add_count's comma-separated list form: `--hidden 256,128`.
 template <typename T>
 CLI::Option* add_counts(CLI::App* app, const std::string& flag, std::vector<T>& values, const std::string& help,
                         std::uint64_t min = 0, std::uint64_t max = std::numeric_limits<T>::max()) {
   static_assert(std::is_unsigned_v<T>, "add_counts declares unsigned options");
   const std::uint64_t limit = std::min<std::uint64_t>(max, std::numeric_limits<T>::max());
-  return app->add_option(flag, values, help)
-      ->delimiter(',')
-      ->transform(count_validator(min, limit, limit == std::numeric_limits<T>::max()));
+  return add_list(app, flag, help, "UINT", count_validator(min, limit, limit == std::numeric_limits<T>::max()),
+                  [&values](std::vector<std::string>&& items) {
+                    values.clear();  // each item is already a canonical integer in range
+                    for (const std::string& text : items) values.push_back(static_cast<T>(std::stoull(text)));
+                  });
 }
 
 // True when stderr is a terminal (progress bars) rather than a file or pipe (log lines).
