@@ -14,11 +14,12 @@ double radians(double degrees) { return degrees * std::numbers::pi / 180.0; }
 }  // namespace
 
 void validate_ranges(const AffineRanges& r) {
-  if (!(r.rotate_degrees >= 0.0)) {
-    throw core::option_error("rotation range", "the rotation range must not be negative, got {}", r.rotate_degrees);
+  if (!(r.rotate_degrees >= 0.0 && std::isfinite(r.rotate_degrees))) {
+    throw core::option_error("rotation range", "the rotation range must be finite and not negative, got {}",
+                             r.rotate_degrees);
   }
-  if (!(r.shift_pixels >= 0.0)) {
-    throw core::option_error("shift range", "the shift range must not be negative, got {}", r.shift_pixels);
+  if (!(r.shift_pixels >= 0.0 && std::isfinite(r.shift_pixels))) {
+    throw core::option_error("shift range", "the shift range must be finite and not negative, got {}", r.shift_pixels);
   }
   if (!(r.scale >= 0.0 && r.scale < 1.0)) {
     throw core::option_error("scale range", "the scale range must be in [0, 1), got {}", r.scale);

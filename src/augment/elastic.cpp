@@ -45,8 +45,9 @@ double elastic_std(const ElasticParams& params) {
 }
 
 void validate_elastic(const ElasticParams& params) {
-  if (!(params.alpha >= 0.0)) {
-    throw core::option_error("elastic alpha", "the elastic alpha must not be negative, got {}", params.alpha);
+  if (!(params.alpha >= 0.0 && std::isfinite(params.alpha))) {
+    throw core::option_error("elastic alpha", "the elastic alpha must be finite and not negative, got {}",
+                             params.alpha);
   }
   if (!(params.sigma >= 0.5 && params.sigma <= 64.0)) {
     throw core::option_error("elastic sigma", "the elastic sigma must be in [0.5, 64] pixels, got {}", params.sigma);

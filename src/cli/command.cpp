@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <iostream>
 #include <span>
 #include <stdexcept>
@@ -107,21 +108,35 @@ std::optional<std::string> unrecognised_argument(const CLI::App& root) {
   return fmt::format("unknown option '{}' (see '{} --help')", typed, command_path(root));
 }
 
-const CLI::Validator kPositiveReal(
-    [](const std::string& text) -> std::string {
-      std::size_t used = 0;
-      double value = 0.0;
-      try {
-        value = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != text.size() || !(value > 0.0)) {
-        return "expected a positive number, got '" + text + "'";
-      }
-      return {};
-    },
-    "POSITIVE");
+namespace {
+
+// A validator of one finite number as typed, above `min` (or at it, when `min_allowed`) and at
+// most `max`; `expected` says so in the message ("a finite number > 0"), `shown` in the help.
+CLI::Validator real_validator(std::string expected, double min, bool min_allowed, double max, std::string shown) {
+  return CLI::Validator(
+      [=](const std::string& text) -> std::string {
+        double value = 0.0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        const bool number = ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
+        if (!number || !(min_allowed ? value >= min : value > min) || !(value <= max)) {
+          return fmt::format("expected {}, got '{}'", expected, text);
+        }
+        return {};
+      },
+      std::move(shown));
+}
+
+constexpr double kLargest = std::numeric_limits<double>::max();
+
+}  // namespace
+
+const CLI::Validator kPositiveReal = real_validator("a finite number > 0", 0.0, false, kLargest, "POSITIVE");
+const CLI::Validator kNonNegativeReal = real_validator("a finite number >= 0", 0.0, true, kLargest, "NONNEGATIVE");
+
+CLI::Validator real_in(double min, double max) {
+  return real_validator(fmt::format("a number in [{}, {}]", min, max), min, true, max,
+                        fmt::format("[{}, {}]", min, max));
+}
 
 CLI::Validator count_validator(std::uint64_t min, std::uint64_t max, bool open_ended) {
   const std::string range =

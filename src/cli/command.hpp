@@ -50,8 +50,12 @@ std::optional<std::string> unrecognised_argument(const CLI::App& root);
 // silently empty file).
 void print_json(const nlohmann::json& result);
 
-// Validators with one-line messages that say what is expected.
-extern const CLI::Validator kPositiveReal;  // > 0
+// Validators of a real-valued option, with one-line messages that say what is expected. The
+// text must be one finite decimal number: CLI11's own range checks let "nan" through, and
+// "inf" wherever no upper bound stops it.
+extern const CLI::Validator kPositiveReal;       // > 0
+extern const CLI::Validator kNonNegativeReal;    // >= 0
+CLI::Validator real_in(double min, double max);  // in [min, max]
 
 // The check behind add_count: a decimal integer in [min, max] as typed (no sign, no
 // spaces), rewritten in canonical form; `open_ended` when max is only the type's limit.

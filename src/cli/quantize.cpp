@@ -96,7 +96,7 @@ Command register_quantize(CLI::App& root) {
             add_count(app, "--calib", f->calib, "Calibration images (the first N training images)", 1))
       ->capture_default_str();
   app->add_option("--percentile", f->percentile, "Upper percentile kept by --calib-method percentile")
-      ->check(CLI::Range(50.0, 100.0))
+      ->check(real_in(50.0, 100.0))
       ->capture_default_str();
   command
       .sets("QAT epochs", add_count(app, "--qat-epochs", f->qat_epochs,
@@ -106,7 +106,7 @@ Command register_quantize(CLI::App& root) {
   command
       .sets("QAT learning rate",
             app->add_option("--qat-lr", f->qat_lr, "Adam learning rate of the fine-tuning (cosine decay to 0)"))
-      ->check(CLI::PositiveNumber)
+      ->check(kPositiveReal)
       ->capture_default_str();
   add_threads(command, app, f->threads,
               "the calibration's products, the fine-tuning's training and the evaluations' batches");

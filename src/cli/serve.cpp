@@ -66,7 +66,7 @@ Command register_serve(CLI::App& root) {
       ->capture_default_str();
   app->add_option("--exit-after-idle", f->options.exit_after_idle,
                   "Stop after this many seconds without a byte from the host (0: never)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(kNonNegativeReal)
       ->capture_default_str();
   return Command{app, [f] { return run_serve(*f); }};
 }

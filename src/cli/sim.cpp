@@ -162,11 +162,11 @@ Command register_sim(CLI::App& root) {
       ->check(kPositiveReal);
   app->add_option("--inject-bit-errors", f->options.faults.bit_error_rate,
                   "Invert each bit on the line (both directions) with this probability")
-      ->check(CLI::Range(0.0, 0.999999))
+      ->check(real_in(0.0, 0.999999))
       ->capture_default_str();
   app->add_option("--inject-drops", f->options.faults.drop_rate,
                   "Lose each byte on the line (both directions) with this probability")
-      ->check(CLI::Range(0.0, 0.999999))
+      ->check(real_in(0.0, 0.999999))
       ->capture_default_str();
   add_count(app, "--seed", f->options.seed, "Seed of the injected faults")->capture_default_str();
   app->add_option("--trace", f->trace, "Write an FST waveform of every clock edge (large: use with --images 1)");

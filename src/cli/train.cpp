@@ -223,24 +223,24 @@ Command register_train(CLI::App& root) {
                add_count(app, "--batch", f->batch, "Samples per optimizer step (0: the whole training set)"));
   app->add_option("--opt", f->opt, "Optimizer")->check(CLI::IsMember({"sgd", "adam", "adamw"}));
   command.sets("learning rate", app->add_option("--lr", f->lr, "Learning rate"))->check(kPositiveReal);
-  command.sets("momentum", app->add_option("--momentum", f->momentum, "SGD momentum"))->check(CLI::Range(0.0, 1.0));
+  command.sets("momentum", app->add_option("--momentum", f->momentum, "SGD momentum"))->check(real_in(0.0, 1.0));
   app->add_flag("--nesterov", f->nesterov, "Nesterov momentum (SGD)");
   command
       .sets("weight decay",
             app->add_option("--weight-decay", f->weight_decay, "Weight decay (L2 for sgd/adam, decoupled for adamw)"))
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(real_in(0.0, 1.0));
   app->add_option("--schedule", f->schedule, "Learning-rate schedule")
       ->check(CLI::IsMember({"constant", "step", "cosine", "onecycle"}));
   add_count(app, "--step-size", f->step_size, "Epochs between decays (--schedule step)", 1);
   app->add_option("--gamma", f->gamma, "Decay factor (--schedule step)")->check(kPositiveReal);
   command.sets("dropout", app->add_option("--dropout", f->dropout, "Dropout after each hidden ReLU, in [0, 1)"))
-      ->check(CLI::Range(0.0, 0.99));
+      ->check(real_in(0.0, 0.99));
   add_count(app, "--seed", f->seed, "Seed for initialization, data order, dropout and augmentation")
       ->capture_default_str();
   command.sets("training limit",
                add_count(app, "--limit", f->limit, "Train on the first N training samples only (0: all)"));
   app->add_option("--val-split", f->val_split, "Hold out this fraction of the training set for validation")
-      ->check(CLI::Range(0.0, 0.9));
+      ->check(real_in(0.0, 0.9));
   command.sets("maximum steps",
                add_count(app, "--max-steps", f->max_steps, "Stop after this many optimizer steps (0: no limit)"));
   app->add_flag("--no-shuffle", f->no_shuffle, "Keep the files' order in every epoch");

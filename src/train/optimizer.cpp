@@ -35,9 +35,13 @@ constexpr std::size_t kUpdatesPerThread = std::size_t{1} << 14;
 bool is_adam(OptimizerKind kind) { return kind != OptimizerKind::kSgd; }
 
 void validate(const OptimizerOptions& o) {
-  if (o.momentum < 0.0) throw core::option_error("momentum", "the momentum must be >= 0, got {}", o.momentum);
-  if (o.weight_decay < 0.0)
-    throw core::option_error("weight decay", "the weight decay must be >= 0, got {}", o.weight_decay);
+  // Written so that NaN fails them too: a NaN momentum would train to a model of NaNs.
+  if (!(o.momentum >= 0.0 && std::isfinite(o.momentum))) {
+    throw core::option_error("momentum", "the momentum must be a finite number >= 0, got {}", o.momentum);
+  }
+  if (!(o.weight_decay >= 0.0 && std::isfinite(o.weight_decay))) {
+    throw core::option_error("weight decay", "the weight decay must be a finite number >= 0, got {}", o.weight_decay);
+  }
   if (o.nesterov && (o.momentum <= 0.0 || o.dampening != 0.0)) {
     throw core::option_error("momentum", "Nesterov momentum needs a momentum > 0 and no dampening");
   }
@@ -90,7 +94,7 @@ void Optimizer::zero_grad() {
 }
 
 void Optimizer::step(double lr) {
-  if (!(lr >= 0.0)) throw core::input_error("learning rate must be >= 0 (got {})", lr);
+  if (!(lr >= 0.0 && std::isfinite(lr))) throw core::input_error("learning rate must be finite and >= 0 (got {})", lr);
   ++steps_;
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     if (!parameters_[i].tensor.grad().defined()) continue;

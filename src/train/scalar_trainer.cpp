@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 
 namespace seatorch::train {
@@ -62,8 +63,8 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
   const data::Dataset& train = data.train;
   if (train.size() == 0) throw core::input_error("data set '{}' has no training samples", data.name);
   if (config.epochs == 0) throw core::option_error("epochs", "the number of epochs must be at least 1");
-  if (!(config.lr > 0.0))
-    throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
+  if (!(config.lr > 0.0 && std::isfinite(config.lr)))
+    throw core::option_error("learning rate", "the learning rate must be positive and finite, got {}", config.lr);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
     throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");
   }

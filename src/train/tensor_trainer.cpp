@@ -63,8 +63,8 @@ void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
     throw core::input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train",
                             config.start.epoch, config.epochs);
   }
-  if (!(config.lr > 0.0))
-    throw core::option_error("learning rate", "the learning rate must be positive, got {}", config.lr);
+  if (!(config.lr > 0.0 && std::isfinite(config.lr)))
+    throw core::option_error("learning rate", "the learning rate must be positive and finite, got {}", config.lr);
   if (config.augment.enabled()) augment::validate_augment(config.augment);
   if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
     throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");

@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,10 @@ TEST_CASE("the trainers, the optimizer and the MLP name the values they refuse",
   tensor.epochs = 1;
   tensor.lr = -1.0;
   check_refusal([&] { train::train_tensor(data, tensor); }, "learning rate",
-                "the learning rate must be positive, got -1");
+                "the learning rate must be positive and finite, got -1");
+  tensor.lr = std::numeric_limits<double>::infinity();
+  check_refusal([&] { train::train_tensor(data, tensor); }, "learning rate",
+                "the learning rate must be positive and finite, got inf");
   tensor.lr = 0.1;
   tensor.hidden = {4, 0};
   check_refusal([&] { train::train_tensor(data, tensor); }, "hidden widths",
@@ -62,14 +66,23 @@ TEST_CASE("the trainers, the optimizer and the MLP name the values they refuse",
   scalar.hidden = {4};
   scalar.lr = 0.0;
   check_refusal([&] { train::train_scalar(data, scalar); }, "learning rate",
-                "the learning rate must be positive, got 0");
+                "the learning rate must be positive and finite, got 0");
 
   train::OptimizerOptions options;
   options.momentum = -0.5;
-  check_refusal([&] { train::Optimizer({}, options); }, "momentum", "the momentum must be >= 0, got -0.5");
+  check_refusal([&] { train::Optimizer({}, options); }, "momentum",
+                "the momentum must be a finite number >= 0, got -0.5");
+  // NaN compares false with everything: a check written as `< 0` let it through.
+  options.momentum = std::numeric_limits<double>::quiet_NaN();
+  check_refusal([&] { train::Optimizer({}, options); }, "momentum",
+                "the momentum must be a finite number >= 0, got nan");
   options.momentum = 0.0;
+  options.weight_decay = std::numeric_limits<double>::infinity();
+  check_refusal([&] { train::Optimizer({}, options); }, "weight decay",
+                "the weight decay must be a finite number >= 0, got inf");
   options.weight_decay = -1.0;
-  check_refusal([&] { train::Optimizer({}, options); }, "weight decay", "the weight decay must be >= 0, got -1");
+  check_refusal([&] { train::Optimizer({}, options); }, "weight decay",
+                "the weight decay must be a finite number >= 0, got -1");
   options.weight_decay = 0.0;
   options.nesterov = true;
   check_refusal([&] { train::Optimizer({}, options); }, "momentum",
