@@ -51,6 +51,10 @@ int run(int argc, char** argv) {
   };
 
   using seatorch::cli::command_path;
+  if (const auto empty = seatorch::cli::empty_assignment(argc, argv)) {
+    std::cerr << "seatorch: error: " << *empty << '\n';
+    return 1;
+  }
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -108,6 +108,17 @@ std::optional<std::string> unrecognised_argument(const CLI::App& root) {
   return fmt::format("unknown option '{}' (see '{} --help')", typed, command_path(root));
 }
 
+std::optional<std::string> empty_assignment(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() > 3 && arg.starts_with("--") && arg.ends_with('=')) {
+      return fmt::format("{}: no value after the '='; write it there ({}VALUE) or leave the option out", arg, arg);
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // A validator of one finite number as typed, above `min` (or at it, when `min_allowed`) and at

@@ -46,6 +46,12 @@ std::string command_path(const CLI::App& root);
 // not recognise (nothing when every argument was recognised: the error is another one).
 std::optional<std::string> unrecognised_argument(const CLI::App& root);
 
+// Before parsing: the first argument `--name=` with nothing after the '=' (up to a `--` that
+// ends the options), as one line saying so. CLI11 2.1 reads it as the option without a value
+// and takes the next argument as its value: `--data-dir= --epochs 1` set the data directory
+// to "--epochs".
+std::optional<std::string> empty_assignment(int argc, const char* const* argv);
+
 // Prints the one JSON object of a `--json` run on stdout (a full disk is an error, not a
 // silently empty file).
 void print_json(const nlohmann::json& result);

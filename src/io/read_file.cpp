@@ -18,6 +18,7 @@ std::string describe_bytes(std::size_t bytes) {
 }
 
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path, std::size_t max_bytes, std::string_view kind) {
+  if (path.empty()) throw core::input_error("the path is empty; give the path of {}", kind);
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {

@@ -179,8 +179,11 @@ TEST_CASE("parse_pnm refuses malformed headers and sample data", "[data]") {
   check_refused(text_bytes("P5 1 1 1000\n" + pixel), "in\\.img: truncated: 1 bytes of pixel data where 1 x 1 needs 2");
 }
 
-TEST_CASE("read_image refuses missing files and directories", "[data]") {
+TEST_CASE("read_image refuses missing files, directories and an empty path", "[data]") {
   const seatorch::test::ScratchDir dir;
+  // An empty path read as "": no such file" before it was named.
+  seatorch::test::check_input_error([&] { seatorch::image::read_image(""); },
+                                    "the path is empty; give the path of a picture");
   seatorch::test::check_input_error([&] { seatorch::image::read_image(dir / "none.png"); },
                                     ".*none\\.png: no such file; give the path of a picture");
   seatorch::test::check_input_error([&] { seatorch::image::read_image(dir.path()); },
