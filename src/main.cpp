@@ -59,12 +59,20 @@ int run(int argc, char** argv) {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return root.exit(e);  // --help, --version
+    if (const auto taken = seatorch::cli::option_taken_as_value(root)) {
+      std::cerr << command_path(root) << ": error: " << *taken << '\n';
+      return 1;
+    }
     // A mistyped command or option is named with the nearest valid name; other errors as CLI11 words them.
     if (const auto unknown = seatorch::cli::unrecognised_argument(root)) {
       std::cerr << command_path(root) << ": error: " << *unknown << '\n';
     } else {
       std::cerr << command_path(root) << ": error: " << e.what() << " (see '" << command_path(root) << " --help')\n";
     }
+    return 1;
+  }
+  if (const auto taken = seatorch::cli::option_taken_as_value(root)) {
+    std::cerr << command_path(root) << ": error: " << *taken << '\n';
     return 1;
   }
 

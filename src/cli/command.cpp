@@ -108,6 +108,32 @@ std::optional<std::string> unrecognised_argument(const CLI::App& root) {
   return fmt::format("unknown option '{}' (see '{} --help')", typed, command_path(root));
 }
 
+std::optional<std::string> option_taken_as_value(const CLI::App& root) {
+  const CLI::App& app = deepest_parsed(root);
+  const std::vector<std::string> long_names = option_names(app);
+  const auto is_option = [&](const std::string& value) {
+    const std::string typed = value.substr(0, value.find('='));  // --epochs=3
+    if (typed.starts_with("--"))
+      return std::find(long_names.begin(), long_names.end(), typed.substr(2)) != long_names.end();
+    if (typed.size() != 2 || typed[0] != '-') return false;
+    for (const CLI::App* a = &app; a != nullptr; a = a->get_parent()) {
+      if (a->get_option_no_throw(typed) != nullptr) return true;  // -q, the global one
+    }
+    return false;
+  };
+  for (const CLI::App* a = &app; a != nullptr; a = a->get_parent()) {
+    for (const CLI::Option* option : a->get_options()) {
+      for (const std::string& value : option->results()) {
+        if (!is_option(value)) continue;
+        const std::string name = option->get_name();
+        return fmt::format("{}: expected a value, got the option '{}'; give the value right after {}", name,
+                           value.substr(0, value.find('=')), name);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> empty_assignment(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];

@@ -46,6 +46,12 @@ std::string command_path(const CLI::App& root);
 // not recognise (nothing when every argument was recognised: the error is another one).
 std::optional<std::string> unrecognised_argument(const CLI::App& root);
 
+// After parsing, whether or not it failed: an option that took another option as its value
+// ("--out: expected a value, got the option '--quiet'; ..."), for a value forgotten before the
+// next option. CLI11 2.1 takes the next argument whatever it is: `--out --quiet` wrote the
+// model to a file named "--quiet".
+std::optional<std::string> option_taken_as_value(const CLI::App& root);
+
 // Before parsing: the first argument `--name=` with nothing after the '=' (up to a `--` that
 // ends the options), as one line saying so. CLI11 2.1 reads it as the option without a value
 // and takes the next argument as its value: `--data-dir= --epochs 1` set the data directory
