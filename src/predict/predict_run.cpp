@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string_view>
 
 namespace seatorch::predict {
 namespace {
@@ -65,16 +67,41 @@ void classify(const LoadedModel& model, ImagePrediction& p) {
   }
 }
 
+// Why the integer model an NPU image encodes is not the int8 model given beside it, in words,
+// or nothing: the fields its arithmetic reads (the image carries no float scales).
+std::optional<std::string> int8_difference(const quant::Int8Model& image, const quant::Int8Model& given) {
+  for (std::size_t k = 0; k < image.layers.size(); ++k) {
+    const quant::Int8Layer& a = image.layers[k];
+    const quant::Int8Layer& b = given.layers[k];
+    const auto differ = [&](std::string_view what) { return fmt::format("layer {}'s {} differ", k, what); };
+    if (a.weight != b.weight) return differ("weights");
+    if (a.bias != b.bias) return differ("biases");
+    if (a.multiplier != b.multiplier || a.shift != b.shift) return differ("requantization multipliers");
+    if (a.input_zero_point != b.input_zero_point || a.weight_zero_point != b.weight_zero_point ||
+        a.output_zero_point != b.output_zero_point || a.relu != b.relu) {
+      return differ("zero-points or ReLU");
+    }
+  }
+  return std::nullopt;
+}
+
 // Every prepared input through the Verilated Mini NPU of the image's target, loaded once with
-// the .hex image.
-void run_on_npu(const std::filesystem::path& hex, std::size_t inputs, std::vector<ImagePrediction>& predictions) {
+// the .hex image, which must hold the model the pictures went through: the same architecture,
+// and for an int8 model the same integers (else the NPU would answer for another model).
+void run_on_npu(const std::filesystem::path& hex, const LoadedModel& model, const std::filesystem::path& model_path,
+                std::vector<ImagePrediction>& predictions) {
   const npu::NpuImage image = npu::read_npu_hex(hex);
   // The reference is the integer model the image itself encodes, as in `seatorch sim`.
   const quant::Int8Model reference = npu::decode_npu_image(image);
-  if (image.input_size() != inputs) {
-    throw core::input_error(
-        "{} takes {} inputs but the model's pictures have {} pixels: export the .hex from the same model", hex.string(),
-        image.input_size(), inputs);
+  if (reference.architecture() != model.architecture()) {
+    throw core::input_error("{} holds a {} model but {} is {}: export the .hex from this model", hex.string(),
+                            reference.architecture(), model_path.string(), model.architecture());
+  }
+  if (model.int8_model) {
+    if (const auto difference = int8_difference(reference, *model.int8_model)) {
+      throw core::input_error("{} was not exported from {} ({}): export it with `seatorch export --hex --model {}`",
+                              hex.string(), model_path.string(), *difference, model_path.string());
+    }
   }
   npu::NpuSimOptions options;
   options.target = image.target;  // the one the image was exported for
@@ -184,7 +211,7 @@ PredictSummary run_predict(const PredictOptions& options) {
   }
   if (options.npu) {
     summary.hex = options.hex.string();
-    run_on_npu(options.hex, side * side, summary.images);
+    run_on_npu(options.hex, model, options.model, summary.images);
   }
   return summary;
 }

@@ -128,3 +128,35 @@ TEST_CASE("run_predict reports a bad picture before a missing model and checks i
   seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
                                     ".*odd\\.safetensors takes 5 inputs, not a square picture .*");
 }
+
+TEST_CASE("run_predict refuses an NPU image of another model than the one it was given", "[predict]") {
+  const seatorch::test::ScratchDir dir;
+  const Models models = write_models(dir);
+  const GrayImage digit = seatorch::test::mnist_test_digits(1).front();
+  seatorch::test::write_file(dir / "d.pgm", seatorch::image::pgm_bytes(digit));
+  seatorch::predict::PredictOptions options;
+  options.images = {dir / "d.pgm"};
+  options.npu = true;
+
+  // The same architecture, one weight another: the NPU would answer for another model.
+  q::Int8Model other = models.int8_model;
+  other.layers[1].weight[3] = static_cast<std::int8_t>(other.layers[1].weight[3] == 5 ? 6 : 5);
+  seatorch::npu::write_npu_hex(dir / "other.hex", seatorch::npu::build_npu_image(other));
+  options.model = dir / "model.int8.safetensors";
+  options.hex = dir / "other.hex";
+  seatorch::test::check_input_error(
+      [&] { seatorch::predict::run_predict(options); },
+      ".*other\\.hex was not exported from .*model\\.int8\\.safetensors \\(layer 1's weights differ\\): export it "
+      "with `seatorch export --hex --model .*model\\.int8\\.safetensors`");
+
+  // Another architecture, beside the float model (whose integers it cannot be compared with).
+  q::Int8Model shorter = models.int8_model;
+  shorter.layers.pop_back();
+  seatorch::npu::write_npu_hex(dir / "shorter.hex", seatorch::npu::build_npu_image(shorter));
+  options.model = dir / "model.safetensors";
+  options.hex = dir / "shorter.hex";
+  seatorch::test::check_input_error([&] { seatorch::predict::run_predict(options); },
+                                    ".*shorter\\.hex holds a " + shorter.architecture() +
+                                        " model but .*model\\.safetensors is " + models.int8_model.architecture() +
+                                        ": export the \\.hex from this model");
+}

@@ -4,7 +4,9 @@
 // or an int8 model (its int8 logits from the integer reference), and, on request, on the
 // Mini NPU: the prepared bytes go through the Verilated RTL over its UART exactly as
 // `seatorch sim` sends them (npu::NpuSession, npu::read_npu_hex), and its answer is
-// compared with the C++ integer reference that the .hex image encodes.
+// compared with the C++ integer reference that the .hex image encodes. The .hex must hold the
+// model given (its architecture, and for an int8 model its integers): else the NPU would
+// answer for another model beside this one's answer.
 // Pictures are read and checked before the model is loaded, so a bad picture is reported
 // first and fast. Deliberately not here: printing and argument parsing.
 #pragma once
