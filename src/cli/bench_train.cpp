@@ -23,6 +23,7 @@ struct TrainBenchFlags {
   std::string data_dir;
   std::size_t threads = 0;  // 0: SEATORCH_THREADS, else 1
   bool json = false;
+  bool no_augmentation = false;  // a plain flag: CLI11's negated one shows as "--no-augmentation{false}"
 };
 
 nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
@@ -125,6 +126,7 @@ void print_epoch_products(const bench::TrainBenchReport& r) {
 int run_train_bench_command(TrainBenchFlags flags) {
   use_threads(flags.threads);
   flags.options.data_dir = flags.data_dir;
+  flags.options.augmentation = !flags.no_augmentation;
   spdlog::info("training {} epoch(s) of MNIST with the tensor engine, then {} samples with the scalar engine",
                flags.options.epochs, flags.options.scalar_samples);
   const bench::TrainBenchReport r = bench::run_train_bench(flags.options);
@@ -225,7 +227,7 @@ Command register_train_bench(CLI::App& bench) {
   add_count(app, "--seed", f->options.seed, "Seed")->capture_default_str();
   add_threads(command, app, f->threads, kTrainingThreadWork);
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
-  app->add_flag("!--no-augmentation", f->options.augmentation,
+  app->add_flag("--no-augmentation", f->no_augmentation,
                 "Skip the augmentation line (one epoch of the default model with the best recipe's transforms)");
   command.run = [f] { return run_train_bench_command(*f); };
   return command;
