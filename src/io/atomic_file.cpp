@@ -126,6 +126,14 @@ void check_output_path(const std::filesystem::path& path) {
   }
 }
 
+void check_not_input(const std::filesystem::path& path, const std::filesystem::path& input, std::string_view what) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && std::filesystem::exists(input, ec) &&
+      std::filesystem::equivalent(path, input, ec)) {
+    throw core::input_error("cannot write '{}': it is {}; write the result to another file", path.string(), what);
+  }
+}
+
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::span<const std::uint8_t>> pieces) {
   check_output_path(path);
   std::size_t bytes = 0;

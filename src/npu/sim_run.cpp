@@ -4,6 +4,7 @@
 
 #include "seatorch/core/argmax.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/io/atomic_file.hpp"
 #include "seatorch/npu/hex.hpp"
 #include "seatorch/npu/image.hpp"
 #include "seatorch/npu/image_decode.hpp"
@@ -156,7 +157,7 @@ nlohmann::json SimRunSummary::to_json() const {
 }
 
 SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress) {
-  if (!(options.clock_mhz >= 0.0)) {
+  if (!(options.clock_mhz >= 0.0 && std::isfinite(options.clock_mhz))) {
     throw core::input_error("the clock must be positive, or 0 for the target's (got {} MHz)", options.clock_mhz);
   }
   check_line_fault_rates(options.faults);
@@ -166,6 +167,10 @@ SimRunSummary run_sim(const SimRunOptions& options, const SimProgress& progress)
         "a trace, injected line faults and the gate-level netlist exist only on the simulated line, "
         "not on the serial port {}",
         options.serial.port.string());
+  }
+  if (!options.trace.empty()) {
+    io::check_output_path(options.trace);
+    io::check_not_input(options.trace, options.hex, "the NPU image being simulated");
   }
   // The port first: a missing device is reported before the files are read.
   std::unique_ptr<NpuLink> link;

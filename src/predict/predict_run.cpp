@@ -180,6 +180,7 @@ PredictSummary run_predict(const PredictOptions& options) {
                                options.images.size());
     }
     io::check_output_path(options.save_input);
+    io::check_not_input(options.save_input, options.images.front(), "the picture being classified");
   }
   // The pictures first: a bad one fails before the model is read.
   std::vector<image::GrayImage> pictures;

@@ -37,6 +37,7 @@ nlohmann::json QuantizeRunSummary::to_json() const {
 
 QuantizeRunSummary run_quantize(const QuantizeRunOptions& options) {
   io::check_output_path(options.out);
+  io::check_not_input(options.out, options.model, "the float checkpoint being quantized");
   const io::SafetensorsFile file = io::load_safetensors(options.model);
   const model::FloatMlp model = model::float_mlp_from_checkpoint(file, options.model.string());
   data::DataOptions data_options = options.data;

@@ -66,6 +66,28 @@ TEST_CASE("write_file_atomic writes its pieces one after another as one file", "
   CHECK(entries(dir.path()) == 1);
 }
 
+TEST_CASE("check_not_input refuses an output that is the input by any of its names", "[io]") {
+  const seatorch::test::ScratchDir dir;
+  const fs::path input = dir / "model.safetensors";
+  seatorch::io::write_file_atomic(input, std::string_view("the input"));
+  fs::create_symlink(input, dir / "link.safetensors");
+  const auto refused = [&](const fs::path& out) {
+    CHECK_THROWS_WITH(seatorch::io::check_not_input(out, input, "the float checkpoint being quantized"),
+                      "cannot write '" + out.string() +
+                          "': it is the float checkpoint being quantized; write the result to another file");
+  };
+  refused(input);
+  refused(dir / "." / "model.safetensors");
+  refused(dir / "link.safetensors");
+  // Another file, or one not written yet, is fine; so is an input that does not exist (its
+  // reader reports that).
+  seatorch::io::write_file_atomic(dir / "other.safetensors", std::string_view("x"));
+  CHECK_NOTHROW(seatorch::io::check_not_input(dir / "other.safetensors", input, "the input"));
+  CHECK_NOTHROW(seatorch::io::check_not_input(dir / "new.safetensors", input, "the input"));
+  CHECK_NOTHROW(seatorch::io::check_not_input(input, dir / "missing.safetensors", "the input"));
+  CHECK(slurp(input) == "the input");
+}
+
 TEST_CASE("atomically written files get the permissions of a plain create", "[io]") {
   // Regression: the temporary from mkstemp is 0600, so every checkpoint, model and report
   // used to be readable by its owner only. Expected: 0666 minus the umask, as open() gives.

@@ -25,6 +25,11 @@ namespace seatorch::io {
 // so that a typo in --out fails in a second, not after the training.
 void check_output_path(const std::filesystem::path& path);
 
+// Throws InputError when `path` is the file `input` (by either name: a link, `./x`), which the
+// same command reads: `what` says what that input is ("the float checkpoint being
+// quantized"). Writing a result there would replace the input it came from.
+void check_not_input(const std::filesystem::path& path, const std::filesystem::path& input, std::string_view what);
+
 // Writes `bytes` to `path`, creating missing parent directories.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 void write_file_atomic(const std::filesystem::path& path, std::string_view text);
