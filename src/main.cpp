@@ -12,6 +12,7 @@
 
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,11 @@ int main(int argc, char** argv) {
     return run(argc, argv);
   } catch (const seatorch::core::InputError& e) {
     std::cerr << "seatorch: error: " << e.what() << '\n';
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // The machine's limit, not a bug: a model, batch or data set too large for its memory.
+    std::cerr << "seatorch: error: out of memory; a smaller model, batch or data set, or a machine with more "
+                 "memory, is needed\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "seatorch: internal error: " << e.what() << " (please report this)\n";

@@ -4,6 +4,7 @@
 #include "bench_modes.hpp"
 
 #include "seatorch/bench/train_bench.hpp"
+#include "seatorch/nn/mlp.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -216,7 +217,8 @@ Command register_train_bench(CLI::App& bench) {
   CLI::App* app = bench.add_subcommand("train", "Seconds per MNIST epoch (with a breakdown), scalar vs tensor engine");
   Command command{app, {}};
   command
-      .sets("hidden widths", add_counts(app, "--hidden", f->options.hidden, "Hidden-layer widths, comma-separated", 1))
+      .sets("hidden widths", add_counts(app, "--hidden", f->options.hidden, "Hidden-layer widths, comma-separated", 1,
+                                        nn::kMaxHiddenWidth))
       ->capture_default_str();
   command.sets("batch size", add_count(app, "--batch", f->options.batch, "Samples per step", 1))->capture_default_str();
   command.sets("epochs", add_count(app, "--epochs", f->options.epochs, "Epochs of the tensor engine", 1))

@@ -9,6 +9,7 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/nn/mlp.hpp"
 #include "seatorch/train/recipes.hpp"
 #include "seatorch/train/resume.hpp"
 #include "seatorch/train/train_run.hpp"
@@ -217,7 +218,8 @@ Command register_train(CLI::App& root) {
       ->check(CLI::IsMember({"tensor", "scalar"}))
       ->capture_default_str();
   command.sets("hidden widths",
-               add_counts(app, "--hidden", f->hidden, "Hidden-layer widths, comma-separated (e.g. 256,128)", 1));
+               add_counts(app, "--hidden", f->hidden, "Hidden-layer widths, comma-separated (e.g. 256,128)", 1,
+                          nn::kMaxHiddenWidth));
   command.sets("epochs", add_count(app, "--epochs", f->epochs, "Passes over the training set", 1));
   command.sets("batch size",
                add_count(app, "--batch", f->batch, "Samples per optimizer step (0: the whole training set)"));

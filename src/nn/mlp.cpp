@@ -25,6 +25,15 @@ std::vector<Linear> make_layers(std::span<const std::size_t> sizes, core::Rng& r
 
 }  // namespace
 
+void check_hidden_widths(std::span<const std::size_t> hidden) {
+  for (const std::size_t width : hidden) {
+    if (width == 0 || width > kMaxHiddenWidth) {
+      throw core::option_error("hidden widths", "every hidden-layer width must be in 1..{}, got {}", kMaxHiddenWidth,
+                               width);
+    }
+  }
+}
+
 Mlp::Mlp(std::span<const std::size_t> sizes, double dropout, core::Rng& init_rng, std::uint64_t dropout_seed)
     : sizes_(sizes.begin(), sizes.end()),
       layers_(make_layers(sizes, init_rng)),

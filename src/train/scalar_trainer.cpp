@@ -6,6 +6,7 @@
 #include "seatorch/core/rng.hpp"
 #include "seatorch/model/engine_weights.hpp"
 #include "seatorch/model/evaluate.hpp"
+#include "seatorch/nn/mlp.hpp"
 #include "seatorch/scalar/loss.hpp"
 
 #include <spdlog/spdlog.h>
@@ -65,9 +66,7 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
   if (config.epochs == 0) throw core::option_error("epochs", "the number of epochs must be at least 1");
   if (!(config.lr > 0.0 && std::isfinite(config.lr)))
     throw core::option_error("learning rate", "the learning rate must be positive and finite, got {}", config.lr);
-  if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
-    throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");
-  }
+  nn::check_hidden_widths(config.hidden);
 
   std::vector<std::size_t> sizes{train.features};
   sizes.insert(sizes.end(), config.hidden.begin(), config.hidden.end());

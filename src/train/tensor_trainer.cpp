@@ -10,6 +10,7 @@
 #include "seatorch/core/rng.hpp"
 #include "seatorch/model/engine_weights.hpp"
 #include "seatorch/model/evaluate.hpp"
+#include "seatorch/nn/mlp.hpp"
 #include "seatorch/tensor/loss.hpp"
 #include "seatorch/tensor/movement.hpp"
 
@@ -66,9 +67,7 @@ void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
   if (!(config.lr > 0.0 && std::isfinite(config.lr)))
     throw core::option_error("learning rate", "the learning rate must be positive and finite, got {}", config.lr);
   if (config.augment.enabled()) augment::validate_augment(config.augment);
-  if (std::find(config.hidden.begin(), config.hidden.end(), 0u) != config.hidden.end()) {
-    throw core::option_error("hidden widths", "every hidden-layer width must be at least 1");
-  }
+  nn::check_hidden_widths(config.hidden);
 }
 
 OptimizerOptions optimizer_options(const TensorTrainConfig& config) {

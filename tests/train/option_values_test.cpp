@@ -57,7 +57,10 @@ TEST_CASE("the trainers, the optimizer and the MLP name the values they refuse",
   tensor.lr = 0.1;
   tensor.hidden = {4, 0};
   check_refusal([&] { train::train_tensor(data, tensor); }, "hidden widths",
-                "every hidden-layer width must be at least 1");
+                "every hidden-layer width must be in 1..65536, got 0");
+  tensor.hidden = {4, std::size_t{1} << 40};  // 784 x 2^40 floats: refused by name, not by an allocation
+  check_refusal([&] { train::train_tensor(data, tensor); }, "hidden widths",
+                "every hidden-layer width must be in 1..65536, got 1099511627776");
   tensor.hidden = {4};
   tensor.epochs = 0;
   check_refusal([&] { train::train_tensor(data, tensor); }, "epochs", "the number of epochs must be at least 1");

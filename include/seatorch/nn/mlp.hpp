@@ -24,6 +24,14 @@
 
 namespace seatorch::nn {
 
+// The widest hidden layer a caller may ask for: 2^16, so that a layer's in x out elements (and
+// their bytes) stay far from size_t's limit, and an absurd width is refused by name rather
+// than failing as an allocation of terabytes.
+inline constexpr std::size_t kMaxHiddenWidth = std::size_t{1} << 16;
+
+// Throws OptionError ("hidden widths") unless every width is in 1..kMaxHiddenWidth.
+void check_hidden_widths(std::span<const std::size_t> hidden);
+
 class Mlp {
  public:
   // sizes = {inputs, hidden..., outputs} (at least two, all positive; InputError otherwise);
