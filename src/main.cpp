@@ -13,6 +13,7 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,24 +57,23 @@ int run(int argc, char** argv) {
     std::cerr << "seatorch: error: " << *empty << '\n';
     return 1;
   }
+  std::optional<std::string> parse_error;  // CLI11's own words, when it refused the arguments
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return root.exit(e);  // --help, --version
-    if (const auto taken = seatorch::cli::option_taken_as_value(root)) {
-      std::cerr << command_path(root) << ": error: " << *taken << '\n';
-      return 1;
-    }
-    // A mistyped command or option is named with the nearest valid name; other errors as CLI11 words them.
-    if (const auto unknown = seatorch::cli::unrecognised_argument(root)) {
-      std::cerr << command_path(root) << ": error: " << *unknown << '\n';
-    } else {
-      std::cerr << command_path(root) << ": error: " << e.what() << " (see '" << command_path(root) << " --help')\n";
-    }
-    return 1;
+    parse_error = e.what();
   }
-  if (const auto taken = seatorch::cli::option_taken_as_value(root)) {
-    std::cerr << command_path(root) << ": error: " << *taken << '\n';
+  // Parsed or not, an option may have taken the next option as its value (the cause of the
+  // error CLI11 reports, when it reports one); a mistyped command or option is named with the
+  // nearest valid name; other errors as CLI11 words them.
+  std::optional<std::string> error = seatorch::cli::option_taken_as_value(root);
+  if (!error && parse_error) {
+    error = seatorch::cli::unrecognised_argument(root);
+    if (!error) error = *parse_error + " (see '" + command_path(root) + " --help')";
+  }
+  if (error) {
+    std::cerr << command_path(root) << ": error: " << *error << '\n';
     return 1;
   }
 

@@ -76,7 +76,7 @@ std::optional<std::string> int8_difference(const quant::Int8Model& image, const 
     const auto differ = [&](std::string_view what) { return fmt::format("layer {}'s {} differ", k, what); };
     if (a.weight != b.weight) return differ("weights");
     if (a.bias != b.bias) return differ("biases");
-    if (a.multiplier != b.multiplier || a.shift != b.shift) return differ("requantization multipliers");
+    if (a.multiplier != b.multiplier || a.shift != b.shift) return differ("requantization multipliers or shifts");
     if (a.input_zero_point != b.input_zero_point || a.weight_zero_point != b.weight_zero_point ||
         a.output_zero_point != b.output_zero_point || a.relu != b.relu) {
       return differ("zero-points or ReLU");

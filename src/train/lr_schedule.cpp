@@ -33,6 +33,12 @@ double one_cycle(double peak, std::size_t step, std::size_t total_steps) {
 
 }  // namespace
 
+void check_learning_rate(double lr) {
+  if (!(lr > 0.0 && std::isfinite(lr))) {
+    throw core::option_error("learning rate", "the learning rate must be positive and finite, got {}", lr);
+  }
+}
+
 ScheduleKind parse_schedule(std::string_view name) {
   if (name == "constant") return ScheduleKind::kConstant;
   if (name == "step") return ScheduleKind::kStep;

@@ -8,12 +8,12 @@
 #include "seatorch/model/evaluate.hpp"
 #include "seatorch/nn/mlp.hpp"
 #include "seatorch/scalar/loss.hpp"
+#include "seatorch/train/lr_schedule.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <numeric>
 
 namespace seatorch::train {
@@ -64,8 +64,7 @@ ScalarTrainResult train_scalar(const data::DataSplit& data, const ScalarTrainCon
   const data::Dataset& train = data.train;
   if (train.size() == 0) throw core::input_error("data set '{}' has no training samples", data.name);
   if (config.epochs == 0) throw core::option_error("epochs", "the number of epochs must be at least 1");
-  if (!(config.lr > 0.0 && std::isfinite(config.lr)))
-    throw core::option_error("learning rate", "the learning rate must be positive and finite, got {}", config.lr);
+  check_learning_rate(config.lr);
   nn::check_hidden_widths(config.hidden);
 
   std::vector<std::size_t> sizes{train.features};

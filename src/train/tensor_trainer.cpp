@@ -64,8 +64,7 @@ void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
     throw core::input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train",
                             config.start.epoch, config.epochs);
   }
-  if (!(config.lr > 0.0 && std::isfinite(config.lr)))
-    throw core::option_error("learning rate", "the learning rate must be positive and finite, got {}", config.lr);
+  check_learning_rate(config.lr);
   if (config.augment.enabled()) augment::validate_augment(config.augment);
   nn::check_hidden_widths(config.hidden);
 }

@@ -28,6 +28,10 @@ struct LrSchedule {
   double gamma = 0.1;         // kStep: the factor applied at each decay
 };
 
+// Throws OptionError ("learning rate") unless `lr`, the base rate a run starts from (and a
+// schedule scales), is positive and finite: both engines' trainers check it so.
+void check_learning_rate(double lr);
+
 // The learning rate of optimizer step `step` (0-based) in a run of `total_steps` steps with
 // `steps_per_epoch` steps per epoch.
 double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step, std::size_t steps_per_epoch,
