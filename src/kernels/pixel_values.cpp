@@ -14,7 +14,7 @@ std::span<const PixelKernel> pixel_kernels() {
   static const std::vector<PixelKernel> kernels = builds_this_cpu_runs<PixelKernel>({
     {Isa::kBaseline, {"ref", pixel_values_ref}},
 #if defined(__x86_64__)
-        {Isa::kAvx2, {"avx2", pixel_values_avx2}},
+        {Isa::kAvx2Fma, {"avx2", pixel_values_avx2}},
 #endif
   });
   return kernels;
