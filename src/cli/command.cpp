@@ -175,6 +175,10 @@ CLI::Validator real_in(double min, double max) {
                         fmt::format("[{}, {}]", min, max));
 }
 
+CLI::Validator positive_real_at_most(double max) {
+  return real_validator(fmt::format("a number > 0 and <= {}", max), 0.0, false, max, fmt::format("(0, {}]", max));
+}
+
 CLI::Validator count_validator(std::uint64_t min, std::uint64_t max, bool open_ended) {
   const std::string range =
       open_ended ? fmt::format("an integer >= {}", min) : fmt::format("an integer in {}..{}", min, max);

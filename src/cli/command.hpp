@@ -65,9 +65,10 @@ void print_json(const nlohmann::json& result);
 // Validators of a real-valued option, with one-line messages that say what is expected. The
 // text must be one finite decimal number: CLI11's own range checks let "nan" through, and
 // "inf" wherever no upper bound stops it.
-extern const CLI::Validator kPositiveReal;       // > 0
-extern const CLI::Validator kNonNegativeReal;    // >= 0
-CLI::Validator real_in(double min, double max);  // in [min, max]
+extern const CLI::Validator kPositiveReal;         // > 0
+extern const CLI::Validator kNonNegativeReal;      // >= 0
+CLI::Validator real_in(double min, double max);    // in [min, max]
+CLI::Validator positive_real_at_most(double max);  // in (0, max]
 
 // The check behind add_count: a decimal integer in [min, max] as typed (no sign, no
 // spaces), rewritten in canonical form; `open_ended` when max is only the type's limit.

@@ -178,7 +178,7 @@ Command register_sim(CLI::App& root) {
       ->capture_default_str();
   app->add_option("--timeout", f->options.serial.allowance_seconds,
                   "Seconds allowed for each answer on --port, on top of its time on the wire")
-      ->check(kPositiveReal)
+      ->check(positive_real_at_most(npu::kMaxAnswerAllowanceSeconds))
       ->capture_default_str();
   app->add_flag("--json", f->json, "Print the results as one JSON object on stdout");
   command.run = [f, app] { return run_sim_command(*app, *f); };

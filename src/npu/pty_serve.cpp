@@ -66,7 +66,7 @@ std::string describe(PtyServeEnd end) {
 }
 
 PtyServeSummary serve_npu_pty(const PtyServeOptions& options, const PtyServeHooks& hooks) {
-  if (options.exit_after_idle < 0.0) {
+  if (!(options.exit_after_idle >= 0.0)) {  // NaN fails too
     throw core::input_error("the idle time must not be negative (got {} s)", options.exit_after_idle);
   }
   SimLink link(make_target_pins(options.target, options.netlist), SimLineOptions{options.clks_per_bit, {}, {}});
@@ -103,7 +103,8 @@ PtyServeSummary serve_npu_pty(const PtyServeOptions& options, const PtyServeHook
           s.end = PtyServeEnd::kIdle;
           break;
         }
-        wait_ms = std::min(wait_ms, static_cast<int>(left * 1000.0) + 1);
+        // Compared as a double first: an idle time of 1e300 s in milliseconds is no int.
+        if (left * 1000.0 < wait_ms) wait_ms = static_cast<int>(left * 1000.0) + 1;
       }
     }
     pollfd p{pty.fd(), static_cast<short>(POLLIN | (out.empty() ? 0 : POLLOUT)), 0};

@@ -86,8 +86,9 @@ void check_serial_baud(unsigned baud) {
 
 SerialLink::SerialLink(const SerialOptions& options) : options_(options) {
   const speed_t speed = speed_of(options.baud);
-  if (!(options.allowance_seconds > 0.0)) {
-    throw core::input_error("the time allowed for each answer must be positive (got {} s)", options.allowance_seconds);
+  if (!(options.allowance_seconds > 0.0 && options.allowance_seconds <= kMaxAnswerAllowanceSeconds)) {
+    throw core::input_error("the time allowed for each answer must be positive and at most {} s (got {} s)",
+                            kMaxAnswerAllowanceSeconds, options.allowance_seconds);
   }
   const std::string path = options.port.string();
   // O_NONBLOCK: open() must not wait for a carrier, and no read or write may block.

@@ -71,6 +71,20 @@ std::pair<double, double> mse_range(std::span<const float> all, double lo, doubl
   return best;
 }
 
+// A float model whose weights are finite can still overflow float in its layers' sums: its
+// ranges, scales and multipliers would then be NaN, and the first error the user saw was a
+// requantization multiplier "outside (0, 1)". A model from a diverging run (a learning rate
+// far too high, here or in the quantization-aware fine-tuning) is where such weights come from.
+void check_outputs_finite(std::span<const float> outputs, std::size_t layer) {
+  const auto bad = std::find_if(outputs.begin(), outputs.end(), [](float v) { return !std::isfinite(v); });
+  if (bad != outputs.end()) {
+    throw core::input_error(
+        "the model to quantize overflows float: layer {}'s outputs on the calibration images reach {}; the model, or "
+        "its quantization-aware fine-tuning, diverged: train it again (e.g. with a lower learning rate)",
+        layer, *bad);
+  }
+}
+
 struct Calibration {
   double observed_min = 0.0, observed_max = 0.0;
   double lo = 0.0, hi = 0.0;  // chosen, contains 0
@@ -244,6 +258,7 @@ QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uin
   QuantizedMlp result;
   QuantParams input{to_f32(1.0 / 255.0), -128, -128, 127};  // the pixel encoding: q = p - 128
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
+    check_outputs_finite(outputs[k], k);
     const Calibration range = calibrate(std::move(outputs[k]), options);
     Int8Layer layer = quantize_layer(model.layers[k], input, range, options.granularity);
     LayerReport report;

@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <future>
 #include <memory>
@@ -215,6 +216,19 @@ TEST_CASE("the PTY bridge ends after its idle time when no host comes", "[npu][s
   CHECK(seconds_since(start) < 5.0);
 }
 
+TEST_CASE("the PTY bridge with an idle time past any clock still stops when asked", "[npu][serial]") {
+  // 1e300 s in milliseconds overflowed an int: the poll waited forever, deaf to should_stop.
+  npu::PtyServeOptions options;
+  options.exit_after_idle = 1e300;
+  const auto start = Clock::now();
+  const npu::PtyServeSummary served =
+      npu::serve_npu_pty(options, {[](const std::string&) {}, [&] { return seconds_since(start) > 0.3; }});
+  CHECK(served.end == npu::PtyServeEnd::kStopped);
+  CHECK(seconds_since(start) < 5.0);
+  options.exit_after_idle = std::nan("");
+  CHECK_THROWS_WITH(npu::serve_npu_pty(options, {}), Catch::Contains("the idle time must not be negative (got nan s)"));
+}
+
 TEST_CASE("serial host reports a server that goes away mid-run", "[npu][serial]") {
   seatorch::core::Rng rng(42);
   const q::Int8Model model = npu::test::random_model(rng, {40, 12, 10});
@@ -270,5 +284,10 @@ TEST_CASE("serial link refuses bad baud rates and paths that are not ports", "[n
   CHECK_THROWS_WITH(port("/nonexistent/ttyUSB9"), Catch::Contains("/nonexistent/ttyUSB9: no such serial port"));
   CHECK_THROWS_WITH(port("/dev/null"), Catch::Contains("/dev/null is not a serial port"));
   CHECK_THROWS_WITH(port(pty.slave_path(), 3000000, 0.0), Catch::Contains("must be positive"));
+  // Past an hour, and past what a deadline in nanoseconds can hold: 1e300 s made the first wait's
+  // deadline wrap into the past, and the host gave up at once with a garbled time.
+  CHECK_THROWS_WITH(port(pty.slave_path(), 3000000, 1e300), Catch::Contains("at most 3600 s (got 1e+300 s)"));
+  CHECK_THROWS_WITH(port(pty.slave_path(), 3000000, std::nan("")), Catch::Contains("must be positive"));
+  CHECK_NOTHROW(port(pty.slave_path(), 3000000, npu::kMaxAnswerAllowanceSeconds));
   CHECK_NOTHROW(port(pty.slave_path(), 921600));
 }

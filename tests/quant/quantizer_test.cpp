@@ -251,6 +251,15 @@ TEST_CASE("the quantizer rejects bad models and options", "[quant]") {
     model.layers[0].bias[1] = std::numeric_limits<float>::infinity();
     CHECK_THROWS_WITH(q::quantize_mlp(model, pixels, 10, options), Catch::Contains("0.bias"));
   }
+  SECTION("finite weights whose sums overflow float") {
+    // From a fine-tuning at a learning rate of 1e30 the first error was a requantization
+    // multiplier of NaN "outside (0, 1)": the layer that overflows is named instead.
+    for (float& w : model.layers[0].weight) w = 1e30f;
+    for (float& w : model.layers[1].weight) w = 1e30f;
+    CHECK_THROWS_WITH(q::quantize_mlp(model, pixels, 10, options),
+                      Catch::Contains("overflows float: layer 1's outputs") && Catch::Contains("reach inf") &&
+                          Catch::Contains("lower learning rate"));
+  }
   SECTION("shapes that do not chain") {
     model.layers[1].in = 5;
     model.layers[1].weight.resize(15);

@@ -29,16 +29,21 @@ inline constexpr std::array<unsigned, 8> kSerialBauds{115200,  230400,  460800, 
 // Throws InputError naming the supported rates unless `baud` is one of them.
 void check_serial_baud(unsigned baud);
 
+// The longest wait for an answer SerialLink allows on top of its time on the wire: an NPU
+// silent for an hour is hung, not slow, and deadlines are kept in integer nanoseconds.
+inline constexpr double kMaxAnswerAllowanceSeconds = 3600.0;
+
 struct SerialOptions {
   std::filesystem::path port;  // e.g. /dev/ttyUSB1
   unsigned baud = 3000000;
-  double allowance_seconds = 2.0;  // added to every wait for the NPU
+  double allowance_seconds = 2.0;  // added to every wait for the NPU, in (0, kMaxAnswerAllowanceSeconds]
 };
 
 class SerialLink final : public NpuLink {
  public:
   // Opens and sets up the port, and drops whatever it held. Throws InputError for a path that
-  // does not exist, is not a terminal device, or does not take the settings.
+  // does not exist, is not a terminal device, or does not take the settings, and for an
+  // allowance outside (0, kMaxAnswerAllowanceSeconds].
   explicit SerialLink(const SerialOptions& options);
 
   void send(std::span<const std::uint8_t> bytes) override;
