@@ -18,8 +18,9 @@ void validate_ranges(const AffineRanges& r) {
     throw core::option_error("rotation range", "the rotation range must be finite and not negative, got {}",
                              r.rotate_degrees);
   }
-  if (!(r.shift_pixels >= 0.0 && std::isfinite(r.shift_pixels))) {
-    throw core::option_error("shift range", "the shift range must be finite and not negative, got {}", r.shift_pixels);
+  if (!(r.shift_pixels >= 0.0 && r.shift_pixels <= kMaxShiftPixels)) {
+    throw core::option_error("shift range", "the shift range must be in [0, {}] pixels, got {}", kMaxShiftPixels,
+                             r.shift_pixels);
   }
   if (!(r.scale >= 0.0 && r.scale < 1.0)) {
     throw core::option_error("scale range", "the scale range must be in [0, 1), got {}", r.scale);

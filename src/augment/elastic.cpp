@@ -45,8 +45,8 @@ double elastic_std(const ElasticParams& params) {
 }
 
 void validate_elastic(const ElasticParams& params) {
-  if (!(params.alpha >= 0.0 && std::isfinite(params.alpha))) {
-    throw core::option_error("elastic alpha", "the elastic alpha must be finite and not negative, got {}",
+  if (!(params.alpha >= 0.0 && params.alpha <= kMaxElasticAlpha)) {
+    throw core::option_error("elastic alpha", "the elastic alpha must be in [0, {}] pixels, got {}", kMaxElasticAlpha,
                              params.alpha);
   }
   if (!(params.sigma >= 0.5 && params.sigma <= 64.0)) {

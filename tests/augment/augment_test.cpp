@@ -116,6 +116,14 @@ TEST_CASE("affine parameters are drawn within their ranges and reach their ends"
   CHECK(hi_shear > 7.99);
   CHECK_THROWS_AS(augment::validate_ranges({10.0, 2.0, 1.0, 0.0}), core::OptionError);
   CHECK_THROWS_AS(augment::validate_ranges({-1.0, 2.0, 0.1, 0.0}), core::OptionError);
+  // Finite but past any image: 1e300 pixels reached float as infinity.
+  CHECK_THROWS_WITH(augment::validate_ranges({10.0, 1e300, 0.1, 0.0}),
+                    Catch::Contains("the shift range must be in [0, 4096] pixels, got 1e+300"));
+  CHECK_NOTHROW(augment::validate_ranges({10.0, augment::kMaxShiftPixels, 0.1, 0.0}));
+  CHECK_THROWS_WITH(augment::validate_elastic({1e300, 4.0}),
+                    Catch::Contains("the elastic alpha must be in [0, 4096] pixels, got 1e+300"));
+  CHECK_THROWS_AS(augment::validate_elastic({std::nan(""), 4.0}), core::OptionError);
+  CHECK_NOTHROW(augment::validate_elastic({augment::kMaxElasticAlpha, 4.0}));
 }
 
 TEST_CASE("the elastic field has Simard's statistics: std alpha / (sigma sqrt(12 pi)), correlation "

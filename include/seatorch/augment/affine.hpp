@@ -19,6 +19,10 @@
 
 namespace seatorch::augment {
 
+// The widest shift: a digit moved further than the widest image any reader accepts (4096
+// pixels a side) is a blank page, and sample positions stay far from float's overflow.
+inline constexpr double kMaxShiftPixels = 4096.0;
+
 // The ranges the parameters are drawn from; each is symmetric about "no change".
 struct AffineRanges {
   double rotate_degrees = 10.0;  // rotation in [-r, r] degrees
@@ -45,8 +49,9 @@ Affine draw_affine(const AffineRanges& ranges, core::Rng& rng);
 // is not positive or the shear is not within (-90, 90) degrees (no inverse).
 kernels::WarpMap source_map(const Affine& transform, std::size_t width, std::size_t height);
 
-// Throws OptionError naming the value ("rotation range", ...) when a range is negative, the
-// scale range is 1 or more (the scale could reach 0) or the shear range 90 degrees or more.
+// Throws OptionError naming the value ("rotation range", ...) when a range is negative or not
+// finite, the shift range past kMaxShiftPixels, the scale range 1 or more (the scale could
+// reach 0) or the shear range 90 degrees or more.
 void validate_ranges(const AffineRanges& ranges);
 
 }  // namespace seatorch::augment

@@ -39,7 +39,13 @@ struct ElasticParams {
 // The field's standard deviation at every pixel (the file comment's formula).
 double elastic_std(const ElasticParams& params);
 
-// Throws OptionError naming the value when alpha is negative or sigma is outside [0.5, 64].
+// The largest alpha: past it a pixel moves further than the widest image any reader accepts
+// (4096 a side), and an alpha near 1e38 made the field's weights infinite (alpha x sigma in
+// float), its sums of opposite signs NaN.
+inline constexpr double kMaxElasticAlpha = 4096.0;
+
+// Throws OptionError naming the value when alpha is outside [0, kMaxElasticAlpha] or sigma
+// outside [0.5, 64].
 void validate_elastic(const ElasticParams& params);
 
 // One image's displacements: dx at (y, x) is dx[y * stride + x], dy likewise.
