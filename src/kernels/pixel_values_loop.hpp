@@ -1,8 +1,8 @@
 // The loops of kernels/pixel_values.hpp, written once and compiled once per ISA: the division
 // by pixel_values.cpp for the reference, the product corrected by fused multiply-adds by
-// x86/pixel_values_avx2.cpp with -mavx2 -mfma. They have internal linkage (the unnamed namespace) and call no library function
-// (the FMA is the builtin), so no copy built with one file's ISA flags can be picked by the
-// linker for a CPU without that ISA.
+// x86/pixel_values_avx2.cpp with -mavx2 -mfma. They have internal linkage (the unnamed
+// namespace) and call no library function (the FMA is the builtin), so no copy built with one
+// file's ISA flags can be picked by the linker for a CPU without that ISA.
 #pragma once
 
 #include "seatorch/kernels/pixel_values.hpp"
@@ -29,8 +29,8 @@ inline void pixel_loop(std::span<const std::uint8_t> pixels, std::span<float> ou
 // e = p - 255 q is exact in one fused multiply-add, and q + e / 255, taken as q + e * (1/255)
 // in another, rounds to the quotient. That last step is not a correctly rounded division in
 // general; for the 256 values a byte can take it gives p / 255's bits, which
-// pixel_values_test checks for each of them. The divider is slow and not pipelined (8
-// quotients in about 5 cycles at best), while the three products pipeline: a batch of 64
+// pixel_values_test checks for each of them. The divider retires a vector of 8 quotients
+// only every 4-5 cycles here, while the three products pipeline: a batch of 64
 // digits in 3.5 instead of 7.7 us on the model-167 Xeon (DECISIONS 100).
 inline void pixel_loop_fma(std::span<const std::uint8_t> pixels, std::span<float> out) {
   assert(pixels.size() == out.size());
