@@ -140,6 +140,15 @@ constexpr std::size_t kSparseNv = 8;
 // at 8-32 KiB the `avx2` forward ran 8-33 % slower on Zen 5; NEON and the portable kernel
 // were not measured chunked).
 constexpr std::size_t kSparseChunkBytes = std::size_t{32} << 10;
+// A block of more than four such chunks (the forward through a 784-input layer's Wᵀ: 784
+// rows of 512 B, 392 KiB) is walked in chunks of 64 KiB instead: each row's pass sum then
+// waits in its scratch row 7 times rather than 13, and on the model-167 Xeon the forward
+// 64x128x784 took 0.0233-0.0236 s an epoch against 0.0259-0.0265, the default model's
+// 128x256x784 0.051-0.054 against 0.059-0.060 (DECISIONS 101). The weight gradients' blocks
+// (G: 64 or 128 rows of 512 B) keep 32 KiB: in one chunk of 64 KiB the default model's
+// 784x256x128:tn took 0.083-0.089 s against 0.079-0.081 there, as on Zen 5 above.
+constexpr std::size_t kSparseDeepChunkBytes = std::size_t{64} << 10;
+constexpr std::size_t kSparseDeepBlockBytes = 4 * kSparseChunkBytes;
 // op(B)'s rows read in place while under 2 KiB apart, not sparse_driver.hpp's 1 KiB. On Zen 5
 // (a throwaway program, one batch of digits, Wᵀ 64-byte aligned as a tensor's storage is;
 // DECISIONS 83) the forward through Wᵀ read in place against packed: rows 512 B apart
@@ -162,7 +171,10 @@ void matmul_avx512(const MatmulArgs& args, const Epilogue& epilogue) {
 }
 
 void sparse_matmul_avx512(const SparseMatmulArgs& args, const Epilogue& epilogue) {
-  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, kBlocking.kc, kSparseChunkBytes, kAvx512SparsePackFromLd);
+  const std::size_t block_bytes =
+      args.a->cols * min_of<Avx512Vec>(args.n, kSparseNv * Avx512Vec::kLanes) * sizeof(float);
+  const std::size_t chunk_bytes = block_bytes > kSparseDeepBlockBytes ? kSparseDeepChunkBytes : kSparseChunkBytes;
+  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, kBlocking.kc, chunk_bytes, kAvx512SparsePackFromLd);
 }
 
 void compress_rows_avx512(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
