@@ -233,8 +233,9 @@ Command register_train(CLI::App& root) {
       ->check(real_in(0.0, 1.0));
   app->add_option("--schedule", f->schedule, "Learning-rate schedule")
       ->check(CLI::IsMember({"constant", "step", "cosine", "onecycle"}));
-  add_count(app, "--step-size", f->step_size, "Epochs between decays (--schedule step)", 1);
-  app->add_option("--gamma", f->gamma, "Decay factor (--schedule step)")->check(kPositiveReal);
+  command.sets("step size", add_count(app, "--step-size", f->step_size, "Epochs between decays (--schedule step)", 1));
+  command.sets("decay factor", app->add_option("--gamma", f->gamma, "Decay factor (--schedule step)"))
+      ->check(kPositiveReal);
   command.sets("dropout", app->add_option("--dropout", f->dropout, "Dropout after each hidden ReLU, in [0, 1)"))
       ->check(real_in(0.0, 0.99));
   add_count(app, "--seed", f->seed, "Seed for initialization, data order, dropout and augmentation")

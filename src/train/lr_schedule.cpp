@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace seatorch::train {
@@ -36,6 +37,26 @@ double one_cycle(double peak, std::size_t step, std::size_t total_steps) {
 void check_learning_rate(double lr) {
   if (!(lr > 0.0 && std::isfinite(lr))) {
     throw core::option_error("learning rate", "the learning rate must be positive and finite, got {}", lr);
+  }
+}
+
+void check_schedule(const LrSchedule& schedule, double lr, std::size_t epochs) {
+  if (schedule.kind != ScheduleKind::kStep) return;
+  if (schedule.step_size == 0) {
+    throw core::option_error("step size", "the step schedule's step size must be at least 1 epoch");
+  }
+  if (!(schedule.gamma > 0.0 && std::isfinite(schedule.gamma))) {
+    throw core::option_error("decay factor", "the step schedule's decay factor must be positive and finite, got {}",
+                             schedule.gamma);
+  }
+  const std::size_t decays = epochs == 0 ? 0 : (epochs - 1) / schedule.step_size;
+  const double last = lr * std::pow(schedule.gamma, static_cast<double>(decays));  // scheduled_lr's expression
+  // The optimizer applies the rate as a float.
+  if (!(last <= static_cast<double>(std::numeric_limits<float>::max()))) {
+    throw core::option_error("decay factor",
+                             "the step schedule's learning rate would grow past float's largest value by the last "
+                             "epoch ({} x {}^{}); use a decay factor that keeps it in range (at most 1 decays it)",
+                             lr, schedule.gamma, decays);
   }
 }
 

@@ -65,6 +65,7 @@ void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
                             config.start.epoch, config.epochs);
   }
   check_learning_rate(config.lr);
+  check_schedule(config.schedule, config.lr, config.epochs);
   if (config.augment.enabled()) augment::validate_augment(config.augment);
   nn::check_hidden_widths(config.hidden);
 }

@@ -226,3 +226,20 @@ TEST_CASE("learning-rate schedules follow their closed forms", "[train]") {
   CHECK(seatorch::train::parse_schedule("cosine") == ScheduleKind::kCosine);
   CHECK_THROWS_AS(seatorch::train::parse_schedule("linear"), seatorch::core::InputError);
 }
+
+TEST_CASE("a step schedule that would grow the rate past a float is refused before training", "[train]") {
+  using seatorch::train::check_schedule;
+  using seatorch::train::LrSchedule;
+  using seatorch::train::ScheduleKind;
+  // gamma 1e300 made the second epoch's rate infinite, and the run stopped there with an
+  // optimizer error instead of a word about --gamma.
+  CHECK_THROWS_WITH(check_schedule({ScheduleKind::kStep, 1, 1e300}, 0.02, 3),
+                    Catch::Contains("would grow past float's largest value") && Catch::Contains("1e+300^2"));
+  CHECK_THROWS_WITH(check_schedule({ScheduleKind::kStep, 1, 1e30}, 0.02, 3), Catch::Contains("0.02 x 1e+30^2"));
+  CHECK_THROWS_AS(check_schedule({ScheduleKind::kStep, 1, std::nan("")}, 0.02, 3), seatorch::core::OptionError);
+  CHECK_THROWS_AS(check_schedule({ScheduleKind::kStep, 0, 0.5}, 0.02, 3), seatorch::core::OptionError);
+  CHECK_NOTHROW(check_schedule({ScheduleKind::kStep, 1, 10.0}, 0.02, 3));       // 2 in the last epoch
+  CHECK_NOTHROW(check_schedule({ScheduleKind::kStep, 1, 1e300}, 0.02, 1));      // never applied
+  CHECK_NOTHROW(check_schedule({ScheduleKind::kStep, 10, 1e30}, 0.02, 10));     // the last epoch is the 10th: no decay
+  CHECK_NOTHROW(check_schedule({ScheduleKind::kCosine, 1, 1e300}, 0.02, 100));  // gamma unused
+}

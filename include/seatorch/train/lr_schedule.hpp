@@ -32,6 +32,13 @@ struct LrSchedule {
 // schedule scales), is positive and finite: both engines' trainers check it so.
 void check_learning_rate(double lr);
 
+// Throws OptionError ("decay factor", "step size") unless a step schedule over a run of
+// `epochs` epochs from `lr` keeps every rate a float: its gamma positive and finite, and, above
+// 1, not growing lr past float's largest value by the last epoch (a gamma of 1e300 did by the
+// second, and the run stopped there with an optimizer error); its step size at least 1. Other
+// kinds pass.
+void check_schedule(const LrSchedule& schedule, double lr, std::size_t epochs);
+
 // The learning rate of optimizer step `step` (0-based) in a run of `total_steps` steps with
 // `steps_per_epoch` steps per epoch.
 double scheduled_lr(const LrSchedule& schedule, double base_lr, std::size_t step, std::size_t steps_per_epoch,
