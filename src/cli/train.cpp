@@ -137,6 +137,31 @@ train::TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
   return options;
 }
 
+// A flag that tunes a setting this run does not use was ignored without a word (`--gamma 0.5`
+// on a cosine schedule, `--momentum` with Adam, `--rotate` with --augment none): say which, and
+// what would make it count.
+void check_flags_apply(const CLI::App& app, const train::TensorTrainConfig& c) {
+  const auto refuse_unless = [&app](bool used, std::initializer_list<const char*> flags, std::string_view setting,
+                                    std::string_view current, std::string_view fix) {
+    if (used) return;
+    for (const char* flag : flags) {
+      if (app.count(flag) > 0) {
+        throw core::input_error("{} tunes {}, which this run does not use ({}); add {} or leave {} out", flag, setting,
+                                current, fix, flag);
+      }
+    }
+  };
+  refuse_unless(c.schedule.kind == train::ScheduleKind::kStep, {"--step-size", "--gamma"}, "the step schedule",
+                fmt::format("its schedule is {}", train::schedule_name(c.schedule.kind)), "--schedule step");
+  refuse_unless(c.optimizer == train::OptimizerKind::kSgd, {"--momentum", "--nesterov"}, "SGD",
+                fmt::format("its optimizer is {}", train::optimizer_name(c.optimizer)), "--opt sgd");
+  const std::string augmentations = fmt::format("its augmentations are {}", augment::augment_list(c.augment));
+  refuse_unless(c.augment.affine, {"--rotate", "--shift", "--scale", "--shear"}, "the affine augmentation",
+                augmentations, "affine to --augment");
+  refuse_unless(c.augment.elastic, {"--elastic-alpha", "--elastic-sigma"}, "the elastic augmentation", augmentations,
+                "elastic to --augment");
+}
+
 std::string percent_or_dash(const std::optional<double>& v) { return v ? fmt::format("{:.4f}", *v) : std::string("-"); }
 
 int run_train(const TrainFlags& flags, const CLI::App& app) {
@@ -144,6 +169,7 @@ int run_train(const TrainFlags& flags, const CLI::App& app) {
   use_threads(flags.threads);
   const train::TrainRunOptions options = run_options(flags, app);
   const train::TensorTrainConfig& c = options.tensor;
+  check_flags_apply(app, c);
   // From here on a stop signal is a request, answered at the next step boundary. The scalar
   // engine cannot stop between steps: it keeps the default (immediate) signals.
   std::optional<StopSignals> signals;
