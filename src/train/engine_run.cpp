@@ -34,11 +34,15 @@ EngineRun run_tensor_engine(const data::DataSplit& data, TensorTrainConfig confi
 
 EngineRun run_scalar_engine(data::DataSplit data, const TensorTrainConfig& recipe,
                             const std::optional<model::FloatMlp>& init, const EngineCallbacks& callbacks) {
+  // The schedule too: the scalar trainer keeps its rate constant, and `--schedule cosine` was
+  // ignored without a word.
   if (recipe.optimizer != OptimizerKind::kSgd || recipe.momentum != 0.0 || recipe.weight_decay != 0.0 ||
-      recipe.dropout != 0.0 || recipe.validation != 0.0 || recipe.max_steps != 0) {
+      recipe.dropout != 0.0 || recipe.validation != 0.0 || recipe.max_steps != 0 ||
+      recipe.schedule.kind != ScheduleKind::kConstant) {
     throw core::option_error("engine",
-                             "the scalar engine trains with plain SGD only: drop the optimizer, momentum, "
-                             "weight decay, dropout, validation split and step limit, or use the tensor engine");
+                             "the scalar engine trains with plain SGD at a constant rate only: drop the optimizer, "
+                             "momentum, weight decay, schedule, dropout, validation split and step limit, or use the "
+                             "tensor engine");
   }
   if (recipe.limit > 0) data.train = data::take_first(std::move(data.train), recipe.limit);
   ScalarTrainConfig config;
