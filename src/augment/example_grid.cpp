@@ -19,7 +19,7 @@ void place(image::GrayImage& grid, std::span<const float> values, std::size_t si
     for (std::size_t x = 0; x < side; ++x) {
       const float v = std::clamp(values[y * side + x], 0.0f, 1.0f);
       grid.pixels[(row * (side + gap) + y) * grid.width + col * (side + gap) + x] =
-          static_cast<std::uint8_t>(std::lround(v * 255.0f));
+          static_cast<std::uint8_t>(std::lround(v * kernels::kPixelMax));
     }
   }
 }

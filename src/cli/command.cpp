@@ -145,6 +145,13 @@ std::optional<std::string> empty_assignment(int argc, const char* const* argv) {
   return std::nullopt;
 }
 
+std::optional<std::string_view> first_given(const CLI::App& app, std::initializer_list<const char*> flags) {
+  for (const char* flag : flags) {
+    if (app.count(flag) > 0) return flag;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // A validator of one finite number as typed, above `min` (or at it, when `min_allowed`) and at

@@ -58,6 +58,10 @@ std::optional<std::string> option_taken_as_value(const CLI::App& root);
 // to "--epochs".
 std::optional<std::string> empty_assignment(int argc, const char* const* argv);
 
+// The first of `flags` given on the command line of `app`, if any: for the checks that refuse
+// a flag another setting makes meaningless.
+std::optional<std::string_view> first_given(const CLI::App& app, std::initializer_list<const char*> flags);
+
 // Prints the one JSON object of a `--json` run on stdout (a full disk is an error, not a
 // silently empty file).
 void print_json(const nlohmann::json& result);

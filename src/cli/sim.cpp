@@ -35,16 +35,14 @@ struct SimFlags {
 // The simulated line's flags and the port's exclude each other: say which one is wrong.
 void check_line_flags(const CLI::App& app, const SimFlags& f) {
   if (f.port.empty()) {
-    for (const char* flag : {"--baud", "--timeout"}) {
-      if (app.count(flag) > 0) throw core::input_error("{} is a serial port's setting: it needs --port", flag);
+    if (const auto flag = first_given(app, {"--baud", "--timeout"})) {
+      throw core::input_error("{} is a serial port's setting: it needs --port", *flag);
     }
     return;
   }
-  for (const char* flag :
-       {"--trace", "--inject-bit-errors", "--inject-drops", "--seed", "--clks-per-bit", "--netlist"}) {
-    if (app.count(flag) > 0) {
-      throw core::input_error("{} exists only on the simulated line; it cannot be used with --port", flag);
-    }
+  if (const auto flag = first_given(
+          app, {"--trace", "--inject-bit-errors", "--inject-drops", "--seed", "--clks-per-bit", "--netlist"})) {
+    throw core::input_error("{} exists only on the simulated line; it cannot be used with --port", *flag);
   }
 }
 

@@ -144,11 +144,9 @@ void check_flags_apply(const CLI::App& app, const train::TensorTrainConfig& c) {
   const auto refuse_unless = [&app](bool used, std::initializer_list<const char*> flags, std::string_view setting,
                                     std::string_view current, std::string_view fix) {
     if (used) return;
-    for (const char* flag : flags) {
-      if (app.count(flag) > 0) {
-        throw core::input_error("{} tunes {}, which this run does not use ({}); add {} or leave {} out", flag, setting,
-                                current, fix, flag);
-      }
+    if (const auto flag = first_given(app, flags)) {
+      throw core::input_error("{} tunes {}, which this run does not use ({}); add {} or leave {} out", *flag, setting,
+                              current, fix, *flag);
     }
   };
   refuse_unless(c.schedule.kind == train::ScheduleKind::kStep, {"--step-size", "--gamma"}, "the step schedule",

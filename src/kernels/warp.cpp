@@ -3,6 +3,7 @@
 #include "seatorch/kernels/warp.hpp"
 
 #include "seatorch/core/prefetch.hpp"
+#include "seatorch/kernels/pixel_values.hpp"
 
 #include "cpu_isa.hpp"
 #include "warp_kernels.hpp"
@@ -45,7 +46,7 @@ void warp_bilinear_ref(const WarpArgs& args) {
       const int y0 = static_cast<int>(y_floor);
       const float top = (1.0f - fx) * pixel(x0, y0) + fx * pixel(x0 + 1, y0);
       const float bottom = (1.0f - fx) * pixel(x0, y0 + 1) + fx * pixel(x0 + 1, y0 + 1);
-      args.out[y * args.width + x] = ((1.0f - fy) * top + fy * bottom) / 255.0f;
+      args.out[y * args.width + x] = ((1.0f - fy) * top + fy * bottom) / kPixelMax;
     }
   }
 }

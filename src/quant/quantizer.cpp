@@ -256,7 +256,7 @@ QuantizedMlp quantize_mlp(const model::FloatMlp& model, std::span<const std::uin
   model::float_forward(model, x, n, &outputs);
 
   QuantizedMlp result;
-  QuantParams input{to_f32(1.0 / 255.0), -128, -128, 127};  // the pixel encoding: q = p - 128
+  QuantParams input{to_f32(1.0 / kernels::kPixelMax), -128, -128, 127};  // the pixel encoding: q = p - 128
   for (std::size_t k = 0; k < model.layers.size(); ++k) {
     check_outputs_finite(outputs[k], k);
     const Calibration range = calibrate(std::move(outputs[k]), options);

@@ -49,8 +49,10 @@ void check_schedule(const LrSchedule& schedule, double lr, std::size_t epochs) {
     throw core::option_error("decay factor", "the step schedule's decay factor must be positive and finite, got {}",
                              schedule.gamma);
   }
-  const std::size_t decays = epochs == 0 ? 0 : (epochs - 1) / schedule.step_size;
-  const double last = lr * std::pow(schedule.gamma, static_cast<double>(decays));  // scheduled_lr's expression
+  // The last epoch's rate, as the run will compute it (one step an epoch is enough here).
+  const std::size_t last_epoch = epochs == 0 ? 0 : epochs - 1;
+  const double last = scheduled_lr(schedule, lr, last_epoch, 1, epochs);
+  const std::size_t decays = last_epoch / schedule.step_size;
   // The optimizer applies the rate as a float.
   if (!(last <= static_cast<double>(std::numeric_limits<float>::max()))) {
     throw core::option_error("decay factor",

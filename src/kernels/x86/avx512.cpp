@@ -141,9 +141,9 @@ constexpr std::size_t kSparseNv = 8;
 // were not measured chunked).
 constexpr std::size_t kSparseChunkBytes = std::size_t{32} << 10;
 // A block of more than four such chunks (the forward through a 784-input layer's Wᵀ: 784
-// rows of 512 B, 392 KiB) is walked in chunks of 64 KiB instead: each row's pass sum then
-// waits in its scratch row 7 times rather than 13, and on the model-167 Xeon the forward
-// 64x128x784 took 0.0233-0.0236 s an epoch against 0.0259-0.0265, the default model's
+// rows of 512 B, 392 KiB) is walked in chunks of 64 KiB instead: a row's pass is then cut
+// into 7 pieces rather than 13, its sum put aside between them, and on the model-167 Xeon
+// the forward 64x128x784 took 0.0233-0.0236 s an epoch against 0.0259-0.0265, the default model's
 // 128x256x784 0.051-0.054 against 0.059-0.060 (DECISIONS 101). The weight gradients' blocks
 // (G: 64 or 128 rows of 512 B) keep 32 KiB: in one chunk of 64 KiB the default model's
 // 784x256x128:tn took 0.083-0.089 s against 0.079-0.081 there, as on Zen 5 above.

@@ -31,6 +31,7 @@
 #pragma once
 
 #include "../warp_kernels.hpp"
+#include "seatorch/kernels/pixel_values.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -68,7 +69,7 @@ void warp_rows(const WarpArgs& args) {
   const F yx = V::splat(m.yx);
   const F x0 = V::splat(m.x0);
   const F y0 = V::splat(m.y0);
-  const F scale = V::splat(255.0f);
+  const F scale = V::splat(kPixelMax);
   const I vstride = V::splat(stride);
   const I border = V::splat(stride + 1);  // the word of floor position (0, 0)
   const I byte = V::splat(std::int32_t{0xFF});
