@@ -2,7 +2,10 @@
 // family (matmul, int8, warp, the optimizer and pixel loops) lists the builds it may call.
 //
 // __builtin_cpu_supports reads CPUID and, for AVX and AVX-512, checks with XGETBV that the
-// OS saves the wider register state, so a "yes" means the instructions will not fault.
+// OS saves the wider register state, so a "yes" means the instructions will not fault. AMX
+// (which GCC 12's __builtin_cpu_supports does not report) is asked of CPUID and XGETBV here,
+// and Linux must also grant each process the 8 KiB tile state before its first tile
+// instruction: cpu_runs(kAmxInt8) asks for it (arch_prctl), once, and says yes only if granted.
 // Compiled without ISA flags, and included only by files compiled without them: the template
 // below must never be instantiated with an ISA file's flags (see micro_kernel.hpp).
 // Deliberately not here: choosing among the builds (each family runs its last, the widest),
@@ -22,6 +25,7 @@ enum class Isa {
   kAvx512f,     // x86 AVX-512F
   kAvx512Bw,    // x86 AVX-512F and BW
   kAvx512Vnni,  // x86 AVX-512F, BW and VNNI
+  kAmxInt8,     // x86 AMX-TILE and AMX-INT8 with AVX-512F and BW, the tile state granted by Linux
 };
 
 // Whether this CPU runs code built for `isa`; false for another architecture's.

@@ -102,13 +102,21 @@ constexpr Int8Kernel kAvx512Vnni{.name = "avx512vnni",
                                  .layer = x86::layer_avx512vnni,
                                  .tile_images = x86::kAvx512TileImages,
                                  .dot_probe = x86::dot_probe_avx512vnni};
+constexpr Int8Kernel kAmx{.name = "amx",
+                          .pack_b = x86::pack_b_tiles,
+                          .gemm = x86::gemm_amx,
+                          .requantize = x86::requantize_avx512,
+                          .layer = x86::layer_amx,
+                          .tile_images = x86::kAmxTileImages,
+                          .dot_probe = x86::dot_probe_amx};
 #endif
 
 // The kernels this CPU runs, fastest first ("auto" takes the first).
 const std::vector<const Int8Kernel*>& runnable() {
   static const std::vector<const Int8Kernel*> kernels = builds_this_cpu_runs<const Int8Kernel*>({
 #if SEATORCH_X86_KERNELS
-    {Isa::kAvx512Vnni, &kAvx512Vnni}, {Isa::kAvxVnni, &kAvxVnni}, {Isa::kAvx512Bw, &kAvx512Bw}, {Isa::kAvx2, &kAvx2},
+    {Isa::kAmxInt8, &kAmx}, {Isa::kAvx512Vnni, &kAvx512Vnni}, {Isa::kAvxVnni, &kAvxVnni}, {Isa::kAvx512Bw, &kAvx512Bw},
+        {Isa::kAvx2, &kAvx2},
 #endif
         {Isa::kBaseline, &kRef},
   });

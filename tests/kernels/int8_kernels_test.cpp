@@ -112,6 +112,9 @@ TEST_CASE("the int8 kernels listed are those whose instructions /proc/cpuinfo na
   CHECK(listed("avxvnni") == has({"avx2", "avx_vnni"}));
   CHECK(listed("avx512bw") == has({"avx512f", "avx512bw"}));
   CHECK(listed("avx2") == has({"avx2"}));
+  // AMX also needs Linux to grant the process its tile state, which a kernel that lists the
+  // flags does (5.16 and later).
+  CHECK(listed("amx") == has({"avx512f", "avx512bw", "amx_tile", "amx_int8"}));
 }
 #endif
 
@@ -278,32 +281,65 @@ std::vector<std::uint8_t> run_layer(const k::Int8Kernel& kernel, const LayerCase
   return u;
 }
 
+// Every kernel's fused layer against the specification spelled out: per image, the exact
+// correction, gemm, requantize.
+void require_layers_as_specified(const LayerCase& c, int trial) {
+  std::vector<std::uint8_t> expected(c.m * c.ldu, 0xA5);
+  for (std::size_t s = 0; s < c.m; ++s) {
+    std::vector<std::int32_t> dots(c.n);
+    k::int8_kernel_ref().gemm({1, c.n, c.kk, c.a.data() + s * c.lda, c.lda, c.b.data(), dots.data(), c.n});
+    std::int32_t sum_x = 0;
+    for (std::size_t i = 0; i < c.kk; ++i) sum_x += c.a[s * c.lda + i] - 128;
+    std::vector<std::int8_t> y(c.n);
+    k::int8_kernel_ref().requantize({c.n, dots.data(), c.row_constant.data(), c.weight_zero_point * sum_x,
+                                     c.multiplier.data(), c.shift.data(), c.zero_point, c.relu, y.data(),
+                                     expected.data() + s * c.ldu});
+  }
+  for (const std::string& name : k::int8_kernel_names()) {
+    const std::vector<std::uint8_t> actual = run_layer(k::int8_kernel(name), c);
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      INFO("kernel " << name << " trial " << trial << " m " << c.m << " n " << c.n << " k " << c.kk << " z_w "
+                     << c.weight_zero_point << " z_y " << c.zero_point << ": u[" << i / c.ldu << "][" << i % c.ldu
+                     << "] = " << int{actual[i]} << ", ref " << int{expected[i]});
+      REQUIRE(actual[i] == expected[i]);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("int8 fused layer kernels equal the reference gemm and requantize", "[kernels][quant]") {
   seatorch::core::Rng rng(47);
   for (int trial = 0; trial < 60; ++trial) {
-    const LayerCase c = random_layer(rng, trial % 2 == 1, trial % 3 == 2);
-    // The specification spelled out: per image, the exact correction, gemm, requantize.
-    std::vector<std::uint8_t> expected(c.m * c.ldu, 0xA5);
-    for (std::size_t s = 0; s < c.m; ++s) {
-      std::vector<std::int32_t> dots(c.n);
-      k::int8_kernel_ref().gemm({1, c.n, c.kk, c.a.data() + s * c.lda, c.lda, c.b.data(), dots.data(), c.n});
-      std::int32_t sum_x = 0;
-      for (std::size_t i = 0; i < c.kk; ++i) sum_x += c.a[s * c.lda + i] - 128;
-      std::vector<std::int8_t> y(c.n);
-      k::int8_kernel_ref().requantize({c.n, dots.data(), c.row_constant.data(), c.weight_zero_point * sum_x,
-                                       c.multiplier.data(), c.shift.data(), c.zero_point, c.relu, y.data(),
-                                       expected.data() + s * c.ldu});
-    }
-    for (const std::string& name : k::int8_kernel_names()) {
-      const std::vector<std::uint8_t> actual = run_layer(k::int8_kernel(name), c);
-      for (std::size_t i = 0; i < actual.size(); ++i) {
-        INFO("kernel " << name << " trial " << trial << " m " << c.m << " n " << c.n << " k " << c.kk << " z_w "
-                       << c.weight_zero_point << " z_y " << c.zero_point << ": u[" << i / c.ldu << "][" << i % c.ldu
-                       << "] = " << int{actual[i]} << ", ref " << int{expected[i]});
-        REQUIRE(actual[i] == expected[i]);
+    require_layers_as_specified(random_layer(rng, trial % 2 == 1, trial % 3 == 2), trial);
+  }
+}
+
+TEST_CASE("int8 fused layers equal the reference where whole blocks of a batch's inputs are zero", "[kernels][quant]") {
+  // A batch of digits has its first and last rows of pixels zero in every image: the AMX
+  // kernel skips the blocks of 64 inputs that are zero in all 32 images of a pair of tiles, the
+  // vector kernels the groups of 4 zero in a tile's rows. Here tiles of 16 rows differ in which
+  // blocks are zero, batches end in partial tiles and pairs, and k = 4161 has more blocks than
+  // the AMX kernel's 64-bit map of them.
+  seatorch::core::Rng rng(53);
+  const std::pair<std::size_t, std::size_t> shapes[] = {{96, 784}, {50, 784}, {17, 130}, {40, 4161}, {33, 64}};
+  int trial = 0;
+  for (const auto& [m, kk] : shapes) {
+    LayerCase c = random_layer(rng, false, false);
+    c.m = m;
+    c.kk = kk;
+    c.lda = kk + 3;
+    c.a.assign(c.m * c.lda, 0);
+    c.b.clear();
+    for (std::size_t i = 0; i < c.n * c.kk; ++i) c.b.push_back(static_cast<std::int8_t>(rng.below(256)));
+    for (std::size_t r = 0; r < c.m; ++r) {
+      const bool second_tile = r / 16 % 2 == 1;  // lit where the first tile of its pair is not
+      for (std::size_t p = 0; p < kk; ++p) {
+        const bool margin = p < kk / 5 || p + kk / 6 >= kk;
+        const bool band = p >= kk / 3 && p < kk / 2;
+        if (!margin && (!band || second_tile)) c.a[r * c.lda + p] = static_cast<std::uint8_t>(rng.below(256));
       }
     }
+    require_layers_as_specified(c, trial++);
   }
 }

@@ -17,6 +17,8 @@
 //   in L1 and never write the int32 dot products. The reference is gemm + requantize.
 //
 // Kernels (int8_kernel_names() lists those this CPU runs, fastest first):
+//   "amx"         tdpbusd on AMX tiles: 16 images x 64 inputs times 64 inputs x 16 outputs per
+//                 instruction (Sapphire Rapids and later, under Linux 5.16+).
 //   "avx512vnni"  vpdpbusd: 4 u8*s8 products summed into each int32 lane per instruction.
 //   "avxvnni"     the same on 256-bit vectors (AVX-VNNI: CPUs with it but without AVX-512).
 //   "avx512bw"    vpmaddwd on both operands widened to int16, on 512-bit vectors (CPUs with

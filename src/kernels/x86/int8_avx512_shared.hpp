@@ -89,6 +89,16 @@ template <Floor kFloor>
   return _mm512_max_epi32(u, zero);
 }
 
+// The sum of 8 64-bit lanes (mod 2^64). Not _mm512_reduce_add_epi64: GCC 12 warns about its
+// own undefined pass-through.
+inline std::uint64_t sum_lanes(__m512i v) {
+  alignas(64) std::uint64_t lanes[8];
+  _mm512_store_si512(lanes, v);
+  std::uint64_t sum = 0;
+  for (const std::uint64_t lane : lanes) sum += lane;
+  return sum;
+}
+
 __mmask16 lanes_of(std::size_t n, std::size_t j) {
   return n - j >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - j)) - 1u);
 }
@@ -160,12 +170,7 @@ struct ZmmPolicy {
       const __mmask64 m = (std::uint64_t{1} << (k - p)) - 1;
       sums = _mm512_add_epi64(sums, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(m, row + p), zero));
     }
-    // Not _mm512_reduce_add_epi64: GCC 12 warns about its own undefined pass-through.
-    alignas(64) std::uint64_t lanes[8];
-    _mm512_store_si512(lanes, sums);
-    std::uint64_t sum = 0;
-    for (const std::uint64_t lane : lanes) sum += lane;
-    return static_cast<std::uint32_t>(sum);
+    return static_cast<std::uint32_t>(sum_lanes(sums));
   }
 
   static void requantize_rows(const RequantizeSums& rows) { requantize_sums(rows); }

@@ -22,6 +22,8 @@ inline constexpr std::size_t kAvx2TileImages = 4;
 inline constexpr std::size_t kAvx512BwTileImages = 6;
 inline constexpr std::size_t kAvxVnniTileImages = 6;
 inline constexpr std::size_t kAvx512TileImages = 6;
+inline constexpr std::size_t kAmxTileImages = 16;  // the rows of an AMX tile
+inline constexpr std::size_t kAmxTileGroups = 16;  // groups of 4 activations in an AMX B tile: 64 activations
 
 // B (n, k) -> row blocks of `rows` rows; within a block k in groups of 4 (zero padded), and
 // per group rows x 4 bytes: (ceil(n/rows), ceil(k/4), rows, 4). Each 32-bit lane then holds
@@ -32,6 +34,19 @@ std::vector<std::int8_t> pack_b_blocked(std::span<const std::int8_t> b, std::siz
 // the AVX2 kernel's vpmaddwd.
 std::vector<std::int8_t> pack_b_blocked_int16(std::span<const std::int8_t> b, std::size_t n, std::size_t k,
                                               std::size_t rows);
+
+// pack_b_blocked with 16 rows and k padded with zeros to a multiple of 64, so that each row
+// block's groups come in whole AMX tiles of 16 groups: (ceil(n/16), ceil(k/64) * 16, 16, 4).
+std::vector<std::int8_t> pack_b_tiles(std::span<const std::int8_t> b, std::size_t n, std::size_t k);
+
+// The AMX kernel's thread-local scratch, reused across calls: A copied into whole tiles
+// (act_bytes, 64-byte aligned), and per A tile its lit k-blocks and its rows' byte sums.
+struct AmxScratch {
+  std::uint8_t* acts = nullptr;        // (act_bytes)
+  std::uint64_t* lit = nullptr;        // (tiles)
+  std::uint32_t* byte_sums = nullptr;  // (tiles * kAmxTileImages)
+};
+AmxScratch amx_scratch(std::size_t act_bytes, std::size_t tiles);
 
 // A thread-local scratch of at least `count` uint16, reused across calls (the AVX2 kernel's
 // widened activations); here, outside the ISA files, so no container code gets ISA flags.
@@ -50,15 +65,18 @@ void gemm_avx2(const Int8GemmArgs& args);                // B packed with kAvx2R
 void gemm_avx512bw(const Int8GemmArgs& args);            // B packed with kAvx512BwRows, as int16
 void gemm_avxvnni(const Int8GemmArgs& args);             // B packed with kAvxVnniRows
 void gemm_avx512vnni(const Int8GemmArgs& args);          // B packed with kAvx512Rows
+void gemm_amx(const Int8GemmArgs& args);                 // B packed by pack_b_tiles
 void requantize_avx2(const Int8RequantizeArgs& args);    // also the avxvnni kernel's
 void requantize_avx512(const Int8RequantizeArgs& args);  // AVX-512F/BW only: every AVX-512 kernel's
 void layer_avx2(const Int8LayerArgs& args);              // B packed with kAvx2Rows, as int16
 void layer_avx512bw(const Int8LayerArgs& args);          // B packed with kAvx512BwRows, as int16
 void layer_avxvnni(const Int8LayerArgs& args);           // B packed with kAvxVnniRows
 void layer_avx512vnni(const Int8LayerArgs& args);        // B packed with kAvx512Rows
+void layer_amx(const Int8LayerArgs& args);               // B packed by pack_b_tiles
 double dot_probe_avx2(std::size_t rounds);
 double dot_probe_avx512bw(std::size_t rounds);
 double dot_probe_avxvnni(std::size_t rounds);
 double dot_probe_avx512vnni(std::size_t rounds);
+double dot_probe_amx(std::size_t rounds);
 
 }  // namespace seatorch::kernels::x86
