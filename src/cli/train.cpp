@@ -67,9 +67,14 @@ struct TrainFlags {
   std::string save_examples;
 };
 
+// given(name): whether the user typed flag `name` on this command line.
+auto typed_flags(const CLI::App& app) {
+  return [&app](const char* name) { return app.count(name) > 0; };
+}
+
 // The starting point: the data set's recipe, or with --resume the interrupted run's options.
 train::TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
-  auto given = [&app](const char* name) { return app.count(name) > 0; };
+  const auto given = typed_flags(app);
   if (given("--resume")) {
     if (given("--recipe")) {
       throw core::input_error("--recipe: a resumed run keeps the recipe it started with; drop --recipe");
@@ -99,7 +104,7 @@ train::TrainRunOptions base_options(const TrainFlags& f, const CLI::App& app) {
 
 // Each set flag overrides the starting point; `given` says whether the user typed it.
 train::TrainRunOptions run_options(const TrainFlags& f, const CLI::App& app) {
-  auto given = [&app](const char* name) { return app.count(name) > 0; };
+  const auto given = typed_flags(app);
   train::TrainRunOptions options = base_options(f, app);
   if (given("--dataset")) options.data.name = f.dataset;
   if (given("--data-dir")) options.data.data_dir = f.data_dir;
