@@ -167,8 +167,9 @@ template <int MT, int NT>
   if constexpr (MT == 2 && NT == 2) _tile_stored(3, sums + kTileRows * kBlockCols + kAvx512Rows, kStride);
 }
 
-// C over blocks of 2 x 2 tiles, A's tiles outermost: a block row's A (32 rows of k bytes)
-// stays in L1 while B streams from L2. out(i0, rows, j0, count, sums) takes each block's sums.
+// C over blocks of 2 x 2 tiles, A's tiles outermost (B's blocks outermost measured the same:
+// either way one operand streams from L2, DECISIONS 102). out(i0, rows, j0, count, sums) takes
+// each block's sums.
 template <class Out>
 void tile_product(const TileProduct& p, Out&& out) {
   const TileState state;
