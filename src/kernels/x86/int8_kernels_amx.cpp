@@ -69,7 +69,8 @@ struct TileProduct {
   std::size_t act_tiles = 0;              // A tiles: ceil(m / 16)
   const std::int8_t* packed_b = nullptr;  // pack_b_tiles of B (n, k)
   std::uint8_t* acts = nullptr;           // (act_tiles, blocks, 16, 64)
-  // Bit b of lit[t]: k-block b is not all zero in A tile t (every bit set past 64 blocks).
+  // Bit b of lit[t]: k-block b is not all zero in A tile t. Only the first 64 blocks have a
+  // bit; the rest are always visited (visits()).
   std::uint64_t* lit = nullptr;        // (act_tiles)
   std::uint32_t* byte_sums = nullptr;  // (act_tiles * 16): each row's sum of u, mod 2^32
 
@@ -102,7 +103,7 @@ struct TileProduct {
         }
         byte_sums[i] = static_cast<std::uint32_t>(sum_lanes(sums));
       }
-      lit[t] = blocks > 64 ? ~std::uint64_t{0} : tile_lit;
+      lit[t] = tile_lit;
     }
   }
 
@@ -113,7 +114,7 @@ struct TileProduct {
   [[nodiscard]] const std::int8_t* weights(std::size_t jb, std::size_t blk) const {
     return packed_b + (jb * blocks + blk) * kTileBytes;
   }
-  // Whether k-block blk is lit in `lit_any`, the OR of some tiles' lit (past 64 blocks: always).
+  // Whether k-block blk is to be visited under `lit_any`, the OR of some tiles' lit.
   [[nodiscard]] static bool visits(std::uint64_t lit_any, std::size_t blk) {
     return blk >= 64 || ((lit_any >> blk) & 1) != 0;
   }
@@ -207,15 +208,17 @@ void layer_amx(const Int8LayerArgs& l) {
   tile_product(p, [&](std::size_t i0, std::size_t rows, std::size_t j0, std::size_t count, std::int32_t* sums) {
     // The finished accumulators: row constant + dots - z_w * sum_i x_i, where
     // sum_i x_i = sum_i u_i - 128 k; everything mod 2^32, as the accumulator's terms.
+    __m512i correction[kBlockTiles * kTileRows];  // (rows): each image's, in every lane
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::uint32_t sum_x = p.byte_sums[i0 + r] - static_cast<std::uint32_t>(128 * l.k);
+      correction[r] =
+          _mm512_set1_epi32(static_cast<std::int32_t>(static_cast<std::uint32_t>(l.weight_zero_point) * sum_x));
+    }
     for (std::size_t c = 0; c < count; c += 16) {
-      const __mmask16 lanes = lanes_of(count, c);
-      const __m512i column = _mm512_maskz_loadu_epi32(lanes, l.row_constant + j0 + c);
+      const __m512i column = _mm512_maskz_loadu_epi32(lanes_of(count, c), l.row_constant + j0 + c);
       for (std::size_t r = 0; r < rows; ++r) {
-        const std::uint32_t sum_x = p.byte_sums[i0 + r] - static_cast<std::uint32_t>(128 * l.k);
-        const auto correction = static_cast<std::int32_t>(static_cast<std::uint32_t>(l.weight_zero_point) * sum_x);
         std::int32_t* at = sums + r * kBlockCols + c;
-        _mm512_store_si512(
-            at, _mm512_add_epi32(_mm512_load_si512(at), _mm512_sub_epi32(column, _mm512_set1_epi32(correction))));
+        _mm512_store_si512(at, _mm512_add_epi32(_mm512_load_si512(at), _mm512_sub_epi32(column, correction[r])));
       }
     }
     requantize_sums({rows, count, sums, kBlockCols, l.multiplier + j0, l.shift + j0, l.zero_point, l.relu,
@@ -228,6 +231,7 @@ double dot_probe_amx(std::size_t rounds) {
   alignas(64) std::uint8_t acts[kTileRows * kTileDepth];  // (16, 64)
   alignas(64) std::int8_t weights[kTileBytes];            // (16, 16, 4)
   volatile std::uint8_t seed = 3;                         // read at run time: nothing is computed ahead
+  static_assert(sizeof(acts) == sizeof(weights));
   for (std::size_t i = 0; i < sizeof(acts); ++i) {
     acts[i] = static_cast<std::uint8_t>(seed + i);
     weights[i] = static_cast<std::int8_t>(seed * i);
