@@ -29,6 +29,14 @@ void Dataset::prefetch_features(std::size_t i) const {
   }
 }
 
+void Dataset::prefetch_first_line(std::size_t i) const {
+  if (is_image()) {
+    core::prefetch_lines(pixels.data() + i * features, 1);
+  } else {
+    core::prefetch_lines(x.data() + i * features, 1);
+  }
+}
+
 std::span<const std::uint8_t> Dataset::pixels_of(std::size_t i) const {
   if (!is_image()) return {};
   return std::span<const std::uint8_t>(pixels).subspan(i * features, features);

@@ -36,6 +36,8 @@ struct Dataset {
   // Asks the CPU to start loading sample i's features into cache: a batch's rows are random
   // rows of a set larger than the caches, and each one otherwise stalls on memory.
   void prefetch_features(std::size_t i) const;
+  // Asks only for the cache line where sample i's features start (see detail::gather_batch).
+  void prefetch_first_line(std::size_t i) const;
   // Sample i's pixel bytes, (features); empty for real-valued data.
   [[nodiscard]] std::span<const std::uint8_t> pixels_of(std::size_t i) const;
 
