@@ -59,12 +59,14 @@ std::string products_line(double flops, double dense_flops, double seconds, cons
 }
 
 // What a product does besides C = op(A) op(B): "sparse" (A's zeros left out), "+=", "bias",
-// "bias, relu", or nothing.
+// "relu", "update" (C consumed by the optimizer's update, whose time it includes), comma-
+// separated, or nothing.
 std::string epilogue_label(const kernels::ProductKind& kind) {
   std::string label = kind.sparse ? "sparse" : "";
   if (kind.accumulate) label += label.empty() ? "+=" : ", +=";
   if (kind.bias) label += label.empty() ? "bias" : ", bias";
   if (kind.relu) label += label.empty() ? "relu" : ", relu";
+  if (kind.update) label += label.empty() ? "update" : ", update";
   return label;
 }
 
@@ -86,6 +88,7 @@ nlohmann::json products_json(const std::vector<bench::EpochProduct>& products) {
                     {"bias", kind.bias},
                     {"relu", kind.relu},
                     {"sparse", kind.sparse},
+                    {"update", kind.update},
                     {"calls_per_epoch", p.calls},
                     {"seconds_per_epoch", p.seconds},
                     {"flops_per_epoch", p.flops},

@@ -34,4 +34,31 @@ std::span<const UpdateKernel> update_kernels() {
 void sgd_update(const SgdUpdate& u, std::size_t begin, std::size_t end) { fastest().sgd(u, begin, end); }
 void adam_update(const AdamUpdate& u, std::size_t begin, std::size_t end) { fastest().adam(u, begin, end); }
 
+void BlockUpdate::apply(const float* g, std::size_t ldg, const float* at, std::size_t ld, std::size_t rows,
+                        std::size_t cols) const {
+  const float* p = sgd != nullptr ? sgd->p : adam->p;
+  const auto first = static_cast<std::size_t>(at - p);
+  // Rows that lie end to end in both the gradient and the parameter are one range: one call
+  // for a whole block of a 128-wide layer, not one per row.
+  const std::size_t runs = ldg == cols && ld == cols ? 1 : rows;
+  const std::size_t length = runs == 1 ? rows * cols : cols;
+  for (std::size_t r = 0; r < runs; ++r) {
+    const std::size_t e = first + r * ld;
+    if (sgd != nullptr) {
+      SgdUpdate u = *sgd;
+      u.p += e;
+      u.b = u.b == nullptr ? nullptr : u.b + e;
+      u.g = g + r * ldg;
+      sgd_update(u, 0, length);
+    } else {
+      AdamUpdate u = *adam;
+      u.p += e;
+      u.m += e;
+      u.v += e;
+      u.g = g + r * ldg;
+      adam_update(u, 0, length);
+    }
+  }
+}
+
 }  // namespace seatorch::kernels

@@ -52,7 +52,8 @@ void ProductLog::add(const SparseMatmulArgs& args, const Epilogue& epilogue, dou
                          .accumulate = args.accumulate,
                          .bias = epilogue.bias != nullptr,
                          .relu = epilogue.relu,
-                         .sparse = true};
+                         .sparse = true,
+                         .update = args.update != nullptr};
   add(kind, sparse_matmul_flops(args), seconds);
 }
 

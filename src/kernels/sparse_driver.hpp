@@ -161,6 +161,17 @@ void sparse_block(const SparseMatmulArgs& args, const Epilogue& epilogue, const 
   // instantiated in an ISA file could be the copy the linker keeps for baseline code.
   const std::size_t chunk_rows = chunk_bytes / (R * kW * sizeof(float));
   const std::size_t chunk = chunk_bytes == 0 ? pass : chunk_rows > 0 ? chunk_rows : 1;
+  if (args.update != nullptr) {
+    // Each group's rows on the stack, then to the update, which reads them from L1: the
+    // gradient is never written to memory and read back (DECISIONS 103).
+    alignas(64) float group[kSparseGroup][R * kW];  // (kSparseGroup, R * kW): the first `cols` of each row
+    for (std::size_t i0 = 0; i0 < a.rows; i0 += kSparseGroup) {
+      const std::size_t i1 = min_of<V>(i0 + kSparseGroup, a.rows);
+      sparse_row_group<V, R>(a, i0, i1, b, brs, pass, chunk, false, {}, group[0], R * kW, cols);
+      args.update->apply(group[0], R * kW, args.c + i0 * args.ldc + jb, args.ldc, i1 - i0, cols);
+    }
+    return;
+  }
   if (!args.transposed_c) {
     for (std::size_t i0 = 0; i0 < a.rows; i0 += kSparseGroup) {
       const std::size_t i1 = min_of<V>(i0 + kSparseGroup, a.rows);

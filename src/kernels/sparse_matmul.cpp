@@ -135,21 +135,23 @@ bool compress_if_sparse(const float* a, std::size_t rows, std::size_t cols, std:
 }
 
 void sparse_matmul_tn(const SparseMatmulArgs& args) {
-  assert(args.tb == Transpose::kNo);
+  assert(args.tb == Transpose::kNo && (args.update == nullptr || (!args.transposed_c && !args.accumulate)));
   const KernelInfo& kernel = selected_kernel_info();
   run_recorded([&] { run_split_tn(kernel, args); },
                [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
 }
 
 void sparse_matmul_panels(const SparseMatmulArgs& args, std::size_t width, const Epilogue& epilogue) {
-  assert(args.tb == Transpose::kNo && !args.transposed_c && !args.accumulate && width > 0 && args.n % width == 0);
+  assert(args.tb == Transpose::kNo && !args.transposed_c && !args.accumulate && width > 0 && args.n % width == 0 &&
+         args.update == nullptr);
   const KernelInfo& kernel = selected_kernel_info();
   run_recorded([&] { run_panels(kernel, args, width, Transpose::kNo, epilogue); },
                [&](ProductLog& log, double seconds) { log.add(args, epilogue, seconds); });
 }
 
 void sparse_matmul_tn_panels(const SparseMatmulArgs& args, std::size_t width) {
-  assert(args.tb == Transpose::kNo && !args.transposed_c && width > 0 && args.n % width == 0);
+  assert(args.tb == Transpose::kNo && !args.transposed_c && width > 0 && args.n % width == 0 &&
+         (args.update == nullptr || !args.accumulate));
   const KernelInfo& kernel = selected_kernel_info();
   run_recorded([&] { run_panels(kernel, args, width, Transpose::kYes, {}); },
                [&](ProductLog& log, double seconds) { log.add(args, {}, seconds, Transpose::kYes); });
@@ -164,7 +166,8 @@ double sparse_matmul_flops(const SparseMatmulArgs& args) {
 void sparse_matmul(const SparseMatmulArgs& args) { sparse_matmul(args, {}); }
 
 void sparse_matmul(const SparseMatmulArgs& args, const Epilogue& epilogue) {
-  assert((epilogue.bias == nullptr && !epilogue.relu) || (!args.accumulate && !args.transposed_c));
+  assert(((epilogue.bias == nullptr && !epilogue.relu) || (!args.accumulate && !args.transposed_c)) &&
+         args.update == nullptr);
   const KernelInfo& kernel = selected_kernel_info();
   run_recorded([&] { run_split(kernel, args, epilogue); },
                [&](ProductLog& log, double seconds) { log.add(args, epilogue, seconds); });

@@ -65,6 +65,14 @@ void run_backward(const Tensor& root, Tensor seed) {
   }
 }
 
+// A gradient contribution arriving after the leaf's update was applied in place of its
+// gradient: the update saw only part of the gradient (a leaf read by two ops).
+void expect_not_updated(const TensorImpl& impl) {
+  if (impl.updated) {
+    throw std::logic_error("a second gradient contribution to a leaf whose optimizer update was applied in backward");
+  }
+}
+
 }  // namespace
 
 bool is_grad_enabled() { return grad_enabled; }
@@ -85,8 +93,16 @@ Node* record(const Tensor& out, const char* name, BackwardFn backward, const Ten
   return impl.grad_fn.get();
 }
 
+const kernels::BlockUpdate* take_update(const Tensor& input) {
+  TensorImpl& impl = *input.impl();
+  if (impl.update == nullptr || impl.grad.defined() || impl.updated) return nullptr;
+  impl.updated = true;
+  return impl.update;
+}
+
 GradSlot grad_slot(const Tensor& input) {
   TensorImpl& impl = *input.impl();
+  expect_not_updated(impl);
   if (impl.grad.defined()) return {impl.grad.data<float>(), true};
   impl.grad = Tensor::empty(impl.shape);
   return {impl.grad.data<float>(), false};
@@ -100,6 +116,7 @@ float* zeroed_grad_slot(const Tensor& input) {
 
 void accumulate_grad(const Tensor& input, Tensor contribution) {
   TensorImpl& impl = *input.impl();
+  expect_not_updated(impl);
   if (!(contribution.shape() == impl.shape)) {
     throw std::logic_error(
         fmt::format("gradient of shape {} for a tensor of shape {}", contribution.shape().str(), impl.shape.str()));

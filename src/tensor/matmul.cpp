@@ -181,13 +181,16 @@ void panel_products(const Node& node, const float* pg, std::size_t batch, std::s
     }
   }
   if (!needs_grad(node.inputs[1])) return;
-  const GradSlot slot = grad_slot(node.inputs[1]);
-  if (node.state) {  // the forward's nonzeros of x, by rows: Xᵀ G into the panels
+  if (node.state) {  // the forward's nonzeros of x, by rows: Xᵀ G into the panels, or into their update
     const auto& rows = *static_cast<const kernels::SparseCopies*>(node.state.get());
+    const kernels::BlockUpdate* update = take_update(node.inputs[1]);
+    const GradSlot slot = update != nullptr ? GradSlot{node.inputs[1].data<float>(), false} : grad_slot(node.inputs[1]);
     kernels::sparse_matmul_tn_panels(
-        {rows.data(), pg, outs, Transpose::kNo, outs, slot.data, 0, false, slot.accumulate, rows.size()}, w.width);
+        {rows.data(), pg, outs, Transpose::kNo, outs, slot.data, 0, false, slot.accumulate, rows.size(), update},
+        w.width);
     return;
   }
+  const GradSlot slot = grad_slot(node.inputs[1]);
   for_panels(w.count, [&](std::size_t p) {
     product(as_operand(x)->transposed(), {pg + p * w.width, outs, Transpose::kNo}, w.in, w.width, batch,
             slot.data + p * w.in * w.width, w.width, slot.accumulate);
@@ -210,11 +213,14 @@ void linear_products(const Node& node, WeightLayout layout, const float* pg, std
     product(grad, wt.transposed(), batch, ins, outs, slot.data, ins, slot.accumulate);
   }
   if (needs_grad(w)) {
-    const GradSlot slot = grad_slot(w);
-    if (node.state) {  // the forward's nonzeros of x, by rows: Xᵀ G, or its transpose Gᵀ X
-      const auto& rows = *static_cast<const kernels::SparseCopies*>(node.state.get());
-      kernels::sparse_matmul_tn({rows.data(), pg, outs, Transpose::kNo, outs, slot.data, rows_out ? outs : ins,
-                                 !rows_out, slot.accumulate, rows.size()});
+    // The forward's nonzeros of x, by rows: Xᵀ G, or its transpose Gᵀ X; Xᵀ G may go straight
+    // into the weight's update (C's addresses then the weight's own).
+    const auto* rows = static_cast<const kernels::SparseCopies*>(node.state.get());
+    const kernels::BlockUpdate* update = rows != nullptr && rows_out ? take_update(w) : nullptr;
+    const GradSlot slot = update != nullptr ? GradSlot{w.data<float>(), false} : grad_slot(w);
+    if (rows != nullptr) {
+      kernels::sparse_matmul_tn({rows->data(), pg, outs, Transpose::kNo, outs, slot.data, rows_out ? outs : ins,
+                                 !rows_out, slot.accumulate, rows->size(), update});
     } else if (rows_out) {
       product(as_operand(x)->transposed(), grad, ins, outs, batch, slot.data, outs, slot.accumulate);
     } else {

@@ -150,6 +150,13 @@ const Tensor& Tensor::grad() const { return impl_->grad; }
 
 void Tensor::zero_grad() const { impl_->grad = Tensor(); }
 
+void Tensor::update_in_backward(const kernels::BlockUpdate* update) const {
+  impl_->update = update;
+  impl_->updated = false;
+}
+
+bool Tensor::updated_in_backward() const { return impl_->updated; }
+
 bool Tensor::is_leaf() const { return impl_->grad_fn == nullptr; }
 
 const char* Tensor::op_name() const { return is_leaf() ? "" : impl_->grad_fn->name; }

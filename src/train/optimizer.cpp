@@ -75,7 +75,12 @@ std::string_view optimizer_name(OptimizerKind kind) {
 }
 
 Optimizer::Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions options)
-    : parameters_(std::move(parameters)), slots_(parameters_.size()), options_(options) {
+    : parameters_(std::move(parameters)),
+      slots_(parameters_.size()),
+      sgd_(parameters_.size()),
+      adam_(parameters_.size()),
+      blocks_(parameters_.size()),
+      options_(options) {
   validate(options_);
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     const tensor::Tensor& t = parameters_[i].tensor;
@@ -94,24 +99,59 @@ void Optimizer::zero_grad() {
 }
 
 void Optimizer::step(double lr) {
+  prepare(lr);
+  finish_step();
+}
+
+void Optimizer::begin_step(double lr) {
+  prepare(lr);
+  for (std::size_t i = 0; i < parameters_.size(); ++i) parameters_[i].tensor.update_in_backward(&blocks_[i]);
+}
+
+void Optimizer::finish_step() {
+  const bool adam = is_adam(options_.kind);
+  for (std::size_t i = 0; i < parameters_.size(); ++i) {
+    const nn::Parameter& param = parameters_[i];
+    const bool updated = param.tensor.updated_in_backward();
+    param.tensor.update_in_backward(nullptr);
+    if (!updated) {
+      if (!param.tensor.grad().defined()) continue;
+      const float* g = param.tensor.grad().data<float>();
+      if (adam) {
+        adam_[i].g = g;
+        const kernels::AdamUpdate& u = adam_[i];
+        core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
+                              [&u](std::size_t begin, std::size_t end) { kernels::adam_update(u, begin, end); });
+      } else {
+        sgd_[i].g = g;
+        const kernels::SgdUpdate& u = sgd_[i];
+        core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
+                              [&u](std::size_t begin, std::size_t end) { kernels::sgd_update(u, begin, end); });
+      }
+    }
+    if (!adam) slots_[i].started = slots_[i].started || sgd_[i].mu != 0.0f;
+  }
+}
+
+void Optimizer::prepare(double lr) {
   if (!(lr >= 0.0 && std::isfinite(lr))) throw core::input_error("learning rate must be finite and >= 0 (got {})", lr);
   ++steps_;
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
-    if (!parameters_[i].tensor.grad().defined()) continue;
     if (is_adam(options_.kind)) {
-      adam_step(parameters_[i], slots_[i], lr);
+      prepare_adam(i, lr);
     } else {
-      sgd_step(parameters_[i], slots_[i], static_cast<float>(lr));
+      prepare_sgd(i, static_cast<float>(lr));
     }
   }
 }
 
 // The coefficients in float, as PyTorch has them; the loops are kernels::sgd_update and
 // kernels::adam_update.
-void Optimizer::sgd_step(const nn::Parameter& param, Slot& slot, float lr) {
-  kernels::SgdUpdate u;
-  u.p = param.tensor.data<float>();
-  u.g = param.tensor.grad().data<float>();
+void Optimizer::prepare_sgd(std::size_t i, float lr) {
+  const Slot& slot = slots_[i];
+  kernels::SgdUpdate& u = sgd_[i];
+  u.p = parameters_[i].tensor.data<float>();
+  u.g = nullptr;
   u.b = slot.first.defined() ? slot.first.data<float>() : nullptr;
   u.wd = static_cast<float>(options_.weight_decay);
   u.mu = static_cast<float>(options_.momentum);
@@ -119,15 +159,14 @@ void Optimizer::sgd_step(const nn::Parameter& param, Slot& slot, float lr) {
   u.neg_lr = -lr;
   u.first = !slot.started;
   u.nesterov = options_.nesterov;
-  core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
-                        [&u](std::size_t begin, std::size_t end) { kernels::sgd_update(u, begin, end); });
-  slot.started = slot.started || u.mu != 0.0f;
+  blocks_[i] = {&u, nullptr};
 }
 
-void Optimizer::adam_step(const nn::Parameter& param, Slot& slot, double lr) {
-  kernels::AdamUpdate u;
-  u.p = param.tensor.data<float>();
-  u.g = param.tensor.grad().data<float>();
+void Optimizer::prepare_adam(std::size_t i, double lr) {
+  const Slot& slot = slots_[i];
+  kernels::AdamUpdate& u = adam_[i];
+  u.p = parameters_[i].tensor.data<float>();
+  u.g = nullptr;
   u.m = slot.first.data<float>();
   u.v = slot.second.data<float>();
   u.wd = static_cast<float>(options_.weight_decay);
@@ -144,8 +183,7 @@ void Optimizer::adam_step(const nn::Parameter& param, Slot& slot, double lr) {
   u.correction2_sqrt = static_cast<float>(std::sqrt(1.0 - std::pow(options_.beta2, t)));
   u.neg_step_size = static_cast<float>(-(lr / correction1));
   u.eps = static_cast<float>(options_.eps);
-  core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
-                        [&u](std::size_t begin, std::size_t end) { kernels::adam_update(u, begin, end); });
+  blocks_[i] = {nullptr, &u};
 }
 
 nn::StateDict Optimizer::state() const {

@@ -243,12 +243,15 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
       const tensor::Tensor logits = config.train_forward ? config.train_forward(model, b.x) : model.forward(b.x);
       const tensor::Tensor loss = tensor::cross_entropy(logits, b.y);
       lap(result.phases.forward);
-      optimizer.zero_grad();
-      loss.backward();
-      lap(result.phases.backward);
       const double lr = scheduled_lr(config.schedule, config.lr, step, steps_per_epoch, total_steps);
       report.lr = lr;
-      optimizer.step(lr);
+      // The step begins before the backward, which updates the first layer's weights as it
+      // makes their gradient (Optimizer::begin_step); the rest are updated after it.
+      optimizer.zero_grad();
+      optimizer.begin_step(lr);
+      loss.backward();
+      lap(result.phases.backward);
+      optimizer.finish_step();
       lap(result.phases.optimizer);
       ++step;
       ++report.steps;

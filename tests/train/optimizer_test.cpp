@@ -4,9 +4,18 @@
 //   p = torch.nn.Parameter(torch.tensor([0.5, -1.0, 2.0]))
 //   opt = torch.optim.SGD([p], lr=0.1, momentum=0.9, dampening=0.1, weight_decay=0.01)
 //   for g in grads: p.grad = torch.tensor(g); opt.step()
-// Also: state round trips through named buffers, and learning-rate schedules.
+// Also: state round trips through named buffers, a step split around the backward (the
+// first layer's weights updated inside it) against the step after it, and learning-rate
+// schedules.
+#include "../same_bits.hpp"
 #include "seatorch/core/error.hpp"
+#include "seatorch/core/parallel.hpp"
+#include "seatorch/core/rng.hpp"
+#include "seatorch/nn/mlp.hpp"
+#include "seatorch/tensor/elementwise.hpp"
+#include "seatorch/tensor/loss.hpp"
 #include "seatorch/tensor/matmul.hpp"
+#include "seatorch/tensor/reduce.hpp"
 #include "seatorch/train/lr_schedule.hpp"
 #include "seatorch/train/optimizer.hpp"
 
@@ -16,7 +25,11 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <optional>
+#include <span>
+#include <stdexcept>
 #include <utility>
+#include <vector>
 
 using seatorch::train::Optimizer;
 using seatorch::train::OptimizerKind;
@@ -242,4 +255,111 @@ TEST_CASE("a step schedule that would grow the rate past a float is refused befo
   CHECK_NOTHROW(check_schedule({ScheduleKind::kStep, 1, 1e300}, 0.02, 1));      // never applied
   CHECK_NOTHROW(check_schedule({ScheduleKind::kStep, 10, 1e30}, 0.02, 10));     // the last epoch is the 10th: no decay
   CHECK_NOTHROW(check_schedule({ScheduleKind::kCosine, 1, 1e300}, 0.02, 100));  // gamma unused
+}
+
+namespace {
+
+// Parameters and optimizer state after `steps` steps of an MLP on a batch that is four fifths
+// zeros (so its first layer runs on the nonzeros), the step taken after the backward (step)
+// or around it (begin_step, finish_step). `updated_in_backward` counts the parameters the
+// backwards updated themselves.
+struct Trained {
+  std::vector<std::vector<float>> parameters;
+  seatorch::nn::StateDict state;
+  std::size_t updated_in_backward = 0;
+};
+
+Trained train_steps(std::span<const std::size_t> sizes, const OptimizerOptions& options, bool around_backward) {
+  constexpr std::size_t kBatch = 40;
+  constexpr std::size_t kSteps = 3;
+  seatorch::core::Rng rng(5);
+  seatorch::nn::Mlp model(sizes, 0.0, rng);
+  Optimizer opt(model.parameters(), options);
+  Trained out;
+  for (std::size_t s = 0; s < kSteps; ++s) {
+    std::vector<float> x(kBatch * sizes.front());
+    for (float& v : x) v = rng.uniform(0.0, 1.0) < 0.8 ? 0.0f : static_cast<float>(rng.uniform(0.0, 1.0));
+    std::vector<std::int32_t> y(kBatch);
+    for (std::int32_t& label : y) label = static_cast<std::int32_t>(rng.below(sizes.back()));
+    const Tensor loss = seatorch::tensor::cross_entropy(model.forward(Tensor::from<float>(x, {kBatch, sizes.front()})),
+                                                        Tensor::from<std::int32_t>(y, {kBatch}));
+    opt.zero_grad();
+    if (around_backward) {
+      opt.begin_step(0.05);
+      loss.backward();
+      for (const seatorch::nn::Parameter& p : model.parameters()) {
+        if (p.tensor.updated_in_backward()) {
+          ++out.updated_in_backward;
+          CHECK_FALSE(p.tensor.grad().defined());
+        }
+      }
+      opt.finish_step();
+    } else {
+      loss.backward();
+      opt.step(0.05);
+    }
+  }
+  for (const seatorch::nn::Parameter& p : model.parameters()) out.parameters.push_back(p.tensor.values());
+  out.state = opt.state();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a step begun before the backward, which updates the first layer's weights, is the step after it",
+          "[train]") {
+  // 784-128-10 holds its first weights as Wᵀ, a 784-256-... one in panels of 128.
+  const std::vector<std::vector<std::size_t>> models{{100, 128, 10}, {100, 256, 24, 10}};
+  OptimizerOptions sgd;
+  sgd.momentum = 0.9;
+  sgd.weight_decay = 1e-3;
+  OptimizerOptions adam;
+  adam.kind = OptimizerKind::kAdam;
+  OptimizerOptions adamw = adam;
+  adamw.kind = OptimizerKind::kAdamW;
+  adamw.weight_decay = 0.01;
+  for (const std::vector<std::size_t>& sizes : models) {
+    for (const OptimizerOptions& options : {sgd, adam, adamw}) {
+      for (const std::size_t threads : {1, 2}) {
+        INFO(sizes[1] << " hidden, " << seatorch::train::optimizer_name(options.kind) << ", " << threads
+                      << " thread(s)");
+        const seatorch::core::ScopedThreads count(threads);
+        const Trained after = train_steps(sizes, options, false);
+        const Trained around = train_steps(sizes, options, true);
+        CHECK(around.updated_in_backward == 3);  // the first layer's weights, once a step
+        REQUIRE(around.parameters.size() == after.parameters.size());
+        for (std::size_t i = 0; i < after.parameters.size(); ++i) {
+          const std::optional<std::size_t> d =
+              seatorch::test::first_bit_difference(around.parameters[i], after.parameters[i]);
+          INFO("parameter " << i);
+          CHECK_FALSE(d.has_value());
+          if (d)
+            FAIL_CHECK("element " << *d << ": " << around.parameters[i][*d] << " against " << after.parameters[i][*d]);
+        }
+        REQUIRE(around.state.size() == after.state.size());
+        for (std::size_t i = 0; i < after.state.size(); ++i) {
+          INFO("state buffer " << after.state[i].name);
+          CHECK(around.state[i].name == after.state[i].name);
+          CHECK_FALSE(seatorch::test::first_bit_difference(around.state[i].data, after.state[i].data).has_value());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a leaf whose update the backward applied takes no second gradient contribution", "[train]") {
+  // One weight read by two linear ops on sparse data: the first backward rule to reach it
+  // updates it, the second has a contribution left and must not add it to nothing.
+  Tensor w = Tensor::from<float>(std::vector<float>(20 * 128, 0.01f), {20, 128});  // Wᵀ (in, out)
+  w.set_requires_grad(true);
+  const Tensor bias = Tensor::zeros({128});
+  std::vector<float> x(8 * 20, 0.0f);
+  for (std::size_t i = 0; i < x.size(); i += 7) x[i] = 1.0f;
+  const Tensor input = Tensor::from<float>(x, {8, 20});
+  const Tensor out = seatorch::tensor::add(seatorch::tensor::linear(input, w, bias, WeightLayout::kInOut),
+                                           seatorch::tensor::linear(input, w, bias, WeightLayout::kInOut));
+  OptimizerOptions options;
+  Optimizer opt({{"w", w}}, options);
+  opt.begin_step(0.1);
+  CHECK_THROWS_AS(seatorch::tensor::sum(out).backward(), std::logic_error);
 }

@@ -41,6 +41,21 @@ struct AdamUpdate {
   bool decoupled = false, l2 = false;
 };
 
+// A step of one parameter's optimizer handed its gradient a block at a time, by the product
+// that makes it (SparseMatmulArgs::update), instead of reading it back from memory after the
+// backward: each block is updated while its gradient is still in registers' reach (L1). One
+// of sgd and adam is set; its `g` is ignored. The elements and the operations are those of
+// sgd_update or adam_update over the whole parameter, so the bits are too.
+struct BlockUpdate {
+  const SgdUpdate* sgd = nullptr;
+  const AdamUpdate* adam = nullptr;
+
+  // The parameter's elements at[r * ld + j] (r < rows, j < cols), `at` inside the parameter,
+  // updated with gradient g[r * ldg + j].
+  void apply(const float* g, std::size_t ldg, const float* at, std::size_t ld, std::size_t rows,
+             std::size_t cols) const;
+};
+
 // Elements [begin, end) of the parameter.
 void sgd_update_ref(const SgdUpdate& u, std::size_t begin, std::size_t end);
 void adam_update_ref(const AdamUpdate& u, std::size_t begin, std::size_t end);

@@ -30,6 +30,7 @@ struct ProductKind {
   bool bias = false;        // fused: C starts from a bias row
   bool relu = false;        // fused: then clamped at zero
   bool sparse = false;      // A given as its nonzeros (sparse_matmul); m n k its dense shape
+  bool update = false;      // C handed to an optimizer update (SparseMatmulArgs::update), its time included
   bool operator==(const ProductKind&) const = default;
 
   // 2 m n k: the FLOPs of one call of the dense product.

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "seatorch/kernels/matmul.hpp"
+#include "seatorch/kernels/optimizer_update.hpp"
 #include "seatorch/kernels/sparse_rows.hpp"
 
 #include <cstddef>
@@ -43,6 +44,12 @@ struct SparseMatmulArgs {
   bool transposed_c = false;  // C stored (n, m): element (i, j) at c[j * ldc + i]
   bool accumulate = false;
   std::size_t copies = 1;
+  // When set, C is a parameter's gradient that this update consumes: each block of it goes
+  // to update->apply as it is made and none is stored. c then points into the parameter
+  // itself, which has C's layout, to say which elements each block updates. Only the weight
+  // gradients take it (sparse_matmul_tn and sparse_matmul_tn_panels; not transposed_c, not
+  // accumulate).
+  const BlockUpdate* update = nullptr;
 };
 
 // The same sparse matrix once per thread, copy p made by thread p and read by part p of every

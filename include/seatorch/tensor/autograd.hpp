@@ -73,6 +73,11 @@ GradSlot grad_slot(const Tensor& input);
 // The same, zero-filled when fresh (so always accumulate), for rules that touch only part
 // of it (slice, max).
 float* zeroed_grad_slot(const Tensor& input);
+// The update armed on `input` (Tensor::update_in_backward) for a rule that makes the input's
+// whole gradient in one product and can apply the update there instead of storing it; null
+// when none is armed or the input already has a gradient. Marks the update applied: the rule
+// must then apply it to every element.
+const kernels::BlockUpdate* take_update(const Tensor& input);
 // Adds `contribution` (input's shape, any strides) to input's gradient. A fresh gradient
 // adopts a contiguous contribution that nothing else references instead of copying it.
 void accumulate_grad(const Tensor& input, Tensor contribution);

@@ -23,6 +23,10 @@
 #include <span>
 #include <vector>
 
+namespace seatorch::kernels {
+struct BlockUpdate;
+}
+
 namespace seatorch::tensor {
 
 struct TensorImpl;
@@ -88,6 +92,14 @@ class Tensor {
   // Drops the gradient (PyTorch's set_to_none): the next backward writes a fresh one
   // instead of adding to zeros, which saves a pass over memory.
   void zero_grad() const;
+  // Hands the next backward an optimizer update of this leaf (null: none; the caller keeps
+  // it alive until then). A rule that makes the leaf's whole gradient in one product may then
+  // apply the update as it makes the gradient, instead of storing it (tensor::linear's
+  // weight gradient over the nonzeros of its input): grad() then stays undefined and
+  // updated_in_backward() turns true, and another contribution to the leaf's gradient in
+  // that backward throws std::logic_error. For leaves that one op reads; see train::Optimizer.
+  void update_in_backward(const kernels::BlockUpdate* update) const;
+  [[nodiscard]] bool updated_in_backward() const;
   // True when no op made this tensor (parameters, inputs, constants).
   [[nodiscard]] bool is_leaf() const;
   // The name of the op that made this tensor ("matmul", "relu", ...), or "" for a leaf.
@@ -118,9 +130,11 @@ struct TensorImpl {
   Strides strides;  // elements
   core::DType dtype = core::DType::kF32;
   bool requires_grad = false;
-  std::unique_ptr<Node> grad_fn;  // the op that made this tensor; null for leaves
-  Tensor grad;                    // (shape) contiguous F32; leaves accumulate, interiors are scratch
-  std::uint64_t visited = 0;      // backward(): the pass that last reached this tensor
+  std::unique_ptr<Node> grad_fn;                 // the op that made this tensor; null for leaves
+  Tensor grad;                                   // (shape) contiguous F32; leaves accumulate, interiors are scratch
+  std::uint64_t visited = 0;                     // backward(): the pass that last reached this tensor
+  const kernels::BlockUpdate* update = nullptr;  // Tensor::update_in_backward's
+  bool updated = false;                          // ... applied by a backward rule
 
   TensorImpl() = default;
   TensorImpl(const TensorImpl&) = delete;

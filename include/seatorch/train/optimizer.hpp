@@ -16,6 +16,7 @@
 // Deliberately not here: parameter groups, AMSGrad, maximize, gradient clipping.
 #pragma once
 
+#include "seatorch/kernels/optimizer_update.hpp"
 #include "seatorch/nn/state_dict.hpp"
 
 #include <cstddef>
@@ -53,6 +54,14 @@ class Optimizer {
   // One update of every parameter with a gradient, at learning rate `lr`. Parameters
   // without a gradient are skipped, as in PyTorch.
   void step(double lr);
+  // The same step split around the backward that makes the gradients, which then applies
+  // the update of each parameter whose whole gradient one product makes (the first layer's
+  // weights; Tensor::update_in_backward) as it makes it, instead of storing the gradient for
+  // the step to read back. finish_step() updates the other parameters. The parameters come
+  // out bit for bit as from step() after the backward; the gradients of those updated in the
+  // backward stay undefined. Call begin_step(lr), backward(), finish_step(), in that order.
+  void begin_step(double lr);
+  void finish_step();
 
   [[nodiscard]] std::uint64_t steps() const { return steps_; }
   [[nodiscard]] const OptimizerOptions& options() const { return options_; }
@@ -74,11 +83,17 @@ class Optimizer {
     bool started = false;   // SGD: the momentum buffer has been initialized
   };
 
-  void sgd_step(const nn::Parameter& p, Slot& slot, float lr);
-  void adam_step(const nn::Parameter& p, Slot& slot, double lr);
+  // Each parameter's update at this step's learning rate, its gradient not yet known.
+  void prepare(double lr);
+  void prepare_sgd(std::size_t i, float lr);
+  void prepare_adam(std::size_t i, double lr);
 
   std::vector<nn::Parameter> parameters_;
   std::vector<Slot> slots_;  // (parameters)
+  // (parameters) each: the step under way's updates, where a backward can find them
+  std::vector<kernels::SgdUpdate> sgd_;
+  std::vector<kernels::AdamUpdate> adam_;
+  std::vector<kernels::BlockUpdate> blocks_;
   OptimizerOptions options_;
   std::uint64_t steps_ = 0;
 };
