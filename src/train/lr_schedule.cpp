@@ -40,6 +40,15 @@ void check_learning_rate(double lr) {
   }
 }
 
+void check_float_learning_rate(double lr) {
+  check_learning_rate(lr);
+  if (lr > static_cast<double>(std::numeric_limits<float>::max())) {
+    throw core::option_error(
+        "learning rate", "the learning rate must be at most {} (float's largest value) for the tensor engine, got {}",
+        std::numeric_limits<float>::max(), lr);
+  }
+}
+
 void check_schedule(const LrSchedule& schedule, double lr, std::size_t epochs) {
   if (schedule.kind != ScheduleKind::kStep) return;
   if (schedule.step_size == 0) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 namespace seatorch::train {
 namespace {
@@ -134,7 +135,10 @@ void Optimizer::finish_step() {
 }
 
 void Optimizer::prepare(double lr) {
-  if (!(lr >= 0.0 && std::isfinite(lr))) throw core::input_error("learning rate must be finite and >= 0 (got {})", lr);
+  // Applied as a float: a rate past float's largest value would be infinite.
+  if (!(lr >= 0.0 && lr <= static_cast<double>(std::numeric_limits<float>::max()))) {
+    throw core::input_error("learning rate must be in [0, {}] (got {})", std::numeric_limits<float>::max(), lr);
+  }
   ++steps_;
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
     if (is_adam(options_.kind)) {

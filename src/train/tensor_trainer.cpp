@@ -64,7 +64,7 @@ void validate(const data::DataSplit& data, const TensorTrainConfig& config) {
     throw core::input_error("cannot resume after epoch {} of a {}-epoch run: nothing is left to train",
                             config.start.epoch, config.epochs);
   }
-  check_learning_rate(config.lr);
+  check_float_learning_rate(config.lr);
   check_schedule(config.schedule, config.lr, config.epochs);
   if (config.augment.enabled()) augment::validate_augment(config.augment);
   nn::check_hidden_widths(config.hidden);

@@ -209,6 +209,13 @@ TEST_CASE("options PyTorch rejects are input errors", "[train]") {
   CHECK_THROWS_AS(Optimizer({{"p", p}}, betas), seatorch::core::InputError);
   CHECK(seatorch::train::parse_optimizer("adamw") == OptimizerKind::kAdamW);
   CHECK_THROWS_AS(seatorch::train::parse_optimizer("rmsprop"), seatorch::core::InputError);
+  // A rate the float update would see as infinite, refused before any parameter moves.
+  Optimizer sgd({{"p", p}}, OptimizerOptions{});
+  p.backward(Tensor::from({1.0f, -1.0f}, {2}));
+  CHECK_THROWS_WITH(sgd.step(1e300), Catch::Contains("learning rate") && Catch::Contains("1e+300"));
+  CHECK_THROWS_AS(sgd.begin_step(-0.1), seatorch::core::InputError);
+  CHECK(p.values() == std::vector<float>{0.0f, 0.0f});
+  CHECK(sgd.steps() == 0);
 }
 
 TEST_CASE("learning-rate schedules follow their closed forms", "[train]") {

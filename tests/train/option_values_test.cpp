@@ -54,6 +54,10 @@ TEST_CASE("the trainers, the optimizer and the MLP name the values they refuse",
   tensor.lr = std::numeric_limits<double>::infinity();
   check_refusal([&] { train::train_tensor(data, tensor); }, "learning rate",
                 "the learning rate must be positive and finite, got inf");
+  tensor.lr = 1e300;  // finite, but infinite as the float the optimizer applies
+  check_refusal([&] { train::train_tensor(data, tensor); }, "learning rate",
+                "the learning rate must be at most 3.4028235e+38 (float's largest value) for the tensor engine, got "
+                "1e+300");
   tensor.lr = 0.1;
   tensor.hidden = {4, 0};
   check_refusal([&] { train::train_tensor(data, tensor); }, "hidden widths",

@@ -31,6 +31,9 @@ struct LrSchedule {
 // Throws OptionError ("learning rate") unless `lr`, the base rate a run starts from (and a
 // schedule scales), is positive and finite: both engines' trainers check it so.
 void check_learning_rate(double lr);
+// The same, and at most float's largest value: the tensor engine's optimizers apply the rate
+// as a float, where a larger one is infinite and turns every weight into NaN.
+void check_float_learning_rate(double lr);
 
 // Throws OptionError ("decay factor", "step size") unless a step schedule over a run of
 // `epochs` epochs from `lr` keeps every rate a float: its gamma positive and finite, and, above
