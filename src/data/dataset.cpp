@@ -21,21 +21,17 @@ void Dataset::copy_features(std::size_t first, std::size_t count, std::span<floa
   }
 }
 
-void Dataset::prefetch_features(std::size_t i) const {
-  if (is_image()) {
-    core::prefetch_lines(pixels.data() + i * features, features * sizeof(std::uint8_t));
-  } else {
-    core::prefetch_lines(x.data() + i * features, features * sizeof(float));
-  }
+std::span<const std::byte> Dataset::feature_bytes(std::size_t i) const {
+  if (is_image()) return std::as_bytes(std::span<const std::uint8_t>(pixels).subspan(i * features, features));
+  return std::as_bytes(std::span<const float>(x).subspan(i * features, features));
 }
 
-void Dataset::prefetch_first_line(std::size_t i) const {
-  if (is_image()) {
-    core::prefetch_lines(pixels.data() + i * features, 1);
-  } else {
-    core::prefetch_lines(x.data() + i * features, 1);
-  }
+void Dataset::prefetch_features(std::size_t i) const {
+  const std::span<const std::byte> bytes = feature_bytes(i);
+  core::prefetch_lines(bytes.data(), bytes.size());
 }
+
+void Dataset::prefetch_first_line(std::size_t i) const { core::prefetch_lines(feature_bytes(i).data(), 1); }
 
 std::span<const std::uint8_t> Dataset::pixels_of(std::size_t i) const {
   if (!is_image()) return {};

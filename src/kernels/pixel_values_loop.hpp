@@ -27,10 +27,10 @@ inline void pixel_loop(std::span<const std::uint8_t> pixels, std::span<float> ou
 
 // p / 255 (pixel_value's kPixelMax) without the divider: q = p * (1/255) is within an ulp of
 // the quotient, its error e = p - 255 q is exact in one fused multiply-add, and q + e / 255,
-// taken as q + e * (1/255) in another, rounds to the quotient. That last step is not a correctly rounded division in
-// general; for the 256 values a byte can take it gives p / 255's bits, which
-// pixel_values_test checks for each of them. The divider retires a vector of 8 quotients
-// only every 4-5 cycles here, while the three products pipeline: a batch of 64
+// taken as q + e * (1/255) in another, rounds to the quotient. That last step is not a
+// correctly rounded division in general; for the 256 values a byte can take it gives p /
+// 255's bits, which pixel_values_test checks for each of them. The divider retires a vector
+// of 8 quotients only every 4-5 cycles here, while the three products pipeline: a batch of 64
 // digits in 3.5 instead of 7.7 us on the model-167 Xeon (DECISIONS 100).
 inline void pixel_loop_fma(std::span<const std::uint8_t> pixels, std::span<float> out) {
   assert(pixels.size() == out.size());

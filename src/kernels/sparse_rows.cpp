@@ -51,7 +51,8 @@ void compress_rows_ref(const float* a, std::size_t ld, std::size_t i0, std::size
 // one of `value` in use for each row of out it writes: for 128 rows 16 KiB, which stay in a
 // 48 KiB L1, where all 784 of a digit's columns at once (100 KiB) sent each entry's two
 // stores to L2. The 784-128-10 weight gradient's product took 1.5-2 ms an epoch less with
-// sweeps of 98 or 196 columns; sweeps of 49 were no faster than one (DECISIONS 103).
+// sweeps of 98 or 196 columns, and 128 read as 98 did; sweeps of 49 were no faster than one
+// (DECISIONS 103).
 constexpr std::size_t kTransposeSweep = 128;
 
 void transpose_sparse(const SparseRows& a, std::size_t p0, std::size_t p1, SparseRows& out) {

@@ -167,6 +167,23 @@ void panel_forward(Operand x, const kernels::SparseCopies* rows, const Panels& w
   });
 }
 
+// Where a weight gradient over the nonzeros of x goes: into the weight's update when its
+// optimizer armed one (take_update; C's addresses are then the weight's own, none stored),
+// else into the weight's gradient buffer.
+struct SparseGradientTarget {
+  float* c = nullptr;
+  bool accumulate = false;
+  const kernels::BlockUpdate* update = nullptr;
+
+  explicit SparseGradientTarget(GradSlot slot) : c(slot.data), accumulate(slot.accumulate) {}
+  SparseGradientTarget(float* weight, const kernels::BlockUpdate* to) : c(weight), update(to) {}
+};
+
+SparseGradientTarget sparse_gradient_target(const Tensor& w) {
+  if (const kernels::BlockUpdate* update = take_update(w)) return {w.data<float>(), update};
+  return SparseGradientTarget(grad_slot(w));
+}
+
 // linear's backward for a weight held in panels, from the gradient pg (batch, outs): the
 // input's gradient as a sum over the panels in order (each panel's product accumulated onto
 // the ones before), the weight's panel by panel, Xᵀ G's columns of each into that panel.
@@ -183,11 +200,9 @@ void panel_products(const Node& node, const float* pg, std::size_t batch, std::s
   if (!needs_grad(node.inputs[1])) return;
   if (node.state) {  // the forward's nonzeros of x, by rows: Xᵀ G into the panels, or into their update
     const auto& rows = *static_cast<const kernels::SparseCopies*>(node.state.get());
-    const kernels::BlockUpdate* update = take_update(node.inputs[1]);
-    const GradSlot slot = update != nullptr ? GradSlot{node.inputs[1].data<float>(), false} : grad_slot(node.inputs[1]);
+    const SparseGradientTarget to = sparse_gradient_target(node.inputs[1]);
     kernels::sparse_matmul_tn_panels(
-        {rows.data(), pg, outs, Transpose::kNo, outs, slot.data, 0, false, slot.accumulate, rows.size(), update},
-        w.width);
+        {rows.data(), pg, outs, Transpose::kNo, outs, to.c, 0, false, to.accumulate, rows.size(), to.update}, w.width);
     return;
   }
   const GradSlot slot = grad_slot(node.inputs[1]);
@@ -213,15 +228,17 @@ void linear_products(const Node& node, WeightLayout layout, const float* pg, std
     product(grad, wt.transposed(), batch, ins, outs, slot.data, ins, slot.accumulate);
   }
   if (needs_grad(w)) {
-    // The forward's nonzeros of x, by rows: Xᵀ G, or its transpose Gᵀ X; Xᵀ G may go straight
-    // into the weight's update (C's addresses then the weight's own).
-    const auto* rows = static_cast<const kernels::SparseCopies*>(node.state.get());
-    const kernels::BlockUpdate* update = rows != nullptr && rows_out ? take_update(w) : nullptr;
-    const GradSlot slot = update != nullptr ? GradSlot{w.data<float>(), false} : grad_slot(w);
-    if (rows != nullptr) {
-      kernels::sparse_matmul_tn({rows->data(), pg, outs, Transpose::kNo, outs, slot.data, rows_out ? outs : ins,
-                                 !rows_out, slot.accumulate, rows->size(), update});
-    } else if (rows_out) {
+    if (node.state) {  // the forward's nonzeros of x, by rows: Xᵀ G, or its transpose Gᵀ X
+      const auto& rows = *static_cast<const kernels::SparseCopies*>(node.state.get());
+      // Only Xᵀ G comes out a row of the weight at a time (Gᵀ X goes through transposed
+      // tiles), so only it can go into the weight's update.
+      const SparseGradientTarget to = rows_out ? sparse_gradient_target(w) : SparseGradientTarget(grad_slot(w));
+      kernels::sparse_matmul_tn({rows.data(), pg, outs, Transpose::kNo, outs, to.c, rows_out ? outs : ins, !rows_out,
+                                 to.accumulate, rows.size(), to.update});
+      return;
+    }
+    const GradSlot slot = grad_slot(w);
+    if (rows_out) {
       product(as_operand(x)->transposed(), grad, ins, outs, batch, slot.data, outs, slot.accumulate);
     } else {
       product(grad.transposed(), *as_operand(x), outs, ins, batch, slot.data, ins, slot.accumulate);

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numbers>
 
 namespace seatorch::train {
@@ -42,10 +41,10 @@ void check_learning_rate(double lr) {
 
 void check_float_learning_rate(double lr) {
   check_learning_rate(lr);
-  if (lr > static_cast<double>(std::numeric_limits<float>::max())) {
+  if (lr > kLargestFloatRate) {
     throw core::option_error(
         "learning rate", "the learning rate must be at most {} (float's largest value) for the tensor engine, got {}",
-        std::numeric_limits<float>::max(), lr);
+        static_cast<float>(kLargestFloatRate), lr);
   }
 }
 
@@ -62,8 +61,7 @@ void check_schedule(const LrSchedule& schedule, double lr, std::size_t epochs) {
   const std::size_t last_epoch = epochs == 0 ? 0 : epochs - 1;
   const double last = scheduled_lr(schedule, lr, last_epoch, 1, epochs);
   const std::size_t decays = last_epoch / schedule.step_size;
-  // The optimizer applies the rate as a float.
-  if (!(last <= static_cast<double>(std::numeric_limits<float>::max()))) {
+  if (!(last <= kLargestFloatRate)) {
     throw core::option_error("decay factor",
                              "the step schedule's learning rate would grow past float's largest value by the last "
                              "epoch ({} x {}^{}); use a decay factor that keeps it in range (at most 1 decays it)",

@@ -5,11 +5,11 @@
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/kernels/optimizer_update.hpp"
+#include "seatorch/train/lr_schedule.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <limits>
 
 namespace seatorch::train {
 namespace {
@@ -32,6 +32,13 @@ std::size_t update_grain(const nn::Parameter& param) {
   return t.rank() == 2 ? t.shape()[1] : 16;
 }
 constexpr std::size_t kUpdatesPerThread = std::size_t{1} << 14;
+
+// One parameter's update `loop` over all its elements, split across threads as above.
+template <class Update>
+void update_split(const nn::Parameter& param, const Update& u, void (*loop)(const Update&, std::size_t, std::size_t)) {
+  core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
+                        [&u, loop](std::size_t begin, std::size_t end) { loop(u, begin, end); });
+}
 
 bool is_adam(OptimizerKind kind) { return kind != OptimizerKind::kSgd; }
 
@@ -92,6 +99,8 @@ Optimizer::Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions opt
     const bool momentum = options_.kind == OptimizerKind::kSgd && options_.momentum != 0.0;
     if (momentum || is_adam(options_.kind)) slots_[i].first = tensor::Tensor::zeros(t.shape());
     if (is_adam(options_.kind)) slots_[i].second = tensor::Tensor::zeros(t.shape());
+    blocks_[i] =
+        is_adam(options_.kind) ? kernels::BlockUpdate{nullptr, &adam_[i]} : kernels::BlockUpdate{&sgd_[i], nullptr};
   }
 }
 
@@ -120,14 +129,10 @@ void Optimizer::finish_step() {
       const float* g = param.tensor.grad().data<float>();
       if (adam) {
         adam_[i].g = g;
-        const kernels::AdamUpdate& u = adam_[i];
-        core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
-                              [&u](std::size_t begin, std::size_t end) { kernels::adam_update(u, begin, end); });
+        update_split(param, adam_[i], kernels::adam_update);
       } else {
         sgd_[i].g = g;
-        const kernels::SgdUpdate& u = sgd_[i];
-        core::parallel_ranges(param.tensor.numel(), update_grain(param), kUpdatesPerThread,
-                              [&u](std::size_t begin, std::size_t end) { kernels::sgd_update(u, begin, end); });
+        update_split(param, sgd_[i], kernels::sgd_update);
       }
     }
     if (!adam) slots_[i].started = slots_[i].started || sgd_[i].mu != 0.0f;
@@ -135,9 +140,8 @@ void Optimizer::finish_step() {
 }
 
 void Optimizer::prepare(double lr) {
-  // Applied as a float: a rate past float's largest value would be infinite.
-  if (!(lr >= 0.0 && lr <= static_cast<double>(std::numeric_limits<float>::max()))) {
-    throw core::input_error("learning rate must be in [0, {}] (got {})", std::numeric_limits<float>::max(), lr);
+  if (!(lr >= 0.0 && lr <= kLargestFloatRate)) {
+    throw core::input_error("learning rate must be in [0, {}] (got {})", static_cast<float>(kLargestFloatRate), lr);
   }
   ++steps_;
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
@@ -163,7 +167,6 @@ void Optimizer::prepare_sgd(std::size_t i, float lr) {
   u.neg_lr = -lr;
   u.first = !slot.started;
   u.nesterov = options_.nesterov;
-  blocks_[i] = {&u, nullptr};
 }
 
 void Optimizer::prepare_adam(std::size_t i, double lr) {
@@ -187,7 +190,6 @@ void Optimizer::prepare_adam(std::size_t i, double lr) {
   u.correction2_sqrt = static_cast<float>(std::sqrt(1.0 - std::pow(options_.beta2, t)));
   u.neg_step_size = static_cast<float>(-(lr / correction1));
   u.eps = static_cast<float>(options_.eps);
-  blocks_[i] = {nullptr, &u};
 }
 
 nn::StateDict Optimizer::state() const {

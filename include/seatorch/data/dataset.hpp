@@ -38,6 +38,8 @@ struct Dataset {
   void prefetch_features(std::size_t i) const;
   // Asks only for the cache line where sample i's features start (see detail::gather_batch).
   void prefetch_first_line(std::size_t i) const;
+  // Sample i's features as stored (pixel bytes or floats), as bytes.
+  [[nodiscard]] std::span<const std::byte> feature_bytes(std::size_t i) const;
   // Sample i's pixel bytes, (features); empty for real-valued data.
   [[nodiscard]] std::span<const std::uint8_t> pixels_of(std::size_t i) const;
 

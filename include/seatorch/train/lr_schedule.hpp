@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string_view>
 
 namespace seatorch::train {
@@ -28,11 +29,14 @@ struct LrSchedule {
   double gamma = 0.1;         // kStep: the factor applied at each decay
 };
 
+// The largest learning rate the tensor engine's optimizers can apply: they apply it as a
+// float, where a larger one is infinite and turns every weight into NaN.
+inline constexpr double kLargestFloatRate = std::numeric_limits<float>::max();
+
 // Throws OptionError ("learning rate") unless `lr`, the base rate a run starts from (and a
 // schedule scales), is positive and finite: both engines' trainers check it so.
 void check_learning_rate(double lr);
-// The same, and at most float's largest value: the tensor engine's optimizers apply the rate
-// as a float, where a larger one is infinite and turns every weight into NaN.
+// The same, and at most kLargestFloatRate.
 void check_float_learning_rate(double lr);
 
 // Throws OptionError ("decay factor", "step size") unless a step schedule over a run of

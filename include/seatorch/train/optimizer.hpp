@@ -48,6 +48,11 @@ class Optimizer {
   // Throws InputError for options PyTorch would reject (negative rates, Nesterov without
   // momentum, betas outside [0, 1)).
   Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions options);
+  // Not copyable: each parameter's BlockUpdate points into this optimizer's own updates.
+  Optimizer(const Optimizer&) = delete;
+  Optimizer& operator=(const Optimizer&) = delete;
+  Optimizer(Optimizer&&) = default;
+  Optimizer& operator=(Optimizer&&) = default;
 
   // Drops every parameter's gradient (set to none), so the next backward writes fresh ones.
   void zero_grad();
@@ -90,7 +95,8 @@ class Optimizer {
 
   std::vector<nn::Parameter> parameters_;
   std::vector<Slot> slots_;  // (parameters)
-  // (parameters) each: the step under way's updates, where a backward can find them
+  // (parameters) each: the step under way's updates (prepare fills one of the two), and each
+  // parameter's BlockUpdate of it, made once, where a backward can find it
   std::vector<kernels::SgdUpdate> sgd_;
   std::vector<kernels::AdamUpdate> adam_;
   std::vector<kernels::BlockUpdate> blocks_;
