@@ -226,9 +226,16 @@ def default_loop_row(args):
     peaks = [r["peak_gflops"] for r in runs]
     done = [r["augmentation"]["product_flops"] / 1e9 for r in runs]
     dense = [r["augmentation"]["dense_product_flops"] / 1e9 for r in runs]
+    products = [r["augmentation"]["product_seconds"] for r in runs]
+    # The kind that takes the most time in the first run, and its time in every run.
+    largest = loop["products"][0]
+    largest_seconds = [next(p["seconds_per_epoch"] for p in r["augmentation"]["products"]
+                            if p["shape"] == largest["shape"] and p["sparse"] == largest["sparse"]) for r in runs]
     return ("the default recipe's training loop", "`seatorch bench train --epochs 1` (its last lines)",
             f"{span(seconds)} s an epoch without augmentation ({loop['architecture']}, {loop['optimizer']}, "
-            f"batch {loop['batch']}): {products_at_peak(done, dense, seconds, peaks)} over the epoch")
+            f"batch {loop['batch']}): {products_at_peak(done, dense, seconds, peaks)} over the epoch; the products "
+            f"{span(products)} s, the largest {largest['shape']}{' (sparse)' if largest['sparse'] else ''} "
+            f"{span(largest_seconds)} s")
 
 
 def int8_row(args, checkpoint, flags):

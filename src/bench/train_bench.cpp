@@ -24,6 +24,20 @@ std::size_t peak_rss_bytes() {
   return static_cast<std::size_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
 }
 
+// The log's kinds of product as means per epoch, the most time first.
+std::vector<EpochProduct> epoch_products(const std::vector<kernels::ProductRecord>& records, double epochs) {
+  std::vector<EpochProduct> products;
+  for (const kernels::ProductRecord& r : records) {
+    products.push_back({.kind = r.kind,
+                        .calls = static_cast<double>(r.calls) / epochs,
+                        .seconds = r.seconds / epochs,
+                        .flops = r.flops / epochs});
+  }
+  std::stable_sort(products.begin(), products.end(),
+                   [](const EpochProduct& a, const EpochProduct& b) { return a.seconds > b.seconds; });
+  return products;
+}
+
 AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
   train::TensorTrainConfig config = train::default_tensor_config(data.name);
   config.epochs = 1;
@@ -40,21 +54,8 @@ AugmentBench augment_bench(const data::DataSplit& data, std::uint64_t seed) {
           out.result.seconds - augment,
           kernels::total_flops(out.result.products),
           mlp_product_flops(out.model.sizes(), out.result.samples),
-          kernels::total_seconds(out.result.products)};
-}
-
-// The log's kinds of product as means per epoch, the most time first.
-std::vector<EpochProduct> epoch_products(const std::vector<kernels::ProductRecord>& records, double epochs) {
-  std::vector<EpochProduct> products;
-  for (const kernels::ProductRecord& r : records) {
-    products.push_back({.kind = r.kind,
-                        .calls = static_cast<double>(r.calls) / epochs,
-                        .seconds = r.seconds / epochs,
-                        .flops = r.flops / epochs});
-  }
-  std::stable_sort(products.begin(), products.end(),
-                   [](const EpochProduct& a, const EpochProduct& b) { return a.seconds > b.seconds; });
-  return products;
+          kernels::total_seconds(out.result.products),
+          epoch_products(out.result.products, 1.0)};
 }
 
 }  // namespace

@@ -27,20 +27,6 @@ struct TrainBenchFlags {
   bool no_augmentation = false;  // a plain flag: CLI11's negated one shows as "--no-augmentation{false}"
 };
 
-nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
-  if (!a) return nullptr;
-  return {{"architecture", a->architecture},
-          {"optimizer", a->optimizer},
-          {"batch", a->batch},
-          {"augment", a->augment},
-          {"augment_seconds", a->augment_seconds},
-          {"rest_seconds", a->rest_seconds},
-          {"product_flops", a->product_flops},
-          {"dense_product_flops", a->dense_product_flops},
-          {"product_seconds", a->product_seconds},
-          {"share", a->share()}};
-}
-
 // "90.1 GFLOPS, 77.4 % of the FMA peak"
 std::string rate_text(double flops, double seconds, const std::optional<bench::FmaPeak>& peak) {
   const double gflops = seconds > 0.0 ? flops / seconds / 1e9 : 0.0;
@@ -97,23 +83,34 @@ nlohmann::json products_json(const std::vector<bench::EpochProduct>& products) {
   return rows;
 }
 
-// The epoch's products one kind a line, after a line of their total against the rest.
-void print_epoch_products(const bench::TrainBenchReport& r) {
-  const std::optional<bench::FmaPeak>& peak = r.peak;
+nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
+  if (!a) return nullptr;
+  return {{"architecture", a->architecture},
+          {"optimizer", a->optimizer},
+          {"batch", a->batch},
+          {"augment", a->augment},
+          {"augment_seconds", a->augment_seconds},
+          {"rest_seconds", a->rest_seconds},
+          {"product_flops", a->product_flops},
+          {"dense_product_flops", a->dense_product_flops},
+          {"product_seconds", a->product_seconds},
+          {"products", products_json(a->products)},
+          {"share", a->share()}};
+}
+
+// One line per kind of product, the most time first (as `products` come). Kinds run less than
+// half as often as the one that takes the most time, a product of every step, share one line:
+// those of an epoch's last, short batch. (Not the most frequent kind: the augmentation's
+// smoothing products run more often than the steps.)
+void print_product_kinds(const std::vector<bench::EpochProduct>& products, const std::optional<bench::FmaPeak>& peak) {
   auto share = [&peak](double gflops) {
     return peak ? fmt::format("  {:5.1f} %", 100.0 * gflops / peak->gflops) : std::string();
   };
-  std::cout << fmt::format("  each product timed as training ran it (wall, mean per epoch): {:.3f} s, {}; forward "
-                           "and backward outside them {:.3f} s\n",
-                           r.product_seconds, rate_text(r.product_flops, r.product_seconds, peak), r.outside_products);
-  // Kinds run less than half as often as the most frequent one (those of an epoch's last,
-  // short batch) share one line.
-  double most_calls = 0.0;
-  for (const bench::EpochProduct& p : r.products) most_calls = std::max(most_calls, p.calls);
+  const double step_calls = products.empty() ? 0.0 : products.front().calls;
   std::size_t small_kinds = 0;
   double small_seconds = 0.0;
-  for (const bench::EpochProduct& p : r.products) {
-    if (2.0 * p.calls < most_calls) {
+  for (const bench::EpochProduct& p : products) {
+    if (2.0 * p.calls < step_calls) {
       ++small_kinds;
       small_seconds += p.seconds;
       continue;
@@ -125,6 +122,15 @@ void print_epoch_products(const bench::TrainBenchReport& r) {
     std::cout << fmt::format("    and {} kind{} of product run less often (a short last batch), {:.4f} s in all\n",
                              small_kinds, small_kinds == 1 ? "" : "s", small_seconds);
   }
+}
+
+// The epoch's products: a line of their total against the rest, then one kind a line.
+void print_epoch_products(const bench::TrainBenchReport& r) {
+  std::cout << fmt::format("  each product timed as training ran it (wall, mean per epoch): {:.3f} s, {}; forward "
+                           "and backward outside them {:.3f} s\n",
+                           r.product_seconds, rate_text(r.product_flops, r.product_seconds, r.peak),
+                           r.outside_products);
+  print_product_kinds(r.products, r.peak);
 }
 
 int run_train_bench_command(TrainBenchFlags flags) {
@@ -207,6 +213,7 @@ int run_train_bench_command(TrainBenchFlags flags) {
                              a.optimizer, a.batch,
                              products_line(a.product_flops, a.dense_product_flops, a.rest_seconds, r.peak),
                              a.product_seconds, rate_text(a.product_flops, a.product_seconds, r.peak));
+    print_product_kinds(a.products, r.peak);
   }
   std::cout << fmt::format("peak memory (loading MNIST and training): {:.1f} MiB\n",
                            static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));

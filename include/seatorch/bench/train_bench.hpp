@@ -35,26 +35,6 @@ struct TrainBenchOptions {
   bool augmentation = true;  // also time the augmentation epoch
 };
 
-// One epoch of the data set's default recipe with the `best` recipe's augmentation.
-struct AugmentBench {
-  std::string architecture;
-  std::string optimizer;  // the recipe's, as train's --opt names it
-  std::size_t batch = 0;
-  std::string augment;               // the transforms, as --augment lists them
-  double augment_seconds = 0.0;      // transforming the epoch's images (on more than one thread,
-                                     // those the threads had not transformed while they waited)
-  double rest_seconds = 0.0;         // the rest of the epoch's training: what it costs without them
-  double product_flops = 0.0;        // done by the epoch's matrix products (the product log's)
-  double dense_product_flops = 0.0;  // what they would be with no product sparse (mlp_product_flops)
-  double product_seconds = 0.0;      // those products timed one by one as training ran them
-  [[nodiscard]] double share() const { return rest_seconds > 0.0 ? augment_seconds / rest_seconds : 0.0; }
-};
-
-// The FLOPs of one training epoch's matrix products for an MLP of layer sizes `sizes` (input
-// first) on `samples` samples: per layer the forward X·Wᵀ and the weight gradient dYᵀ·X, and
-// for every layer but the first the input gradient dY·W, each 2 * in * out per sample.
-double mlp_product_flops(const std::vector<std::size_t>& sizes, std::size_t samples);
-
 // One kind of product in the tensor engine's epochs, per epoch (the mean over the epochs).
 struct EpochProduct {
   kernels::ProductKind kind;
@@ -62,6 +42,28 @@ struct EpochProduct {
   double seconds = 0.0;  // wall time of the calls, their splits across threads included
   double flops = 0.0;    // done by the calls (a sparse product's nonzeros' only)
 };
+
+// One epoch of the data set's default recipe with the `best` recipe's augmentation.
+struct AugmentBench {
+  std::string architecture;
+  std::string optimizer;  // the recipe's, as train's --opt names it
+  std::size_t batch = 0;
+  std::string augment;                 // the transforms, as --augment lists them
+  double augment_seconds = 0.0;        // transforming the epoch's images (on more than one thread,
+                                       // those the threads had not transformed while they waited)
+  double rest_seconds = 0.0;           // the rest of the epoch's training: what it costs without them
+  double product_flops = 0.0;          // done by the epoch's matrix products (the product log's)
+  double dense_product_flops = 0.0;    // what they would be with no product sparse (mlp_product_flops)
+  double product_seconds = 0.0;        // those products timed one by one as training ran them
+  std::vector<EpochProduct> products;  // the epoch's products, the most time first (the elastic
+                                       // transform's smoothing among them, timed in augment_seconds)
+  [[nodiscard]] double share() const { return rest_seconds > 0.0 ? augment_seconds / rest_seconds : 0.0; }
+};
+
+// The FLOPs of one training epoch's matrix products for an MLP of layer sizes `sizes` (input
+// first) on `samples` samples: per layer the forward X·Wᵀ and the weight gradient dYᵀ·X, and
+// for every layer but the first the input gradient dY·W, each 2 * in * out per sample.
+double mlp_product_flops(const std::vector<std::size_t>& sizes, std::size_t samples);
 
 struct TrainBenchReport {
   std::string cpu;  // this_cpu(): what the figures were measured on
