@@ -104,6 +104,10 @@ Optimizer::Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions opt
   }
 }
 
+Optimizer::~Optimizer() {
+  for (const nn::Parameter& param : parameters_) param.tensor.update_in_backward(nullptr);
+}
+
 void Optimizer::zero_grad() {
   for (const nn::Parameter& p : parameters_) p.tensor.zero_grad();
 }

@@ -354,19 +354,42 @@ TEST_CASE("a step begun before the backward, which updates the first layer's wei
   }
 }
 
+// A first layer on sparse data: its weight gradient is the product that can apply an armed
+// update (tensor::linear over the input's nonzeros, W held as Wᵀ).
+struct SparseLayer {
+  Tensor w = Tensor::from<float>(std::vector<float>(20 * 128, 0.01f), {20, 128});  // Wᵀ (in, out)
+  Tensor bias = Tensor::zeros({128});
+  Tensor input;  // (8, 20), one element in 7 nonzero
+
+  SparseLayer() {
+    w.set_requires_grad(true);
+    std::vector<float> x(8 * 20, 0.0f);
+    for (std::size_t i = 0; i < x.size(); i += 7) x[i] = 1.0f;
+    input = Tensor::from<float>(x, {8, 20});
+  }
+  [[nodiscard]] Tensor forward() const { return seatorch::tensor::linear(input, w, bias, WeightLayout::kInOut); }
+};
+
 TEST_CASE("a leaf whose update the backward applied takes no second gradient contribution", "[train]") {
   // One weight read by two linear ops on sparse data: the first backward rule to reach it
   // updates it, the second has a contribution left and must not add it to nothing.
-  Tensor w = Tensor::from<float>(std::vector<float>(20 * 128, 0.01f), {20, 128});  // Wᵀ (in, out)
-  w.set_requires_grad(true);
-  const Tensor bias = Tensor::zeros({128});
-  std::vector<float> x(8 * 20, 0.0f);
-  for (std::size_t i = 0; i < x.size(); i += 7) x[i] = 1.0f;
-  const Tensor input = Tensor::from<float>(x, {8, 20});
-  const Tensor out = seatorch::tensor::add(seatorch::tensor::linear(input, w, bias, WeightLayout::kInOut),
-                                           seatorch::tensor::linear(input, w, bias, WeightLayout::kInOut));
+  const SparseLayer layer;
+  const Tensor out = seatorch::tensor::add(layer.forward(), layer.forward());
   OptimizerOptions options;
-  Optimizer opt({{"w", w}}, options);
+  Optimizer opt({{"w", layer.w}}, options);
   opt.begin_step(0.1);
   CHECK_THROWS_AS(seatorch::tensor::sum(out).backward(), std::logic_error);
+}
+
+TEST_CASE("an optimizer destroyed between begin_step and finish_step leaves no update armed", "[train]") {
+  // A backward that throws skips finish_step; the parameters outlive the optimizer, and the
+  // next backward must store their gradient, not hand it to the dead optimizer's update.
+  const SparseLayer layer;
+  {
+    Optimizer opt({{"w", layer.w}}, OptimizerOptions{});
+    opt.begin_step(0.1);
+  }
+  seatorch::tensor::sum(layer.forward()).backward();
+  CHECK_FALSE(layer.w.updated_in_backward());
+  CHECK(layer.w.grad().defined());
 }

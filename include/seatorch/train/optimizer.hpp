@@ -48,11 +48,12 @@ class Optimizer {
   // Throws InputError for options PyTorch would reject (negative rates, Nesterov without
   // momentum, betas outside [0, 1)).
   Optimizer(std::vector<nn::Parameter> parameters, OptimizerOptions options);
-  // Not copyable: each parameter's BlockUpdate points into this optimizer's own updates.
+  // Neither copied nor moved: begin_step hands each parameter a pointer into this optimizer.
   Optimizer(const Optimizer&) = delete;
   Optimizer& operator=(const Optimizer&) = delete;
-  Optimizer(Optimizer&&) = default;
-  Optimizer& operator=(Optimizer&&) = default;
+  // Takes back any update a begin_step left armed (a backward that threw before finish_step),
+  // so that no parameter keeps a pointer into a destroyed optimizer.
+  ~Optimizer();
 
   // Drops every parameter's gradient (set to none), so the next backward writes fresh ones.
   void zero_grad();
