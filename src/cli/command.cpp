@@ -100,6 +100,11 @@ std::optional<std::string> unrecognised_argument(const CLI::App& root) {
   const auto option = std::find_if(extras.begin(), extras.end(), is_option);
   if (option == extras.end()) return std::nullopt;
   const std::string typed = option->substr(0, option->find('='));  // --epohcs=3
+  // The command's own option, left over: it was given before the command's name
+  // (`seatorch --threads 2 bench train`), where no parser takes it.
+  if (app.get_parent() != nullptr && app.get_option_no_throw(typed) != nullptr) {
+    return fmt::format("'{}' is an option of '{}': give it after '{}'", typed, command_path(root), app.get_name());
+  }
   if (typed.rfind("--", 0) == 0) {
     if (const auto near = core::nearest_name(typed.substr(2), option_names(app))) {
       return fmt::format("unknown option '{}'; did you mean '--{}'?", typed, *near);
