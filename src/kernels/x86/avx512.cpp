@@ -149,12 +149,21 @@ constexpr std::size_t kSparseChunkBytes = std::size_t{32} << 10;
 // 784x256x128:tn took 0.083-0.089 s against 0.079-0.081 there, as on Zen 5 above.
 constexpr std::size_t kSparseDeepChunkBytes = std::size_t{64} << 10;
 constexpr std::size_t kSparseDeepBlockBytes = 4 * kSparseChunkBytes;
-// op(B)'s rows read in place while under 2 KiB apart, not sparse_driver.hpp's 1 KiB. On Zen 5
-// (a throwaway program, one batch of digits, Wᵀ 64-byte aligned as a tensor's storage is;
-// DECISIONS 83) the forward through Wᵀ read in place against packed: rows 512 B apart
-// (784-128, batch 64) 25 against 35 us, 1 KiB (784-256, batch 128) 110 against 128 us, 2 KiB
-// (784-512) 295 against 250 us, 4 KiB (784-1024) 921 against 511 us.
-constexpr std::size_t kAvx512SparsePackFromLd = 512;
+// A deep block's rows (its chunks come from L2 whatever their layout) read in place while
+// under 2 KiB apart, not sparse_driver.hpp's 1 KiB. On Zen 5 (a throwaway program, one batch
+// of digits, Wᵀ 64-byte aligned as a tensor's storage is; DECISIONS 83) the forward through
+// Wᵀ read in place against packed: rows 512 B apart (784-128, batch 64) 25 against 35 us,
+// 1 KiB (784-256, batch 128) 110 against 128 us, 2 KiB (784-512) 295 against 250 us, 4 KiB
+// (784-1024) 921 against 511 us.
+constexpr std::size_t kAvx512DeepSparsePackFromLd = 512;
+// A shallow block, whose 32 KiB chunks are meant to stay in L1, keeps the 1 KiB: a block of
+// 512 B rows 1 KiB apart (the default model's weight gradient reading G, 128 x 256 floats,
+// by panels of 128 columns) puts each chunk in half of the L1's sets, 24 KiB of a 48 KiB L1.
+// Packed, on the model-167 Xeon, that product took 135-138 us a batch against 145-146 us in
+// place (a throwaway program, one digit batch's Xᵀ, G aligned); in training, with Adam's
+// update, 0.177-0.200 s an epoch against 0.185-0.209 s, faster in five of six runs in turns
+// (DECISIONS 105).
+constexpr std::size_t kAvx512ShallowSparsePackFromLd = kSparsePackFromLd;
 
 }  // namespace
 
@@ -173,8 +182,9 @@ void matmul_avx512(const MatmulArgs& args, const Epilogue& epilogue) {
 void sparse_matmul_avx512(const SparseMatmulArgs& args, const Epilogue& epilogue) {
   const std::size_t block_bytes =
       args.a->cols * min_of<Avx512Vec>(args.n, kSparseNv * Avx512Vec::kLanes) * sizeof(float);
-  const std::size_t chunk_bytes = block_bytes > kSparseDeepBlockBytes ? kSparseDeepChunkBytes : kSparseChunkBytes;
-  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, kBlocking.kc, chunk_bytes, kAvx512SparsePackFromLd);
+  const bool deep = block_bytes > kSparseDeepBlockBytes;
+  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, kBlocking.kc, deep ? kSparseDeepChunkBytes : kSparseChunkBytes,
+                                       deep ? kAvx512DeepSparsePackFromLd : kAvx512ShallowSparsePackFromLd);
 }
 
 void compress_rows_avx512(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {
