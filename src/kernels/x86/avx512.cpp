@@ -161,8 +161,8 @@ constexpr std::size_t kAvx512DeepSparsePackFromLd = 512;
 // by panels of 128 columns) puts each chunk in half of the L1's sets, 24 KiB of a 48 KiB L1.
 // Packed, on the model-167 Xeon, that product took 135-138 us a batch against 145-146 us in
 // place (a throwaway program, one digit batch's Xᵀ, G aligned); in training, with Adam's
-// update, 0.177-0.200 s an epoch against 0.185-0.209 s, faster in five of six runs in turns
-// (DECISIONS 105).
+// update, 0.177-0.200 s an epoch against 0.185-0.209 s, faster in seven of eight runs in
+// turns (DECISIONS 105).
 constexpr std::size_t kAvx512ShallowSparsePackFromLd = kSparsePackFromLd;
 
 }  // namespace
