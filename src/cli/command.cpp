@@ -73,6 +73,20 @@ std::vector<std::string> option_names(const CLI::App& app) {
   return names;
 }
 
+// The commands below `app` that accept the option `typed` (`--threads`), named from `app` down:
+// `train`, `bench train`.
+std::vector<std::string> commands_taking(const CLI::App& app, const std::string& typed,
+                                         const std::string& prefix = "") {
+  std::vector<std::string> paths;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name().empty()) continue;  // an option group
+    const std::string path = prefix + sub->get_name();
+    if (sub->get_option_no_throw(typed) != nullptr) paths.push_back(path);
+    for (std::string& below : commands_taking(*sub, typed, path + " ")) paths.push_back(std::move(below));
+  }
+  return paths;
+}
+
 }  // namespace
 
 std::string command_path(const CLI::App& root) {
@@ -89,21 +103,29 @@ std::optional<std::string> unrecognised_argument(const CLI::App& root) {
   const CLI::App& app = deepest_parsed(root);
   const std::vector<std::string> commands = command_names(app);
   const auto is_option = [](const std::string& arg) { return arg.size() > 1 && arg[0] == '-'; };
-  // A command that takes subcommands got none: the first plain word was meant as one.
+  // A command that takes subcommands got none: the first plain word was meant as one, unless an
+  // option came first (`seatorch --threads 2`), whose value the word is likely to be.
   const auto word = std::find_if_not(extras.begin(), extras.end(), is_option);
-  if (!commands.empty() && word != extras.end()) {
+  const auto option = std::find_if(extras.begin(), extras.end(), is_option);
+  if (!commands.empty() && word != extras.end() && word < option) {
     if (const auto near = core::nearest_name(*word, commands)) {
       return fmt::format("unknown command '{}'; did you mean '{}'?", *word, *near);
     }
     return fmt::format("unknown command '{}'; the commands are {}", *word, fmt::join(commands, ", "));
   }
-  const auto option = std::find_if(extras.begin(), extras.end(), is_option);
   if (option == extras.end()) return std::nullopt;
   const std::string typed = option->substr(0, option->find('='));  // --epohcs=3
   // The command's own option, left over: it was given before the command's name
   // (`seatorch --threads 2 bench train`), where no parser takes it.
   if (app.get_parent() != nullptr && app.get_option_no_throw(typed) != nullptr) {
     return fmt::format("'{}' is an option of '{}': give it after '{}'", typed, command_path(root), app.get_name());
+  }
+  // No command was named yet, and the option belongs to commands below (`seatorch --threads 2`).
+  if (const std::vector<std::string> takers = commands_taking(app, typed); !takers.empty()) {
+    const std::string here = command_path(root);
+    std::vector<std::string> quoted;
+    for (const std::string& taker : takers) quoted.push_back(fmt::format("'{} {}'", here, taker));
+    return fmt::format("'{}' is an option of {}: give it after the command's name", typed, fmt::join(quoted, ", "));
   }
   if (typed.rfind("--", 0) == 0) {
     if (const auto near = core::nearest_name(typed.substr(2), option_names(app))) {
