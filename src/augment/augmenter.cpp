@@ -3,6 +3,7 @@
 
 #include "seatorch/core/error.hpp"
 #include "seatorch/core/parallel.hpp"
+#include "seatorch/kernels/product_log.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -111,6 +112,7 @@ void Augmenter::start(std::span<const std::size_t> rows, std::size_t epoch, std:
   }
   if (started_) throw std::logic_error("Augmenter::start: the previous batch was not finished");
   if (config_.elastic && bank_epoch_ != epoch) {
+    const kernels::PauseRecording augmentation;  // its smoothing products are not training's
     core::Rng rng(image_key(seed_, epoch, kBankIndex));
     bank_.draw(rng);
     bank_epoch_ = epoch;

@@ -100,8 +100,7 @@ nlohmann::json augment_json(const std::optional<bench::AugmentBench>& a) {
 
 // One line per kind of product, the most time first (as `products` come). Kinds run less than
 // half as often as the one that takes the most time, a product of every step, share one line:
-// those of an epoch's last, short batch. (Not the most frequent kind: the augmentation's
-// smoothing products run more often than the steps.)
+// those of an epoch's last, short batch.
 void print_product_kinds(const std::vector<bench::EpochProduct>& products, const std::optional<bench::FmaPeak>& peak) {
   auto share = [&peak](double gflops) {
     return peak ? fmt::format("  {:5.1f} %", 100.0 * gflops / peak->gflops) : std::string();

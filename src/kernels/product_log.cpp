@@ -69,6 +69,10 @@ RecordProducts::RecordProducts(ProductLog& log) : previous_(t_recording) { t_rec
 
 RecordProducts::~RecordProducts() { t_recording = previous_; }
 
+PauseRecording::PauseRecording() : previous_(t_recording) { t_recording = nullptr; }
+
+PauseRecording::~PauseRecording() { t_recording = previous_; }
+
 ProductLog* recording_log() { return t_recording; }
 
 }  // namespace seatorch::kernels

@@ -223,7 +223,10 @@ TensorTrainOutput train_tensor(const data::DataSplit& data, const TensorTrainCon
       // (started by the step before), except an epoch's first step, which starts its own.
       if (augmenter && !started) {  // an epoch's first batch (or a resumed run's)
         started = detail::gather_labels(train, rows);
+        lap(result.phases.data);
+        // Draws the epoch's elastic bank: the augmentation's time.
         augmenter->start(rows, epoch, std::span<float>(started->x.data<float>(), started->x.numel()));
+        lap(result.phases.augment);
       }
       detail::Batch b =
           augmenter ? *std::exchange(started, std::nullopt) : detail::gather_batch(train, rows, next_rows);

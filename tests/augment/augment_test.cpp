@@ -11,6 +11,7 @@
 #include "seatorch/core/parallel.hpp"
 #include "seatorch/data/registry.hpp"
 #include "seatorch/kernels/pixel_values.hpp"
+#include "seatorch/kernels/product_log.hpp"
 #include "seatorch/kernels/warp.hpp"
 
 #include <catch2/catch.hpp>
@@ -196,6 +197,14 @@ TEST_CASE("an image's augmentation depends on the seed, the epoch and the sample
   augment::Augmenter other_seed(config, data.train, 43);
   other_seed.augment(std::vector<std::size_t>{9}, 2, alone);
   CHECK_FALSE(std::equal(alone.begin(), alone.end(), batch.begin() + static_cast<std::ptrdiff_t>(pixels)));
+  // The elastic bank's smoothing products are the augmentation's, not those of the training
+  // step that records around it (bench train lists the step's).
+  kernels::ProductLog log;
+  {
+    const kernels::RecordProducts recording(log);
+    augment::Augmenter(config, data.train, 42).augment(rows, 4, batch);
+  }
+  CHECK(log.records().empty());
   // Real-valued data cannot be augmented.
   CHECK_THROWS_AS(augment::Augmenter(config, data::load_dataset("moons").train, 1), core::InputError);
 }

@@ -58,6 +58,12 @@ TEST_CASE("a product log records each matmul() call of its scope under its shape
       CHECK(inner.records().size() == 1);
     }
     CHECK(k::recording_log() == &log);  // the outer log records again after the nested scope
+    {
+      const k::PauseRecording paused;
+      CHECK(k::recording_log() == nullptr);
+      k::matmul(tn);  // paused: not recorded
+    }
+    CHECK(k::recording_log() == &log);
     k::matmul(tn);
   }
   CHECK(k::recording_log() == nullptr);

@@ -55,8 +55,8 @@ struct AugmentBench {
   double product_flops = 0.0;          // done by the epoch's matrix products (the product log's)
   double dense_product_flops = 0.0;    // what they would be with no product sparse (mlp_product_flops)
   double product_seconds = 0.0;        // those products timed one by one as training ran them
-  std::vector<EpochProduct> products;  // the epoch's products, the most time first (the elastic
-                                       // transform's smoothing among them, timed in augment_seconds)
+  std::vector<EpochProduct> products;  // the epoch's training products, the most time first (not
+                                       // the elastic transform's smoothing: augment_seconds has it)
   [[nodiscard]] double share() const { return rest_seconds > 0.0 ? augment_seconds / rest_seconds : 0.0; }
 };
 

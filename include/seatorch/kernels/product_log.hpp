@@ -77,6 +77,19 @@ class RecordProducts {
   ProductLog* previous_;
 };
 
+// Stops this thread's recording until the scope ends, for products run inside a recorded
+// stretch that are not its own (the augmentation's smoothing, timed as the augmentation).
+class PauseRecording {
+ public:
+  PauseRecording();
+  ~PauseRecording();
+  PauseRecording(const PauseRecording&) = delete;
+  PauseRecording& operator=(const PauseRecording&) = delete;
+
+ private:
+  ProductLog* previous_;
+};
+
 // The log recording on this thread, or null (matmul() asks).
 ProductLog* recording_log();
 
