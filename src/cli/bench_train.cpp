@@ -190,8 +190,8 @@ int run_train_bench_command(TrainBenchFlags flags) {
   std::cout << fmt::format("tensor engine: {:.3f} s/epoch ({}{} samples), {:.2f} us/sample, test accuracy {:.4f}\n",
                            r.seconds_per_epoch, spread, r.train_size, r.tensor_us_per_sample, r.test_accuracy);
   std::cout << fmt::format(
-      "  breakdown, mean per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s, optimizer {:.3f} s; then "
-      "evaluation {:.3f} s (the {} test images, not in the epoch time)\n",
+      "  breakdown, mean per epoch: data {:.3f} s, forward {:.3f} s, backward {:.3f} s (with the first layer's "
+      "update), optimizer {:.3f} s; then evaluation {:.3f} s (the {} test images, not in the epoch time)\n",
       p.data, p.forward, p.backward, p.optimizer, r.evaluation_per_epoch, r.test_size);
   std::cout << fmt::format("  {}\n",
                            products_line(r.product_flops, r.dense_product_flops, r.seconds_per_epoch, r.peak));
