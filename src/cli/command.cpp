@@ -53,11 +53,18 @@ const CLI::App& deepest_parsed(const CLI::App& root) {
   return *app;
 }
 
+// The commands `app` declares, parsed or not, without its option groups (which have no name).
+std::vector<const CLI::App*> commands_of(const CLI::App& app) {
+  std::vector<const CLI::App*> commands;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (!sub->get_name().empty()) commands.push_back(sub);
+  }
+  return commands;
+}
+
 std::vector<std::string> command_names(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-    if (!sub->get_name().empty()) names.push_back(sub->get_name());  // option groups have no name
-  }
+  for (const CLI::App* command : commands_of(app)) names.push_back(command->get_name());
   return names;
 }
 
@@ -78,11 +85,10 @@ std::vector<std::string> option_names(const CLI::App& app) {
 std::vector<std::string> commands_taking(const CLI::App& app, const std::string& typed,
                                          const std::string& prefix = "") {
   std::vector<std::string> paths;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-    if (sub->get_name().empty()) continue;  // an option group
-    const std::string path = prefix + sub->get_name();
-    if (sub->get_option_no_throw(typed) != nullptr) paths.push_back(path);
-    for (std::string& below : commands_taking(*sub, typed, path + " ")) paths.push_back(std::move(below));
+  for (const CLI::App* command : commands_of(app)) {
+    const std::string path = prefix + command->get_name();
+    if (command->get_option_no_throw(typed) != nullptr) paths.push_back(path);
+    for (std::string& below : commands_taking(*command, typed, path + " ")) paths.push_back(std::move(below));
   }
   return paths;
 }

@@ -45,7 +45,8 @@ std::string command_path(const CLI::App& root);
 // '--epohcs'; did you mean '--epochs'?" for the first argument the deepest parsed app did
 // not recognise (nothing when every argument was recognised: the error is another one), or
 // "'--threads' is an option of 'seatorch bench train': give it after 'train'" for one of that
-// command's options given before its name.
+// command's options given before its name, or "'--threads' is an option of 'seatorch train',
+// ...: give it after the command's name" for an option of commands not named at all.
 std::optional<std::string> unrecognised_argument(const CLI::App& root);
 
 // After parsing, whether or not it failed: an option that took another option as its value
