@@ -65,13 +65,9 @@ void ProductLog::add(const ProductKind& kind, double flops, double seconds) {
   row->flops += flops;
 }
 
-RecordProducts::RecordProducts(ProductLog& log) : previous_(t_recording) { t_recording = &log; }
+RecordProducts::RecordProducts(ProductLog* log) : previous_(t_recording) { t_recording = log; }
 
 RecordProducts::~RecordProducts() { t_recording = previous_; }
-
-PauseRecording::PauseRecording() : previous_(t_recording) { t_recording = nullptr; }
-
-PauseRecording::~PauseRecording() { t_recording = previous_; }
 
 ProductLog* recording_log() { return t_recording; }
 

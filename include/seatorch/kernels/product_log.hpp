@@ -68,10 +68,13 @@ class ProductLog {
 // before (if any) records again after it.
 class RecordProducts {
  public:
-  explicit RecordProducts(ProductLog& log);
+  explicit RecordProducts(ProductLog& log) : RecordProducts(&log) {}
   ~RecordProducts();
   RecordProducts(const RecordProducts&) = delete;
   RecordProducts& operator=(const RecordProducts&) = delete;
+
+ protected:
+  explicit RecordProducts(ProductLog* log);  // null: nothing records in the scope
 
  private:
   ProductLog* previous_;
@@ -79,15 +82,9 @@ class RecordProducts {
 
 // Stops this thread's recording until the scope ends, for products run inside a recorded
 // stretch that are not its own (the augmentation's smoothing, timed as the augmentation).
-class PauseRecording {
+class PauseRecording : private RecordProducts {
  public:
-  PauseRecording();
-  ~PauseRecording();
-  PauseRecording(const PauseRecording&) = delete;
-  PauseRecording& operator=(const PauseRecording&) = delete;
-
- private:
-  ProductLog* previous_;
+  PauseRecording() : RecordProducts(nullptr) {}
 };
 
 // The log recording on this thread, or null (matmul() asks).
