@@ -11,6 +11,7 @@ function(seatorch_add_kernel_sources target root)
   set(dir ${root}/src/kernels)
   target_sources(${target} PRIVATE
     ${dir}/cpu_isa.cpp
+    ${dir}/cpu_vendor.cpp
     ${dir}/gemm_support.cpp
     ${dir}/blocked.cpp
     ${dir}/kernel_registry.cpp

@@ -232,16 +232,18 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 //   strided re-reads; and when C is also wide (n > 4 NR), A's block is reused by so many
 //   micro-panels that a copy free of cache conflicts pays too (Zen 4: +3 % to +20 % at
 //   1024..2048 for the 6-row AVX2 tile).
-// - Even then the AVX-512 tile reads A stored (m, k) in place while its rows are under 8 KiB
-//   apart (Blocking::pack_a_from_ld): 384^3-768^3 1.4-1.8 % faster than through the copy on
-//   Zen 4 and the default model's evaluation forward 1024x256x784:nt 3 % (DECISIONS 63). Rows
-//   4 KiB apart put each depth's 8 lines of the tile's rows in one L1 set: 1024^3 the same on
-//   Zen 4 (8 ways), a median 1.045x OpenBLAS against 1.03x on Zen 5 (12 ways; DECISIONS 79);
-//   8 KiB apart, 2048^3 1.2 % slower on Zen 4. The AVX2 tile lost 2.4 % at 1000^3 in place
-//   and gained at most 1 % below, so it packs.
+// - Even then, on AMD cores, the AVX-512 tile reads A stored (m, k) in place while its rows
+//   are under 8 KiB apart (Blocking::pack_a_from_ld): 384^3-768^3 1.4-1.8 % faster than
+//   through the copy on Zen 4 and the default model's evaluation forward 1024x256x784:nt 3 %
+//   (DECISIONS 63). Rows 4 KiB apart put each depth's 8 lines of the tile's rows in one L1
+//   set: 1024^3 the same on Zen 4 (8 ways), a median 1.045x OpenBLAS against 1.03x on Zen 5
+//   (12 ways; DECISIONS 79); 8 KiB apart, 2048^3 1.2 % slower on Zen 4. The AVX2 tile lost
+//   2.4 % at 1000^3 in place and gained at most 1 % below, so it packs.
 // - And B stored (k, n) while its rows are under 4 KiB apart (pack_b_from_ld): on Zen 5 384^3
 //   2-4 % and 512^3 1-3 % faster in place, 768^3 the same; at 1024^3, rows 4 KiB apart, 6-8 %
 //   slower (DECISIONS 78): each step reads a whole line pair of a new row, all in two sets.
+//   Intel's cores lose both: the model-167 Xeon ran 512^3-1000^3 up to a fifth faster with
+//   both packed, so there the AVX-512 kernel packs them as the others do (DECISIONS 110).
 // - Small problems, the MLP's, read both in place: there a copy costs up to 10 % and buys
 //   nothing.
 // - Except A stored (k, m), the weight gradient's dYᵀ, when its rows are a multiple of 1 KiB

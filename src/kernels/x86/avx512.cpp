@@ -13,6 +13,7 @@
 // through the same tiles, stored transposed: a 10-row tile wastes no lanes. A C at most 16
 // wide, or the last 16 columns of a wider one, runs the tile one register wide (the driver's
 // fitted_micro_kernel).
+#include "../cpu_vendor.hpp"
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
@@ -114,9 +115,9 @@ constexpr std::size_t kNarrowMaxN = 14;
 // C tile before a pass of 256 or more when C fills the L2 (1 MiB): on Zen 4 `bench matmul` in
 // turns gave 1.09-1.12 x OpenBLAS at 1024^3 with it against 1.03-1.07 x without. A shallow
 // pass does not repay it (the depth-64 weight gradient ran 3-10 % slower), and a C the L2
-// holds has nothing to gain, so no product of the MLPs' prefetches. A large A stored (m, k)
-// is read in place unless its rows are 8 KiB or more apart, B stored (k, n) unless 4 KiB
-// (gemm_driver.hpp's choose_packing).
+// holds has nothing to gain, so no product of the MLPs' prefetches. On AMD cores a large A
+// stored (m, k) is read in place unless its rows are 8 KiB or more apart, B stored (k, n)
+// unless 4 KiB (gemm_driver.hpp's choose_packing; measured on Zen 4 and Zen 5).
 constexpr Blocking kBlocking{.mc = 128,
                              .kc = 512,
                              .nc = 2048,
@@ -124,6 +125,23 @@ constexpr Blocking kBlocking{.mc = 128,
                              .prefetch_c_floats = std::size_t{1} << 18,
                              .pack_a_from_ld = 2048,
                              .pack_b_from_ld = 1024};
+// Intel's cores lose reading them in place: on the model-167 Xeon a large product that packs
+// both (as the portable and AVX2 kernels do) ran 512^3 1.02-1.03 x OpenBLAS against
+// 0.89-0.96 x, 768^3 0.99-1.01 against 0.87-0.89, 1000^3 0.98-0.99 against 0.80-0.82
+// (DECISIONS 110). What is packed changes which memory the tile reads, never its sums, so a
+// checkpoint has the same bits on either vendor's cores.
+constexpr Blocking kIntelBlocking = [] {
+  Blocking b = kBlocking;
+  b.pack_a_from_ld = 0;
+  b.pack_b_from_ld = 0;
+  return b;
+}();
+
+const Blocking& blocking() {
+  static const Blocking& chosen = cpu_vendor() == CpuVendor::kIntel ? kIntelBlocking : kBlocking;
+  return chosen;
+}
+
 // The sparse product's rows 8 registers (128 floats) wide: a row's pass sum takes 8 of the 32
 // registers, and the 784-128 layer's 128 outputs are one block.
 constexpr std::size_t kSparseNv = 8;
@@ -171,11 +189,11 @@ void matmul_avx512(const MatmulArgs& args, const Epilogue& epilogue) {
   constexpr auto kShortHeights = std::make_index_sequence<kNarrowMaxN>{};
   if (matmul_degenerate(args, epilogue)) return;
   if (args.shape.m <= kNarrowMaxN) {
-    gemm_short<Avx512Vec, kNv, false>(args, epilogue, kBlocking, kShortHeights);
+    gemm_short<Avx512Vec, kNv, false>(args, epilogue, blocking(), kShortHeights);
   } else if (args.shape.n <= kNarrowMaxN) {
-    gemm_short<Avx512Vec, kNv, true>(transposed_problem(args), epilogue, kBlocking, kShortHeights);
+    gemm_short<Avx512Vec, kNv, true>(transposed_problem(args), epilogue, blocking(), kShortHeights);
   } else {
-    gemm<Avx512Vec, kMr, kNv>(args, epilogue, kBlocking);
+    gemm<Avx512Vec, kMr, kNv>(args, epilogue, blocking());
   }
 }
 
