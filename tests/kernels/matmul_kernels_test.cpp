@@ -191,55 +191,60 @@ TEST_CASE("matmul kernels match ref when a small A stored (k, m) has rows 1 KiB 
 // the whole product: every kernel sums an element's products in one order whatever computes
 // it (a tile only as wide as a last panel needs, C at most 14 rows tall, Cᵀ for an A·Bᵀ wider
 // than tall, operands packed or read in place), which the split across threads relies on.
-// The whole product is the oracle; the parts take each of those paths on some kernel. The
-// second whole product is large enough (m > 2 * MC of every kernel, C wider than four
-// micro-tiles) for the driver to pack its operands where its parts, all small, read them in
-// place: on every CPU, whichever way its AVX-512 kernel treats a large product (DECISIONS 110).
+// The whole product is the oracle; the parts take each of those paths on some kernel.
+namespace {
+
+// Each kernel's product of C's first `rows` rows and `cols` columns, for each (rows, cols) in
+// `parts`, with op(A) and op(B) starting where the whole ones do, against the same elements
+// of that kernel's whole product, bit for bit.
+void check_parts_against_whole(const Problem& whole, std::span<const std::pair<std::size_t, std::size_t>> parts) {
+  const Case& s = whole.shape;
+  for (const k::KernelInfo& kernel : k::available_kernels()) {
+    std::vector<float> all(whole.c0.size());
+    kernel.matmul(whole.args(whole.a.data(), whole.b.data(), all.data()), {});
+    for (const auto& [rows, cols] : parts) {
+      k::MatmulArgs args = whole.args(whole.a.data(), whole.b.data(), nullptr);
+      args.shape = {rows, cols, s.k};
+      std::vector<float> part(rows * whole.ldc);
+      args.c = part.data();
+      kernel.matmul(args, {});
+      INFO("kernel " << kernel.name << ": C's first " << rows << " rows and " << cols << " columns of " << s.m << "x"
+                     << s.n << "x" << s.k << ", ta " << s.ta << " tb " << s.tb);
+      std::optional<std::size_t> first;  // the first element that differs, as i * ldc + j
+      for (std::size_t i = 0; i < rows && !first; ++i) {
+        const std::size_t row = i * whole.ldc;
+        const auto j = seatorch::test::first_bit_difference(std::span<const float>(part).subspan(row, cols),
+                                                            std::span<const float>(all).subspan(row, cols));
+        if (j) first = row + *j;
+      }
+      if (first) {
+        FAIL_CHECK("C[" << *first / whole.ldc << "," << *first % whole.ldc << "] = " << part[*first] << " against "
+                        << all[*first] << " in the whole product");
+      } else {
+        SUCCEED();
+      }
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("matmul kernels give C's first rows or columns the same bits as the whole product", "[kernels]") {
   seatorch::core::Rng rng(108);
   constexpr std::size_t kDepth = 300;  // deep enough for the Cᵀ path (256)
-  const std::vector<std::size_t> parts{1, 4, 5, 8, 13, 16, 17, 25, 33};
-  struct Whole {
-    std::size_t m, n;
-  };
-  for (const auto [whole_m, whole_n] : {Whole{45, 67}, Whole{289, 140}}) {
+  const std::vector<std::size_t> cuts{1, 4, 5, 8, 13, 16, 17, 25, 33};
+  // The second whole product is large (m > 2 * MC of every kernel, C wider than four
+  // micro-tiles): the portable and AVX2 kernels pack its operands on every CPU, the AVX-512
+  // one on Intel's (DECISIONS 110); its parts of at most 33 rows read them in place.
+  for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{45, 67}, {289, 140}}) {
+    std::vector<std::pair<std::size_t, std::size_t>> parts;  // (rows, columns) of C
+    for (const std::size_t d : cuts) {
+      parts.emplace_back(d, n);
+      parts.emplace_back(m, d);
+    }
     for (bool ta : {false, true}) {
-      for (bool tb : {false, true}) {
-        const Problem whole = make_problem({whole_m, whole_n, kDepth, ta, tb, false, 1}, rng);
-        std::vector<std::pair<std::size_t, std::size_t>> shapes;  // (rows, columns) of each part
-        for (const std::size_t d : parts) {
-          shapes.emplace_back(d, whole_n);
-          shapes.emplace_back(whole_m, d);
-        }
-        for (const k::KernelInfo& kernel : k::available_kernels()) {
-          std::vector<float> all(whole.c0.size());
-          kernel.matmul(whole.args(whole.a.data(), whole.b.data(), all.data()), {});
-          for (const auto& [rows, cols] : shapes) {
-            // The first rows of op(A) and columns of op(B) start where the whole ones do, with
-            // the same strides, stored either way.
-            k::MatmulArgs args = whole.args(whole.a.data(), whole.b.data(), nullptr);
-            args.shape = {rows, cols, kDepth};
-            std::vector<float> part(rows * whole.ldc);
-            args.c = part.data();
-            kernel.matmul(args, {});
-            INFO("kernel " << kernel.name << ": C's first " << rows << " rows and " << cols << " columns of " << whole_m
-                           << "x" << whole_n << "x" << kDepth << ", ta " << ta << " tb " << tb);
-            std::optional<std::size_t> first;  // the first element that differs, as i * ldc + j
-            for (std::size_t i = 0; i < rows && !first; ++i) {
-              const std::size_t row = i * whole.ldc;
-              const auto j = seatorch::test::first_bit_difference(std::span<const float>(part).subspan(row, cols),
-                                                                  std::span<const float>(all).subspan(row, cols));
-              if (j) first = row + *j;
-            }
-            if (first) {
-              FAIL_CHECK("C[" << *first / whole.ldc << "," << *first % whole.ldc << "] = " << part[*first]
-                              << " against " << all[*first] << " in the whole product");
-            } else {
-              SUCCEED();
-            }
-          }
-        }
-      }
+      for (bool tb : {false, true})
+        check_parts_against_whole(make_problem({m, n, kDepth, ta, tb, false, 1}, rng), parts);
     }
   }
 }

@@ -137,10 +137,8 @@ constexpr Blocking kIntelBlocking = [] {
   return b;
 }();
 
-const Blocking& blocking() {
-  static const Blocking& chosen = cpu_vendor() == CpuVendor::kIntel ? kIntelBlocking : kBlocking;
-  return chosen;
-}
+// This CPU's blocking (cpu_vendor() asks CPUID once per process).
+const Blocking& blocking() { return cpu_vendor() == CpuVendor::kIntel ? kIntelBlocking : kBlocking; }
 
 // The sparse product's rows 8 registers (128 floats) wide: a row's pass sum takes 8 of the 32
 // registers, and the 784-128 layer's 128 outputs are one block.
