@@ -72,8 +72,10 @@ struct MatmulBenchRow {
 struct MatmulBenchReport {
   std::string cpu;  // this_cpu(): what the figures were measured on
   TimingClock clock = TimingClock::kThreadCpu;
-  std::size_t threads = 1;           // core::threads() during the run
-  std::optional<FmaPeak> peak;       // of the cores `threads` use: one core's probe times their number
+  std::size_t threads = 1;  // core::threads() during the run
+  // Of the cores `threads` use: one core's probe times their number, the higher of a probe
+  // before the products and one after (higher_peak).
+  std::optional<FmaPeak> peak;
   std::optional<CpuPlacement> cpus;  // with two threads or more, around the timed products
   std::string blas;                  // blas_name(), empty when not run
   // Why no row carries a ratio to the BLAS although it ran: its core is below this CPU's ISA

@@ -77,7 +77,7 @@ struct TrainBenchReport {
   std::size_t train_size = 0;
   std::size_t test_size = 0;
   std::size_t threads = 1;               // core::threads() during the run
-  std::optional<FmaPeak> peak;           // of the cores the threads use
+  std::optional<FmaPeak> peak;           // of the cores the threads use, probed before and after the epochs
   std::optional<CpuPlacement> cpus;      // with two threads or more, around the epochs
   double product_flops = 0.0;            // per epoch, done (the product log's: sparse ones count their nonzeros)
   double dense_product_flops = 0.0;      // per epoch, with no product sparse (mlp_product_flops)
