@@ -30,8 +30,8 @@ TEST_CASE("the FMA peak probe returns a plausible throughput", "[bench]") {
 }
 
 TEST_CASE("peak_cores counts the cores a run's threads can use", "[bench]") {
-  // Two probes' ratio is not compared: on a shared machine one probe alone can read a third
-  // low (DECISIONS 49).
+  // Two probes' ratio is not compared: on a shared machine one probe alone can read a fifth
+  // low (DECISIONS 111).
   const std::size_t cpus = std::max(1u, std::thread::hardware_concurrency());
   CHECK(b::peak_cores(2) == std::min<std::size_t>(2, cpus));
   CHECK(b::peak_cores(1) == 1);
