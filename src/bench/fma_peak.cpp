@@ -20,11 +20,6 @@ std::optional<FmaPeak> measure_fma_peak(double seconds, TimingClock clock, std::
   return best;
 }
 
-std::optional<FmaPeak> higher_peak(const std::optional<FmaPeak>& before, const std::optional<FmaPeak>& after) {
-  if (!before || (after && after->gflops > before->gflops)) return after;
-  return before;
-}
-
 std::size_t peak_cores(std::size_t threads) {
   const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
   return std::clamp<std::size_t>(threads, 1, cores);

@@ -189,11 +189,11 @@ MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
     }
     if (with_blas) emit(row(0));
   }
-  report.peak = higher_peak(peak_before, measure_fma_peak(0.05, options.clock, report.threads));
+  report.cpus = placement.finish();
+  report.peak = higher_probe(peak_before, measure_fma_peak(0.05, options.clock, report.threads), &FmaPeak::gflops);
   if (report.peak) {
     for (MatmulBenchRow& row : report.rows) row.pct_peak = 100.0 * row.gflops / report.peak->gflops;
   }
-  report.cpus = placement.finish();
   return report;
 }
 

@@ -105,7 +105,7 @@ TrainBenchReport run_train_bench(const TrainBenchOptions& options) {
   report.test_size = data.test.size();
   report.cpu = this_cpu();
   report.threads = core::threads();
-  report.peak = higher_peak(peak_before, measure_fma_peak(0.05, TimingClock::kWall, report.threads));
+  report.peak = higher_probe(peak_before, measure_fma_peak(0.05, TimingClock::kWall, report.threads), &FmaPeak::gflops);
   report.cpus = cpus;
   const auto epochs = static_cast<double>(options.epochs);
   report.product_flops = kernels::total_flops(tensor.result.products) / epochs;

@@ -1,6 +1,7 @@
 // The FMA peak: a plausible probe with an ISA this CPU has, the higher of two probes, and the
 // cores a run's threads can use, which several threads' peak is the one-core probe times.
 #include "seatorch/bench/fma_peak.hpp"
+#include "seatorch/bench/timing.hpp"
 
 #include "seatorch/kernels/kernel_registry.hpp"
 
@@ -39,17 +40,20 @@ TEST_CASE("peak_cores counts the cores a run's threads can use", "[bench]") {
   CHECK(b::peak_cores(cpus + 5) == cpus);
 }
 
-TEST_CASE("higher_peak keeps the higher of two probes, with its ISA", "[bench]") {
+TEST_CASE("higher_probe keeps the peak read higher, before or after, with its ISA", "[bench]") {
   const b::FmaPeak slowed{"avx512", 193.1};  // a probe the host slowed for a moment
   const b::FmaPeak fast{"avx2", 241.4};
+  const auto higher = [](const std::optional<b::FmaPeak>& before, const std::optional<b::FmaPeak>& after) {
+    return b::higher_probe(before, after, &b::FmaPeak::gflops);
+  };
   for (const auto& [before, after] : {std::pair{slowed, fast}, std::pair{fast, slowed}}) {
-    const std::optional<b::FmaPeak> higher = b::higher_peak(before, after);
-    REQUIRE(higher.has_value());
-    CHECK(higher->gflops == 241.4);
-    CHECK(higher->isa == "avx2");
+    const std::optional<b::FmaPeak> kept = higher(before, after);
+    REQUIRE(kept.has_value());
+    CHECK(kept->gflops == 241.4);
+    CHECK(kept->isa == "avx2");
   }
   const std::optional<b::FmaPeak> none;
-  CHECK(b::higher_peak(none, none) == std::nullopt);
-  CHECK(b::higher_peak(slowed, none)->gflops == 193.1);
-  CHECK(b::higher_peak(none, fast)->gflops == 241.4);
+  CHECK(higher(none, none) == std::nullopt);
+  CHECK(higher(slowed, none)->gflops == 193.1);
+  CHECK(higher(none, fast)->gflops == 241.4);
 }

@@ -235,7 +235,9 @@ TEST_CASE("matmul kernels give C's first rows or columns the same bits as the wh
   const std::vector<std::size_t> cuts{1, 4, 5, 8, 13, 16, 17, 25, 33};
   // The second whole product is large (m > 2 * MC of every kernel, C wider than four
   // micro-tiles): the portable and AVX2 kernels pack its operands on every CPU, the AVX-512
-  // one on Intel's (DECISIONS 110); its parts of at most 33 rows read them in place.
+  // one on Intel's (DECISIONS 110). Its parts of at most 33 rows are too short to count as
+  // large, and those of at most 33 columns too narrow for A's copy to pay, so they read in
+  // place what the whole packed (B stored (n, k) is packed at any size).
   for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{45, 67}, {289, 140}}) {
     std::vector<std::pair<std::size_t, std::size_t>> parts;  // (rows, columns) of C
     for (const std::size_t d : cuts) {
@@ -243,8 +245,9 @@ TEST_CASE("matmul kernels give C's first rows or columns the same bits as the wh
       parts.emplace_back(m, d);
     }
     for (bool ta : {false, true}) {
-      for (bool tb : {false, true})
+      for (bool tb : {false, true}) {
         check_parts_against_whole(make_problem({m, n, kDepth, ta, tb, false, 1}, rng), parts);
+      }
     }
   }
 }

@@ -24,11 +24,6 @@ struct FmaPeak {
 std::optional<FmaPeak> measure_fma_peak(double seconds = 0.05, TimingClock clock = TimingClock::kThreadCpu,
                                         std::size_t threads = 1);
 
-// The higher of two probes of the same peak, taken before and after a bench's work (either
-// may be nullopt only when both are): the host can slow a probe for a moment, which then
-// reads low, never high, and every % of the peak measured against it high.
-std::optional<FmaPeak> higher_peak(const std::optional<FmaPeak>& before, const std::optional<FmaPeak>& after);
-
 // How many cores' FMA units `threads` threads can use: the factor measure_fma_peak scales its
 // one-core probe by (at least 1, at most the CPUs this machine has).
 std::size_t peak_cores(std::size_t threads);

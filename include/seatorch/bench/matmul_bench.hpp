@@ -74,7 +74,7 @@ struct MatmulBenchReport {
   TimingClock clock = TimingClock::kThreadCpu;
   std::size_t threads = 1;  // core::threads() during the run
   // Of the cores `threads` use: one core's probe times their number, the higher of a probe
-  // before the products and one after (higher_peak).
+  // before the products and one after (higher_probe).
   std::optional<FmaPeak> peak;
   std::optional<CpuPlacement> cpus;  // with two threads or more, around the timed products
   std::string blas;                  // blas_name(), empty when not run

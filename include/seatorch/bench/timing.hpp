@@ -5,12 +5,14 @@
 // lost in the clock's resolution, and the figure reported is the median over `samples`
 // samples, robust to a stray interruption. Works compared against each other are sampled
 // in turn, round by round (time_interleaved: `bench matmul`'s engines, `bench int8`'s
-// paths); best_probe_rate() times the throughput probes behind the peaks.
+// paths); best_probe_rate() times the throughput probes behind the peaks, and
+// higher_probe() keeps the better of a probe taken before a bench's work and one after.
 // Deliberately not here: statistics beyond the median, pinning threads to cores.
 #pragma once
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -60,5 +62,16 @@ std::vector<Timing> time_interleaved(const std::vector<std::function<void()>>& w
 // and the best run counts: a short run is likely to go uninterrupted even on a busy machine,
 // and nothing makes a run faster than the hardware allows.
 double best_probe_rate(double (*probe)(std::size_t rounds), double seconds, TimingClock clock);
+
+// Of two readings of the same probe, taken before and after a bench's work, the one whose
+// `rate` (FmaPeak::gflops, PathCeiling::peak) is higher; nullopt only when both are. The host
+// can slow a probe for a moment (one read a fifth low, DECISIONS 111), which then reads low,
+// never high, and every share of it measured against it high.
+template <class Reading>
+std::optional<Reading> higher_probe(const std::optional<Reading>& before, const std::optional<Reading>& after,
+                                    double Reading::*rate) {
+  if (!before || (after && (*after).*rate > (*before).*rate)) return after;
+  return before;
+}
 
 }  // namespace seatorch::bench
