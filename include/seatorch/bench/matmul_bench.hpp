@@ -89,7 +89,8 @@ struct MatmulBenchReport {
 void check_clock(TimingClock clock);
 
 // Throws InputError for an unknown or unavailable kernel name (listing the available ones)
-// and for an empty problem list. `progress` sees each row as soon as it is measured.
+// and for an empty problem list. `progress` sees each row as soon as it is measured, before
+// its pct_peak is known (the peak's second probe comes after the last product).
 MatmulBenchReport run_matmul_bench(const MatmulBenchOptions& options,
                                    const std::function<void(const MatmulBenchRow&)>& progress = {});
 
