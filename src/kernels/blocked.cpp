@@ -66,6 +66,9 @@ constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2048};
 // The sparse product's rows 4 registers (16 floats) wide: a row's pass sum takes 4 of SSE2's
 // 16 registers.
 constexpr std::size_t kSparseNv = 4;
+// A sum deeper than kc (kSumDepth's 512) walked in chunks of kc rows: the depth of op(B)'s
+// block its passes held before every kernel cut its sums at 512 (DECISIONS 114).
+constexpr std::size_t kSparseChunkBytes = chunk_bytes_of_depth<PortableVec, kSparseNv>(kBlocking.kc);
 
 }  // namespace
 
@@ -74,7 +77,7 @@ void matmul_blocked(const MatmulArgs& args, const Epilogue& epilogue) {
 }
 
 void sparse_matmul_blocked(const SparseMatmulArgs& args, const Epilogue& epilogue) {
-  sparse_columns<PortableVec, kSparseNv>(args, epilogue, kBlocking.kc, 0, kSparsePackFromLd);
+  sparse_columns<PortableVec, kSparseNv>(args, epilogue, kSparseChunkBytes, kSparsePackFromLd);
 }
 
 void compress_rows_blocked(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {

@@ -290,20 +290,63 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
 // The depth of each pass over K: kc, unless that would leave a last pass shallower than a
 // quarter of kc; then K is spread evenly over one pass fewer, each a little deeper than kc.
 // Every pass loads and stores each C tile once, which a last pass of 16 (the MLP's 784 =
-// 3 x 256 + 16 for a kc of 256) spends on a sixteenth of a pass's work. The split changes
-// where each element's sum is cut into partial sums, so it is fixed by (k, kc) alone.
+// 3 x 256 + 16 for a kc of 256) spends on a sixteenth of a pass's work.
 constexpr std::size_t pass_depth(std::size_t k, std::size_t kc) {
   const std::size_t full = k / kc;
   if (full == 0) return k;
   if (k % kc == 0 || k % kc >= kc / 4) return kc;
   return (k + full - 1) / full;
 }
-// The splits every checkpoint's bits depend on: the MLPs' depths under kc 256 (AVX2, NEON,
-// portable) and 512 (AVX-512).
-static_assert(pass_depth(784, 256) == 262);  // 262 + 262 + 260
-static_assert(pass_depth(784, 512) == 512);  // 512 + 272, as before pass_depth
-static_assert(pass_depth(256, 256) == 256 && pass_depth(128, 512) == 128 && pass_depth(1024, 256) == 256);
-static_assert(pass_depth(300, 256) == 300);  // one pass, 1.17 kc
+
+// Where every kernel cuts an element's sum over the depth: into sums of pass_depth(k,
+// kSumDepth) products, each a chain of multiply-adds from zero in increasing p, added to C
+// in order (the first to the bias, or to C when accumulating). The cut is the arithmetic's,
+// not the cache's: the same for every kernel, so every kernel with a fused multiply-add
+// (avx2, avx512, neon) gives the same bits, and a checkpoint is the same on each. 512 is the
+// depth the AVX-512 kernel has always cut at, so its checkpoints kept their bits when the
+// kernels with a kc of 256 (once cut at pass_depth(k, 256)) took the rule (DECISIONS 114).
+inline constexpr std::size_t kSumDepth = 512;
+
+// The splits every checkpoint's bits depend on: the MLPs' depths.
+static_assert(pass_depth(784, kSumDepth) == 512);  // 512 + 272
+static_assert(pass_depth(128, kSumDepth) == 128 && pass_depth(1024, kSumDepth) == 512);
+
+// One pass of the blocked loops over the depth: [p0, p0 + depth), inside one of
+// kSumDepth's sums. A product that starts C (not accumulating onto it, not storing Cᵀ) runs
+// its first sum in passes of pass_depth(sum, kc), each tile's partial sums resting in C
+// between them: the cache's cut, which moves no bits. Every other sum, which C's earlier sums
+// leave no room to rest in, runs as one pass, up to kSumDepth deep whatever the kc.
+struct DepthPass {
+  std::size_t p0 = 0;
+  std::size_t depth = 0;
+  bool first_sum = false;  // in the sum that starts at p = 0 (the bias goes on, C is not added)
+  bool resume = false;     // the sum's partial sums rest in C from the pass before
+  bool rest = false;       // the sum goes on in the next pass
+  bool last = false;       // the depth's last pass (the ReLU goes on)
+};
+
+template <class F>
+[[gnu::always_inline]] inline void for_each_depth_pass(std::size_t k, std::size_t kc, bool split_first, F&& pass) {
+  const std::size_t sum_depth = pass_depth(k, kSumDepth);
+  for (std::size_t s0 = 0; s0 < k; s0 += sum_depth) {
+    const std::size_t s1 = s0 + sum_depth < k ? s0 + sum_depth : k;
+    const std::size_t piece = s0 == 0 && split_first ? pass_depth(s1 - s0, kc) : s1 - s0;
+    for (std::size_t p0 = s0; p0 < s1; p0 += piece) {
+      const std::size_t depth = piece < s1 - p0 ? piece : s1 - p0;
+      pass(DepthPass{p0, depth, s0 == 0, p0 > s0, p0 + depth < s1, p0 + depth == k});
+    }
+  }
+}
+
+// The deepest of for_each_depth_pass's passes (the packing buffers' depth).
+constexpr std::size_t deepest_pass(std::size_t k, std::size_t kc, bool split_first) {
+  const std::size_t sum_depth = pass_depth(k, kSumDepth);  // no sum is deeper
+  if (k > sum_depth) return sum_depth;
+  return split_first ? pass_depth(k, kc) : k;
+}
+static_assert(deepest_pass(784, 512, true) == 512 && deepest_pass(784, 256, true) == 512);  // 256 + 256, 272
+static_assert(deepest_pass(512, 256, true) == 256 && deepest_pass(512, 256, false) == 512);
+static_assert(deepest_pass(300, 256, true) == 300);  // one pass, 1.17 kc
 
 // The micro-kernel only as many registers wide as the tile's columns need (1..NV): a last
 // panel narrower than NR (784 = 24 x 32 + 16 columns for the AVX-512 tile) would otherwise
@@ -327,7 +370,8 @@ void gemm_blocked(const MatmulArgs& args, const Epilogue& epilogue, const Blocki
   const Packing packing = choose_packing<V, NR>(args, blocking);
   const bool prefetch_c = !kTransposedC && blocking.prefetch_c_depth > 0 && m * n >= blocking.prefetch_c_floats;
 
-  const std::size_t kc_max = pass_depth(k, blocking.kc);
+  const bool split_first = !args.accumulate && !kTransposedC;
+  const std::size_t kc_max = deepest_pass(k, blocking.kc, split_first);
   // A block's rows and a B panel's columns, rounded up to whole micro-panels.
   const std::size_t a_rows = round_up<V>(min_of<V>(blocking.mc, m), MR);
   const std::size_t b_cols = round_up<V>(min_of<V>(blocking.nc, n), NR);
@@ -338,8 +382,9 @@ void gemm_blocked(const MatmulArgs& args, const Epilogue& epilogue, const Blocki
 
   for (std::size_t jc = 0; jc < n; jc += blocking.nc) {
     const std::size_t nc = min_of<V>(blocking.nc, n - jc);
-    for (std::size_t pc = 0; pc < k; pc += kc_max) {
-      const std::size_t kc = min_of<V>(kc_max, k - pc);
+    for_each_depth_pass(k, blocking.kc, split_first, [&](const DepthPass& d) {
+      const std::size_t pc = d.p0;
+      const std::size_t kc = d.depth;
       // Read in place: every panel but a last one that ends inside a register.
       const std::size_t ragged = nc % NR % V::kLanes == 0 ? 0 : nc % NR;
       const std::size_t full_cols = packing.b ? 0 : nc - ragged;
@@ -348,9 +393,11 @@ void gemm_blocked(const MatmulArgs& args, const Epilogue& epilogue, const Blocki
       MicroTile t;
       t.kc = kc;
       t.ldc = args.ldc;
-      t.accumulate = args.accumulate || pc > 0;
-      const float* bias = pc == 0 ? epilogue.bias : nullptr;
-      t.relu = epilogue.relu && pc + kc == k;
+      t.accumulate = args.accumulate || !d.first_sum;
+      const float* bias = d.first_sum ? epilogue.bias : nullptr;
+      t.relu = epilogue.relu && d.last;
+      t.resume = d.resume;
+      t.rest = d.rest;
       for (std::size_t ic = 0; ic < m; ic += blocking.mc) {
         const std::size_t mc = min_of<V>(blocking.mc, m - ic);
         if (packing.a) pack_a<V, MR>(args, ic, pc, mc, kc, a_buf);
@@ -381,12 +428,12 @@ void gemm_blocked(const MatmulArgs& args, const Epilogue& epilogue, const Blocki
             }
             t.c = kTransposedC ? args.c + (jc + jr) * args.ldc + ic + ir : args.c + (ic + ir) * args.ldc + jc + jr;
             t.bias = bias == nullptr ? nullptr : kTransposedC ? bias + ic + ir : bias + jc + jr;
-            if (prefetch_c && kc >= blocking.prefetch_c_depth) prefetch_tile(t);
+            if (prefetch_c && !d.rest && kc >= blocking.prefetch_c_depth) prefetch_tile(t);
             fitted_micro_kernel<V, MR, kTransposedC>(t, std::make_index_sequence<NV>{});
           }
         }
       }
-    }
+    });
   }
 }
 

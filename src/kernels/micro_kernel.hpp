@@ -41,10 +41,17 @@ struct MicroTile {
   bool accumulate = false;  // C += A*B rather than C = A*B
   // The Epilogue (matmul.hpp), applied as the tile is stored. Without accumulate, C starts
   // from the bias rather than from zero: bias[j] for the tile's column j (for a transposed
-  // tile, bias[i] for its row i, a column of C); the driver passes it on a product's first
-  // pass over the depth only. relu clamps C at zero as stored: the last pass only.
+  // tile, bias[i] for its row i, a column of C); the driver passes it for a product's first
+  // sum over the depth only, which a resting pass leaves alone. relu clamps C at zero as
+  // stored: the last pass only.
   const float* bias = nullptr;
   bool relu = false;
+  // A product's first sum cut into several passes (gemm_driver.hpp's for_each_depth_pass):
+  // between them the tile's partial sums rest in C itself (never transposed, never
+  // accumulating). With resume the tile's sums start from them rather than from zero; with
+  // rest they are stored as they are, the bias and the clamp left to the sum's last pass.
+  bool resume = false;
+  bool rest = false;
 };
 
 // What a tile stores at one register of C: acc added to what C holds (accumulate) or to the
@@ -55,6 +62,26 @@ template <class V>
                                                            bool relu) {
   const typename V::Reg sum = start != nullptr ? V::add(*start, acc) : acc;
   return relu ? V::relu(sum) : sum;
+}
+
+// The partial sums a pass left in C, as the (MR, NV * lanes) tile acc: rows past m_eff and
+// columns past n_eff start from zero (they are never stored).
+template <class V, std::size_t MR, std::size_t NV>
+[[gnu::always_inline]] inline void load_partial(const MicroTile& t, typename V::Reg (&acc)[MR][NV]) {
+  constexpr std::size_t kW = V::kLanes;
+#pragma GCC unroll 32
+  for (std::size_t i = 0; i < MR; ++i) {
+    const float* row = t.c + i * t.ldc;
+#pragma GCC unroll 8
+    for (std::size_t v = 0; v < NV; ++v) {
+      const std::size_t j = v * kW;
+      if (i >= t.m_eff || j >= t.n_eff) {
+        acc[i][v] = V::zero();
+      } else {
+        acc[i][v] = j + kW <= t.n_eff ? V::load(row + j) : V::load_n(row + j, t.n_eff - j);
+      }
+    }
+  }
 }
 
 // Stores the (MR, NV * lanes) tile acc into C, rows past m_eff and columns past n_eff left
@@ -110,6 +137,7 @@ template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
 #pragma GCC unroll 8
     for (std::size_t v = 0; v < NV; ++v) acc[i][v] = V::zero();
   }
+  if (t.resume) load_partial<V>(t, acc);
 
   const float* b = t.b;
   std::size_t a_off = 0;
@@ -125,6 +153,11 @@ template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
     }
     b += t.b_rs;
     a_off += t.a_cs;
+  }
+
+  if (!kTransposedC && t.rest) {  // only a first sum rests, in C as it is
+    store_tile<V, MR, NV, false>(t, acc);
+    return;
   }
 
   if constexpr (kTransposedC) {

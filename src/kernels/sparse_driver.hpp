@@ -4,7 +4,7 @@
 //
 //   for column block jb of op(B), NB = NV * lanes wide:   op(B)'s block packed (k, NB) if need be
 //     for group of kSparseGroup rows of A:
-//       for each pass over the depth (pass_depth, as the dense driver cuts it):
+//       for each sum over the depth (kSumDepth's cut, as the dense driver's):
 //         for each chunk of the pass (chunk_bytes of op(B)'s block, as the ISA chose):
 //           for row i of the group:                       its pass sum in NV registers
 //             acc += a(i, p) * op(B)(p, block) for the row's nonzeros p in the chunk
@@ -225,6 +225,13 @@ void fitted_sparse_block(const SparseMatmulArgs& args, const Epilogue& epilogue,
          ...);
 }
 
+// The bytes of an NV-register column block that `depth` of op(B)'s rows hold: the chunk of
+// a kernel whose sparse product walks a sum in chunks as deep as its dense passes (kc).
+template <class V, std::size_t NV>
+constexpr std::size_t chunk_bytes_of_depth(std::size_t depth) {
+  return depth * NV * V::kLanes * sizeof(float);
+}
+
 // How far apart, in floats, op(B)'s rows may be and still be read in place, unless an ISA
 // says otherwise: 1 KiB. On Zen 5 under `avx2` the forward through Wᵀ rows 512 B apart read
 // in place as fast as packed (49 against 51 us, batch 64), 1 KiB apart 241 against 197 us
@@ -240,11 +247,11 @@ inline constexpr std::size_t kSparsePackFromLd = 256;
 // register; otherwise the block is packed (k, NB), zero-padded, as the dense driver packs a
 // B micro-panel.
 template <class V, std::size_t NV>
-void sparse_columns(const SparseMatmulArgs& args, const Epilogue& epilogue, std::size_t kc, std::size_t chunk_bytes,
+void sparse_columns(const SparseMatmulArgs& args, const Epilogue& epilogue, std::size_t chunk_bytes,
                     std::size_t pack_from_ld) {
   constexpr std::size_t kNb = NV * V::kLanes;
   const std::size_t k = args.a->cols;
-  const std::size_t pass = k == 0 ? 1 : pass_depth(k, kc);
+  const std::size_t pass = k == 0 ? 1 : pass_depth(k, kSumDepth);
   MatmulArgs b_view;  // op(B) as pack_b_panel reads it
   b_view.b = args.b;
   b_view.ldb = args.ldb;

@@ -1,8 +1,9 @@
 // Every available matmul kernel against matmul_ref: every edge size 1..67 along each axis,
 // random shapes up to 300, shapes that cross every cache block, all four transpose forms,
 // accumulate on and off, padded (non-contiguous) rows, and k = 0; and, bit for bit, C's first
-// rows or columns computed alone against the whole product, and the fused epilogue against
-// the same kernel's product with the bias rows and the clamp around it.
+// rows or columns computed alone against the whole product, the fused epilogue against
+// the same kernel's product with the bias rows and the clamp around it, and every kernel with
+// a fused multiply-add against std::fma's sums cut at 512.
 // Uses only the dependency-free kernel API, so the AArch64 cross test runs it too.
 #include "../same_bits.hpp"
 #include "seatorch/core/rng.hpp"
@@ -12,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -296,7 +298,8 @@ void unfused_epilogue(const k::KernelInfo& kernel, k::MatmulArgs args, const k::
 
 // The fast kernels add the bias on their first pass over the depth and clamp on their last,
 // as each tile leaves the registers; the bits must be those of the unfused epilogue on every
-// path a tile takes: several passes (784 deep: two on `avx512`, three on the others), Cᵀ
+// path a tile takes: several passes (784 deep: two sums, the first in two passes where kc is
+// 256), Cᵀ
 // for an A·Bᵀ wider than tall (the bias then runs down the tile's rows), tiles as short as
 // C (10 rows, or 10 columns through Cᵀ), a partial last panel, and k = 0. Row 1 of op(A)
 // holds a NaN and the bias a -0, which the clamp must keep.
@@ -330,6 +333,89 @@ TEST_CASE("matmul kernels apply a fused epilogue with the bits of bias rows, pro
                             << want[*diff] << " unfused");
           } else {
             SUCCEED();
+          }
+        }
+      }
+    }
+  }
+}
+
+namespace {
+
+// The depth of each of an element's sums, gemm_driver.hpp's rule restated: 512, unless that
+// would leave a last sum shallower than 128; then k is spread evenly over one sum fewer.
+std::size_t sum_depth(std::size_t depth) {
+  const std::size_t full = depth / 512;
+  if (full == 0) return depth;
+  if (depth % 512 == 0 || depth % 512 >= 128) return 512;
+  return (depth + full - 1) / full;
+}
+
+// C as every kernel with a fused multiply-add must store it, element by element: its products
+// in increasing p, chained by std::fma from zero within each sum of sum_depth(k), the sums
+// added in order onto the bias, or onto C when accumulating (with neither, the first sum is
+// where C starts), then the clamp.
+std::vector<float> fused_sums(const Problem& p, const k::Epilogue& epilogue) {
+  const Case& s = p.shape;
+  const std::size_t depth = sum_depth(s.k);
+  std::vector<float> c = p.c0;
+  for (std::size_t i = 0; i < s.m; ++i) {
+    for (std::size_t j = 0; j < s.n; ++j) {
+      float& out = c[i * p.ldc + j];
+      bool started = s.accumulate || epilogue.bias != nullptr;
+      float value = s.accumulate ? out : epilogue.bias != nullptr ? epilogue.bias[j] : 0.0f;
+      for (std::size_t s0 = 0; s0 < s.k; s0 += depth) {
+        float sum = 0.0f;
+        for (std::size_t q = s0; q < std::min(s0 + depth, s.k); ++q) {
+          const float a = s.ta ? p.a[q * p.lda + i] : p.a[i * p.lda + q];
+          const float b = s.tb ? p.b[j * p.ldb + q] : p.b[q * p.ldb + j];
+          sum = std::fma(a, b, sum);
+        }
+        value = started ? value + sum : sum;
+        started = true;
+      }
+      out = epilogue.relu ? std::max(value, 0.0f) : value;
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+// The kernels cut each element's sum at the same depths whatever their cache blocking (kc 256
+// for avx2 and neon, whose sums of 512 rest between two passes; 512 for avx512), so every
+// kernel with a fused multiply-add (those with an FMA probe) gives the same bits, and the
+// same checkpoint, on every CPU. Checked against std::fma element by element: depths that
+// make one sum (600: 512 + 88 would leave a sliver), two and three, on every path a tile
+// takes (tiles as short as C, Cᵀ through transposed stores, both operands packed), every
+// transpose form, accumulating, and with the bias and clamp fused.
+TEST_CASE("every kernel with a fused multiply-add sums as std::fma in sums cut at 512", "[kernels]") {
+  seatorch::core::Rng rng(114);
+  const std::vector<std::array<std::size_t, 3>> shapes = {{37, 53, 1100}, {33, 40, 784},  {20, 70, 1024},
+                                                          {9, 45, 600},   {21, 30, 513},  {5, 50, 784},
+                                                          {50, 7, 784},   {16, 300, 784}, {300, 40, 784}};
+  for (const auto& [m, n, depth] : shapes) {
+    for (const int form : {0, 1, 2, 3}) {
+      for (const bool accumulate : {false, true}) {
+        const Problem p = make_problem({m, n, depth, (form & 1) != 0, (form & 2) != 0, accumulate, 1}, rng);
+        std::vector<float> bias(n);
+        for (float& x : bias) x = static_cast<float>(rng.uniform(-1.0, 1.0));
+        for (const bool fused : {false, true}) {
+          if (accumulate && fused) continue;  // the epilogue is for a product that starts C
+          const k::Epilogue epilogue{fused ? bias.data() : nullptr, fused};
+          const std::vector<float> want = fused_sums(p, epilogue);
+          for (const k::KernelInfo& kernel : k::available_kernels()) {
+            if (kernel.fma_probe == nullptr) continue;  // ref and blocked: no fused multiply-add
+            std::vector<float> got = p.c0;
+            kernel.matmul(p.args(p.a.data(), p.b.data(), got.data()), epilogue);
+            INFO("kernel " << kernel.name << ", " << m << "x" << n << "x" << depth << " ta " << p.shape.ta << " tb "
+                           << p.shape.tb << (accumulate ? ", accumulate" : "") << (fused ? ", bias and ReLU" : ""));
+            if (const auto diff = seatorch::test::first_bit_difference(got, want)) {
+              FAIL_CHECK("C[" << *diff / p.ldc << "," << *diff % p.ldc << "] = " << got[*diff] << " against "
+                              << want[*diff] << " from std::fma");
+            } else {
+              SUCCEED();
+            }
           }
         }
       }

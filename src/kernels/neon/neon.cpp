@@ -56,6 +56,9 @@ constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2040};
 // The sparse product's rows 8 registers (32 floats) wide: a row's pass sum takes 8 of the 32
 // registers.
 constexpr std::size_t kSparseNv = 8;
+// A sum deeper than kc (kSumDepth's 512) walked in chunks of kc rows: the depth of op(B)'s
+// block its passes held before every kernel cut its sums at 512 (DECISIONS 114).
+constexpr std::size_t kSparseChunkBytes = chunk_bytes_of_depth<NeonVec, kSparseNv>(kBlocking.kc);
 
 }  // namespace
 
@@ -64,7 +67,7 @@ void matmul_neon(const MatmulArgs& args, const Epilogue& epilogue) {
 }
 
 void sparse_matmul_neon(const SparseMatmulArgs& args, const Epilogue& epilogue) {
-  sparse_columns<NeonVec, kSparseNv>(args, epilogue, kBlocking.kc, 0, kSparsePackFromLd);
+  sparse_columns<NeonVec, kSparseNv>(args, epilogue, kSparseChunkBytes, kSparsePackFromLd);
 }
 
 void compress_rows_neon(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {

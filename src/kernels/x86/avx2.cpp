@@ -105,6 +105,9 @@ constexpr Blocking kBlocking{.mc = 144, .kc = 256, .nc = 2048};
 // The sparse product's rows 4 registers (32 floats) wide: a row's pass sum takes 4 of the 16
 // registers.
 constexpr std::size_t kSparseNv = 4;
+// A sum deeper than kc (kSumDepth's 512) walked in chunks of kc rows: the depth of op(B)'s
+// block its passes held before every kernel cut its sums at 512 (DECISIONS 114).
+constexpr std::size_t kSparseChunkBytes = chunk_bytes_of_depth<Avx2Vec, kSparseNv>(kBlocking.kc);
 
 }  // namespace
 
@@ -113,7 +116,7 @@ void matmul_avx2(const MatmulArgs& args, const Epilogue& epilogue) {
 }
 
 void sparse_matmul_avx2(const SparseMatmulArgs& args, const Epilogue& epilogue) {
-  sparse_columns<Avx2Vec, kSparseNv>(args, epilogue, kBlocking.kc, 0, kSparsePackFromLd);
+  sparse_columns<Avx2Vec, kSparseNv>(args, epilogue, kSparseChunkBytes, kSparsePackFromLd);
 }
 
 void compress_rows_avx2(const float* a, std::size_t ld, std::size_t i0, std::size_t i1, SparseRows& out) {

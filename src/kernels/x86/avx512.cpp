@@ -128,10 +128,14 @@ constexpr Blocking kBlocking{.mc = 128,
 // Intel's cores lose reading them in place: on the model-167 Xeon a large product that packs
 // both (as the portable and AVX2 kernels do) ran 512^3 1.02-1.03 x OpenBLAS against
 // 0.89-0.96 x, 768^3 0.99-1.01 against 0.87-0.89, 1000^3 0.98-0.99 against 0.80-0.82
-// (DECISIONS 110). What is packed changes which memory the tile reads, never its sums, so a
-// checkpoint has the same bits on either vendor's cores.
+// (DECISIONS 110). And they take a first sum of 512 in two passes of 256, whose B micro-panel
+// (256 x 32 floats, 32 KiB) fits their 48 KiB L1: 512^3 1.06-1.07 x OpenBLAS against
+// 1.00-1.01, 768^3 1.02-1.04 against 0.97-0.98 (DECISIONS 114). Neither what is packed nor
+// the passes change an element's sums (kSumDepth), so a checkpoint has the same bits on
+// either vendor's cores.
 constexpr Blocking kIntelBlocking = [] {
   Blocking b = kBlocking;
+  b.kc = 256;
   b.pack_a_from_ld = 0;
   b.pack_b_from_ld = 0;
   return b;
@@ -199,7 +203,7 @@ void sparse_matmul_avx512(const SparseMatmulArgs& args, const Epilogue& epilogue
   const std::size_t block_bytes =
       args.a->cols * min_of<Avx512Vec>(args.n, kSparseNv * Avx512Vec::kLanes) * sizeof(float);
   const bool deep = block_bytes > kSparseDeepBlockBytes;
-  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, kBlocking.kc, deep ? kSparseDeepChunkBytes : kSparseChunkBytes,
+  sparse_columns<Avx512Vec, kSparseNv>(args, epilogue, deep ? kSparseDeepChunkBytes : kSparseChunkBytes,
                                        deep ? kAvx512DeepSparsePackFromLd : kAvx512ShallowSparsePackFromLd);
 }
 
