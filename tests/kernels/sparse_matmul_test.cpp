@@ -126,9 +126,9 @@ TEST_CASE("each kernel's sparse product is its dense product's bits", "[kernels]
     std::size_t m, n, k;
     bool banded = false;  // rows lit only in bands, as a digit is (see below)
   };
-  // n and m across register and block edges; k across the passes of kc 256 and 512 (784 is
-  // the MLP's depth, 1100 takes five passes of 256 and two of 550); m across the driver's
-  // groups of rows (kSparseGroup).
+  // n and m across register and block edges; k across the sums cut at 512 and the chunks of
+  // kc rows that the kc-256 kernels walk each sum in (784 is the MLP's depth, 512 + 272; 1100
+  // takes two sums of 550); m across the driver's groups of rows (kSparseGroup).
   const std::vector<Case> cases = {{1, 1, 1},      {3, 17, 5},           {16, 33, 40},         {7, 128, 784},
                                    {64, 130, 300}, {20, 8, 1100},        {33, 67, 257},        {64, 10, 784},
                                    {5, 200, 0},    {40, 128, 784, true}, {17, 130, 1100, true}};
