@@ -302,9 +302,10 @@ constexpr std::size_t pass_depth(std::size_t k, std::size_t kc) {
 // kSumDepth) products, each a chain of multiply-adds from zero in increasing p, added to C
 // in order (the first to the bias, or to C when accumulating). The cut is the arithmetic's,
 // not the cache's: the same for every kernel, so every kernel with a fused multiply-add
-// (avx2, avx512, neon) gives the same bits, and a checkpoint is the same on each. 512 is the
-// depth the AVX-512 kernel has always cut at, so its checkpoints kept their bits when the
-// kernels with a kc of 256 (once cut at pass_depth(k, 256)) took the rule (DECISIONS 114).
+// (avx2, avx512, neon) gives the same bits, and avx2 and avx512 train the same checkpoint.
+// 512 is the depth the AVX-512 kernel has always cut at, so its checkpoints kept their bits
+// when the kernels with a kc of 256 (once cut at pass_depth(k, 256)) took the rule
+// (DECISIONS 114).
 inline constexpr std::size_t kSumDepth = 512;
 
 // The splits every checkpoint's bits depend on: the MLPs' depths.

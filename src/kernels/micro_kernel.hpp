@@ -64,21 +64,22 @@ template <class V>
   return relu ? V::relu(sum) : sum;
 }
 
-// The partial sums a pass left in C, as the (MR, NV * lanes) tile acc: rows past m_eff and
-// columns past n_eff start from zero (they are never stored).
+// The partial sums a pass left in C, loaded into the (MR, NV * lanes) tile acc; registers
+// past m_eff and n_eff keep what they hold (they are never stored).
 template <class V, std::size_t MR, std::size_t NV>
 [[gnu::always_inline]] inline void load_partial(const MicroTile& t, typename V::Reg (&acc)[MR][NV]) {
   constexpr std::size_t kW = V::kLanes;
 #pragma GCC unroll 32
   for (std::size_t i = 0; i < MR; ++i) {
+    if (i >= t.m_eff) break;
     const float* row = t.c + i * t.ldc;
 #pragma GCC unroll 8
     for (std::size_t v = 0; v < NV; ++v) {
       const std::size_t j = v * kW;
-      if (i >= t.m_eff || j >= t.n_eff) {
-        acc[i][v] = V::zero();
-      } else {
-        acc[i][v] = j + kW <= t.n_eff ? V::load(row + j) : V::load_n(row + j, t.n_eff - j);
+      if (j + kW <= t.n_eff) {
+        acc[i][v] = V::load(row + j);
+      } else if (j < t.n_eff) {
+        acc[i][v] = V::load_n(row + j, t.n_eff - j);
       }
     }
   }
@@ -137,7 +138,9 @@ template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
 #pragma GCC unroll 8
     for (std::size_t v = 0; v < NV; ++v) acc[i][v] = V::zero();
   }
-  if (t.resume) load_partial<V>(t, acc);
+  if constexpr (!kTransposedC) {  // only a first sum rests, in C as it is (never transposed)
+    if (t.resume) load_partial<V>(t, acc);
+  }
 
   const float* b = t.b;
   std::size_t a_off = 0;
@@ -155,9 +158,11 @@ template <class V, std::size_t MR, std::size_t NV, bool kTransposedC = false>
     a_off += t.a_cs;
   }
 
-  if (!kTransposedC && t.rest) {  // only a first sum rests, in C as it is
-    store_tile<V, MR, NV, false>(t, acc);
-    return;
+  if constexpr (!kTransposedC) {
+    if (t.rest) {
+      store_tile<V, MR, NV, false>(t, acc);
+      return;
+    }
   }
 
   if constexpr (kTransposedC) {

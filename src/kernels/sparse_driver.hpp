@@ -4,7 +4,7 @@
 //
 //   for column block jb of op(B), NB = NV * lanes wide:   op(B)'s block packed (k, NB) if need be
 //     for group of kSparseGroup rows of A:
-//       for each sum over the depth (kSumDepth's cut, as the dense driver's):
+//       for each pass over the depth (one of kSumDepth's sums, as the dense driver cuts them):
 //         for each chunk of the pass (chunk_bytes of op(B)'s block, as the ISA chose):
 //           for row i of the group:                       its pass sum in NV registers
 //             acc += a(i, p) * op(B)(p, block) for the row's nonzeros p in the chunk
@@ -225,8 +225,9 @@ void fitted_sparse_block(const SparseMatmulArgs& args, const Epilogue& epilogue,
          ...);
 }
 
-// The bytes of an NV-register column block that `depth` of op(B)'s rows hold: the chunk of
-// a kernel whose sparse product walks a sum in chunks as deep as its dense passes (kc).
+// The bytes of an NV-register column block that `depth` of op(B)'s rows hold. The kernels
+// with a kc of 256 walk each sum of 512 in chunks of kc rows: the block their passes held
+// before every kernel cut its sums at 512 (DECISIONS 114).
 template <class V, std::size_t NV>
 constexpr std::size_t chunk_bytes_of_depth(std::size_t depth) {
   return depth * NV * V::kLanes * sizeof(float);

@@ -383,9 +383,9 @@ std::vector<float> fused_sums(const Problem& p, const k::Epilogue& epilogue) {
 }  // namespace
 
 // The kernels cut each element's sum at the same depths whatever their cache blocking (kc 256
-// for avx2 and neon, whose sums of 512 rest between two passes; 512 for avx512), so every
-// kernel with a fused multiply-add (those with an FMA probe) gives the same bits, and the
-// same checkpoint, on every CPU. Checked against std::fma element by element: depths that
+// for avx2, neon and avx512 on Intel's cores, whose first sum of 512 rests in C between two
+// passes; 512 for avx512 on AMD's), so every kernel with a fused multiply-add (those with an
+// FMA probe) gives the same bits on every CPU. Checked against std::fma element by element: depths that
 // make one sum (600: 512 + 88 would leave a sliver), two and three, on every path a tile
 // takes (tiles as short as C, Cᵀ through transposed stores, both operands packed), every
 // transpose form, accumulating, and with the bias and clamp fused.

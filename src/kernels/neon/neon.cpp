@@ -56,8 +56,7 @@ constexpr Blocking kBlocking{.mc = 128, .kc = 256, .nc = 2040};
 // The sparse product's rows 8 registers (32 floats) wide: a row's pass sum takes 8 of the 32
 // registers.
 constexpr std::size_t kSparseNv = 8;
-// A sum deeper than kc (kSumDepth's 512) walked in chunks of kc rows: the depth of op(B)'s
-// block its passes held before every kernel cut its sums at 512 (DECISIONS 114).
+// Each sum walked in chunks of kc rows (chunk_bytes_of_depth says why).
 constexpr std::size_t kSparseChunkBytes = chunk_bytes_of_depth<NeonVec, kSparseNv>(kBlocking.kc);
 
 }  // namespace
