@@ -258,12 +258,25 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 //   49 AVX2 panels, ran 97 -> 103 GFLOPS packed on Zen 4 (AVX-512, 25 panels: 107 -> 109),
 //   while the default model's second layer, C 256 wide (16 AVX2 panels, 8 AVX-512 ones), lost
 //   1.5-2 % (DECISIONS 62).
+// - And B stored (k, n) with its rows a multiple of 4 KiB apart, deeper than 32 rows, under
+//   at least 16 tiles of A. Each row's lines of a micro-panel then fall in the same L1 set
+//   (and rows 8 KiB apart in a few of the L2's), so a panel read in place has left the caches
+//   near the core before the next tile reads it again. On the model-167 Xeon, three rounds in
+//   turns: 256x2048x256 0.85-0.90 x OpenBLAS in place against 0.99-1.03 packed, 256x4096x256
+//   0.82-0.88 against 1.01-1.03, 128x1024x512 0.96-1.06 against 1.10-1.12; AVX2 256x2048x256
+//   78-87 GFLOPS against 91-93. Under fewer tiles the copy is read too few times to pay
+//   (AVX-512 64x1024x256 about the same; 32x1024x256 and the 10-class layer's 10x1024x128:tn
+//   a third to a half slower packed), nor did shallower products gain (128x1024x16-32). Rows
+//   1-3 KiB apart gained on some shapes but not on the default model's 128x256x128:tn (1.08-1.09
+//   x OpenBLAS packed against 1.12-1.13 in place), so they are read in place (DECISIONS 115).
 inline constexpr std::size_t kAliasedRowFloats = 256;      // 1 KiB
 inline constexpr std::size_t kAliasedRowsInL1 = 32;        // 4 sets x 8 ways, the smaller L1s
 inline constexpr std::size_t kHalfAliasedRowFloats = 128;  // 512 B
 inline constexpr std::size_t kHalfAliasedPanels = 16;      // B micro-panels that must reuse the copy
+inline constexpr std::size_t kPageRowFloats = 1024;        // 4 KiB
+inline constexpr std::size_t kPageAliasedTiles = 16;       // A tiles that must reuse the copy
 
-template <class V, std::size_t NR>
+template <class V, std::size_t MR, std::size_t NR>
 Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const auto [m, n, k] = args.shape;
   const bool large = m > 2 * blocking.mc;
@@ -273,8 +286,10 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const bool a_aliased = a_strided && (args.lda % kAliasedRowFloats == 0 ||
                                        (args.lda % kHalfAliasedRowFloats == 0 && n > kHalfAliasedPanels * NR));
   const bool b_in_place_costly = args.ldb >= blocking.pack_b_from_ld;
+  const bool b_aliased = args.tb == Transpose::kNo && k > kAliasedRowsInL1 && args.ldb % kPageRowFloats == 0 &&
+                         m >= kPageAliasedTiles * MR;
   return {.a = (large && n > 4 * NR && a_in_place_costly) || a_aliased,
-          .b = (large && b_in_place_costly) || args.tb == Transpose::kYes};
+          .b = (large && b_in_place_costly) || args.tb == Transpose::kYes || b_aliased};
 }
 
 // Asks for the cache lines of a C tile, (m_eff, n_eff) at c with row stride ldc, with intent
@@ -368,7 +383,7 @@ template <class V, std::size_t MR, std::size_t NV, bool kTransposedC>
 void gemm_blocked(const MatmulArgs& args, const Epilogue& epilogue, const Blocking& blocking) {
   constexpr std::size_t NR = NV * V::kLanes;
   const auto [m, n, k] = args.shape;
-  const Packing packing = choose_packing<V, NR>(args, blocking);
+  const Packing packing = choose_packing<V, MR, NR>(args, blocking);
   const bool prefetch_c = !kTransposedC && blocking.prefetch_c_depth > 0 && m * n >= blocking.prefetch_c_floats;
 
   const bool split_first = !args.accumulate && !kTransposedC;
@@ -461,7 +476,7 @@ bool prefer_transposed(const MatmulArgs& args, const Blocking& blocking) {
     Blocking large_w_packed = blocking;
     large_w_packed.pack_a_from_ld = 0;
     return args.ta == Transpose::kNo && args.tb == Transpose::kYes && m < n && k >= kMinTransposedDepth &&
-           !choose_packing<V, NR>(transposed_problem(args), large_w_packed).a;
+           !choose_packing<V, MR, NR>(transposed_problem(args), large_w_packed).a;
   }
   return false;
 }
