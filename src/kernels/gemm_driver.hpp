@@ -43,6 +43,9 @@ struct Blocking {
   // place. See choose_packing.
   std::size_t pack_a_from_ld = 0;
   std::size_t pack_b_from_ld = 0;
+  // A smaller product's B stored (k, n) is packed, under at least kPanelReaders tiles of A,
+  // when it is at least this deep (0: only where its rows alias). See choose_packing.
+  std::size_t pack_b_from_depth = 0;
 };
 
 // Which operands the driver copies into micro-panels rather than reading in place.
@@ -268,13 +271,22 @@ void pack_b(const MatmulArgs& args, std::size_t p0, std::size_t j0, std::size_t 
 //   (AVX-512 64x1024x256 about the same; 32x1024x256 and the 10-class layer's 10x1024x128:tn
 //   a third to a half slower packed), nor did shallower products gain (128x1024x16-32). Rows
 //   1-3 KiB apart gained on some shapes but not on the default model's 128x256x128:tn (1.08-1.09
-//   x OpenBLAS packed against 1.12-1.13 in place), so they are read in place (DECISIONS 115).
+//   x OpenBLAS packed against 1.12-1.13 in place) (DECISIONS 115).
+// - On Intel's cores, B stored (k, n) at least a pass deep (Blocking::pack_b_from_depth) under
+//   16 tiles of A, however far apart its rows: a panel read in place straddles sets of the L1
+//   and comes from L2 for every tile. On the model-167 Xeon, three rounds in turns, 256x1000x784
+//   0.81-0.82 x OpenBLAS in place against 0.98-0.99 packed, 200x600x300 0.93-0.96 against
+//   1.06-1.09, 200x600x300:tn 0.85-0.87 against 0.93-0.94, 256^3 1.08-1.13 against 1.17-1.18;
+//   AVX2 256x1000x784 80-84 GFLOPS against 89-92. Shallower, the default model's 128x256x128:tn
+//   and 128x128x128:tn lost 3-6 % packed. No MLP's training product is that tall and deep with
+//   B stored (k, n). AMD's cores, where entry 78 found B read in place faster in products larger
+//   still, were not measured (DECISIONS 115).
 inline constexpr std::size_t kAliasedRowFloats = 256;      // 1 KiB
 inline constexpr std::size_t kAliasedRowsInL1 = 32;        // 4 sets x 8 ways, the smaller L1s
 inline constexpr std::size_t kHalfAliasedRowFloats = 128;  // 512 B
 inline constexpr std::size_t kHalfAliasedPanels = 16;      // B micro-panels that must reuse the copy
 inline constexpr std::size_t kPageRowFloats = 1024;        // 4 KiB
-inline constexpr std::size_t kPageAliasedTiles = 16;       // A tiles that must reuse the copy
+inline constexpr std::size_t kPanelReaders = 16;           // A tiles that must reuse B's copy
 
 template <class V, std::size_t MR, std::size_t NR>
 Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
@@ -286,10 +298,11 @@ Packing choose_packing(const MatmulArgs& args, const Blocking& blocking) {
   const bool a_aliased = a_strided && (args.lda % kAliasedRowFloats == 0 ||
                                        (args.lda % kHalfAliasedRowFloats == 0 && n > kHalfAliasedPanels * NR));
   const bool b_in_place_costly = args.ldb >= blocking.pack_b_from_ld;
-  const bool b_aliased = args.tb == Transpose::kNo && k > kAliasedRowsInL1 && args.ldb % kPageRowFloats == 0 &&
-                         m >= kPageAliasedTiles * MR;
+  const bool b_reread = m >= kPanelReaders * MR;
+  const bool b_aliased = k > kAliasedRowsInL1 && args.ldb % kPageRowFloats == 0;
+  const bool b_deep = blocking.pack_b_from_depth > 0 && k >= blocking.pack_b_from_depth;
   return {.a = (large && n > 4 * NR && a_in_place_costly) || a_aliased,
-          .b = (large && b_in_place_costly) || args.tb == Transpose::kYes || b_aliased};
+          .b = (large && b_in_place_costly) || args.tb == Transpose::kYes || (b_reread && (b_aliased || b_deep))};
 }
 
 // Asks for the cache lines of a C tile, (m_eff, n_eff) at c with row stride ldc, with intent

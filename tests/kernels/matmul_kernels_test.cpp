@@ -189,14 +189,18 @@ TEST_CASE("matmul kernels match ref when a small A stored (k, m) has rows 1 KiB 
   check_all_kernels(make_problem({125, 530, 40, true, false, true, 3}, rng));
 }
 
-TEST_CASE("matmul kernels match ref when a small B stored (k, n) has rows 4 KiB apart", "[kernels]") {
+TEST_CASE("matmul kernels match ref when a small B stored (k, n) is packed", "[kernels]") {
   seatorch::core::Rng rng(109);
-  // ldb = 1024 and 2048 floats under at least 16 tiles of every kernel's A (MR <= 8): the
-  // driver packs B although the problem is small (choose_packing), with partial last panels
-  // (1000 and 2030 columns), in one and in two passes over the depth, accumulating or not.
+  // Under at least 16 tiles of every kernel's A (MR <= 8) the driver packs B although the
+  // problem is small (choose_packing): with ldb = 1024 and 2048 floats on every CPU, with
+  // partial last panels (1000 and 2030 columns), in one and in two passes over the depth,
+  // accumulating or not;
   check_all_kernels(make_problem({130, 1000, 40, false, false, false, 24}, rng));
   check_all_kernels(make_problem({200, 2030, 300, false, false, true, 18}, rng));
   check_all_kernels(make_problem({129, 1000, 530, true, false, false, 24}, rng));
+  // and a pass deep (256) however far apart its rows on Intel's cores, read in place elsewhere.
+  check_all_kernels(make_problem({140, 300, 260, false, false, true, 3}, rng));
+  check_all_kernels(make_problem({250, 45, 600, true, false, false, 1}, rng));
 }
 
 // C's first rows or columns, computed as a product of their own, must have the same bits as in

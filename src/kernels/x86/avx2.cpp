@@ -5,6 +5,7 @@
 //
 // Micro-tile 6 x 16: twelve ymm accumulators, two for B's row and one broadcast fill 15 of
 // the 16 registers; per step 12 FMAs against 8 loads keeps both FMA pipes busy.
+#include "../cpu_vendor.hpp"
 #include "../fma_probe.hpp"
 #include "../gemm_driver.hpp"
 #include "../isa_kernels.hpp"
@@ -102,6 +103,16 @@ struct Avx2Vec {
 constexpr std::size_t kMr = 6;
 constexpr std::size_t kNv = 2;
 constexpr Blocking kBlocking{.mc = 144, .kc = 256, .nc = 2048};
+// Intel's cores pack a smaller product's B a pass deep, as the AVX-512 kernel does there
+// (choose_packing; DECISIONS 115).
+constexpr Blocking kIntelBlocking = [] {
+  Blocking b = kBlocking;
+  b.pack_b_from_depth = kBlocking.kc;
+  return b;
+}();
+
+// This CPU's blocking (cpu_vendor() asks CPUID once per process).
+const Blocking& blocking() { return cpu_vendor() == CpuVendor::kIntel ? kIntelBlocking : kBlocking; }
 // The sparse product's rows 4 registers (32 floats) wide: a row's pass sum takes 4 of the 16
 // registers.
 constexpr std::size_t kSparseNv = 4;
@@ -111,7 +122,7 @@ constexpr std::size_t kSparseChunkBytes = chunk_bytes_of_depth<Avx2Vec, kSparseN
 }  // namespace
 
 void matmul_avx2(const MatmulArgs& args, const Epilogue& epilogue) {
-  gemm<Avx2Vec, kMr, kNv>(args, epilogue, kBlocking);
+  gemm<Avx2Vec, kMr, kNv>(args, epilogue, blocking());
 }
 
 void sparse_matmul_avx2(const SparseMatmulArgs& args, const Epilogue& epilogue) {

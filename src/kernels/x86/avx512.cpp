@@ -130,14 +130,16 @@ constexpr Blocking kBlocking{.mc = 128,
 // 0.89-0.96 x, 768^3 0.99-1.01 against 0.87-0.89, 1000^3 0.98-0.99 against 0.80-0.82
 // (DECISIONS 110). And they take a first sum of 512 in two passes of 256, whose B micro-panel
 // (256 x 32 floats, 32 KiB) fits their 48 KiB L1: 512^3 1.06-1.07 x OpenBLAS against
-// 1.00-1.01, 768^3 1.02-1.04 against 0.97-0.98 (DECISIONS 114). Neither what is packed nor
-// the passes change an element's sums (kSumDepth), so a checkpoint has the same bits on
-// either vendor's cores.
+// 1.00-1.01, 768^3 1.02-1.04 against 0.97-0.98 (DECISIONS 114). A smaller product a pass
+// deep packs B too (choose_packing; DECISIONS 115). Neither what is packed nor the passes
+// change an element's sums (kSumDepth), so a checkpoint has the same bits on either vendor's
+// cores.
 constexpr Blocking kIntelBlocking = [] {
   Blocking b = kBlocking;
   b.kc = 256;
   b.pack_a_from_ld = 0;
   b.pack_b_from_ld = 0;
+  b.pack_b_from_depth = b.kc;
   return b;
 }();
 
