@@ -11,14 +11,15 @@
 //   relu(x): each lane as std::max(x, 0.0f) gives it (a NaN kept, -0 kept as -0)
 //   transpose(r): transposes the kLanes x kLanes block held in r[0..kLanes) (packing uses it)
 //   transpose_half(r), optional: the (kLanes / 2) x kLanes block in r[0..kLanes / 2), each
-//     register afterwards two columns (gemm_driver.hpp's pack_transposed)
+//     register afterwards two columns (gemm_pack.hpp's pack_transposed)
 //   compress(x, first, column, value), optional: x's nonzero lanes and their indices first + l
 //     stored at the front of value and column, returning how many (sparse_driver.hpp)
 //
 // Every template here takes V first. Each ISA defines its V in an anonymous namespace, so
 // every instantiation has internal linkage and is compiled only with its own file's ISA
 // flags: an AVX-512 copy can never be picked by the linker for a baseline caller.
-// Deliberately not here: packing, blocking and edge planning (gemm_driver.hpp), intrinsics.
+// Deliberately not here: packing (gemm_pack.hpp), blocking and edge planning (gemm_driver.hpp),
+// intrinsics.
 #pragma once
 
 #include <cstddef>

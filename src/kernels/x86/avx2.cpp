@@ -113,6 +113,7 @@ constexpr Blocking kIntelBlocking = [] {
 
 // This CPU's blocking (cpu_vendor() asks CPUID once per process).
 const Blocking& blocking() { return cpu_vendor() == CpuVendor::kIntel ? kIntelBlocking : kBlocking; }
+
 // The sparse product's rows 4 registers (32 floats) wide: a row's pass sum takes 4 of the 16
 // registers.
 constexpr std::size_t kSparseNv = 4;
