@@ -95,8 +95,9 @@ struct Packing {
 //   78-87 GFLOPS against 91-93. Under fewer tiles the copy is read too few times to pay
 //   (AVX-512 64x1024x256 about the same; 32x1024x256 and the 10-class layer's 10x1024x128:tn
 //   a third to a half slower packed), nor did shallower products gain (128x1024x16-32). Rows
-//   1-3 KiB apart gained on some shapes but not on the default model's 128x256x128:tn (1.08-1.09
-//   x OpenBLAS packed against 1.12-1.13 in place) (DECISIONS 115).
+//   1-3 KiB apart, packed at any depth, gained on some shapes but not on the default model's
+//   128x256x128:tn (1.08-1.09 x OpenBLAS packed against 1.12-1.13 in place); on Intel's cores
+//   the next rule packs them from a pass deep (DECISIONS 115).
 // - On Intel's cores, B stored (k, n) at least a pass deep (Blocking::pack_b_from_depth) under
 //   16 tiles of A, however far apart its rows: a panel read in place straddles sets of the L1
 //   and comes from L2 for every tile. On the model-167 Xeon, three rounds in turns, 256x1000x784

@@ -310,13 +310,12 @@ void unfused_epilogue(const k::KernelInfo& kernel, k::MatmulArgs args, const k::
 
 }  // namespace
 
-// The fast kernels add the bias on their first pass over the depth and clamp on their last,
-// as each tile leaves the registers; the bits must be those of the unfused epilogue on every
-// path a tile takes: several passes (784 deep: two sums, the first in two passes where kc is
-// 256), Cᵀ
-// for an A·Bᵀ wider than tall (the bias then runs down the tile's rows), tiles as short as
-// C (10 rows, or 10 columns through Cᵀ), a partial last panel, and k = 0. Row 1 of op(A)
-// holds a NaN and the bias a -0, which the clamp must keep.
+// The fast kernels add the bias with their first sum over the depth and clamp on their last
+// pass, as each tile leaves the registers; the bits must be those of the unfused epilogue on
+// every path a tile takes: several passes (784 deep: two sums, the first in two passes where
+// kc is 256), Cᵀ for an A·Bᵀ wider than tall (the bias then runs down the tile's rows), tiles
+// as short as C (10 rows, or 10 columns through Cᵀ), a partial last panel, and k = 0. Row 1
+// of op(A) holds a NaN and the bias a -0, which the clamp must keep.
 TEST_CASE("matmul kernels apply a fused epilogue with the bits of bias rows, product and clamp", "[kernels]") {
   seatorch::core::Rng rng(82);
   const std::vector<Case> cases = {{5, 7, 3, false, false, false, 1},     {64, 128, 784, false, true, false, 2},
@@ -399,10 +398,10 @@ std::vector<float> fused_sums(const Problem& p, const k::Epilogue& epilogue) {
 // The kernels cut each element's sum at the same depths whatever their cache blocking (kc 256
 // for avx2, neon and avx512 on Intel's cores, whose first sum of 512 rests in C between two
 // passes; 512 for avx512 on AMD's), so every kernel with a fused multiply-add (those with an
-// FMA probe) gives the same bits on every CPU. Checked against std::fma element by element: depths that
-// make one sum (600: 512 + 88 would leave a sliver), two and three, on every path a tile
-// takes (tiles as short as C, Cᵀ through transposed stores, both operands packed), every
-// transpose form, accumulating, and with the bias and clamp fused.
+// FMA probe) gives the same bits on every CPU. Checked against std::fma element by element:
+// depths that make one sum (600: 512 + 88 would leave a sliver), two and three, on every path
+// a tile takes (tiles as short as C, Cᵀ through transposed stores, both operands packed),
+// every transpose form, accumulating, and with the bias and clamp fused.
 TEST_CASE("every kernel with a fused multiply-add sums as std::fma in sums cut at 512", "[kernels]") {
   seatorch::core::Rng rng(114);
   const std::vector<std::array<std::size_t, 3>> shapes = {{37, 53, 1100}, {33, 40, 784},  {20, 70, 1024},
